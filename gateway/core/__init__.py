@@ -1,0 +1,1 @@
+"""Provider-neutral types, the error model and the clock/id seams (stdlib + pydantic only)."""

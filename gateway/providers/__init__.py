@@ -1,0 +1,1 @@
+"""Backend adapters. Only code under here speaks a vendor protocol."""

@@ -1,0 +1,72 @@
+"""The provider protocol every adapter implements, and the capabilities it declares."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from gateway.core.errors import FailureKind, ProviderError
+from gateway.core.types import ChatChunk, ChatRequest, ChatResult
+
+
+@dataclass(frozen=True, slots=True)
+class Capabilities:
+    streaming: bool = True
+    tools: bool = False
+    json_mode: bool = False
+    embeddings: bool = False
+    stream_usage: bool = True  # the upstream reports usage at the end of a stream
+    context_length: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CallOptions:
+    """Per-call limits set by the dispatcher."""
+
+    connect_timeout: float = 5.0
+    first_byte_timeout: float = 60.0  # time to first token / first byte
+    total_timeout: float = 300.0
+
+
+@runtime_checkable
+class Provider(Protocol):
+    """One configured backend: a model at an endpoint, reached through its vendor protocol."""
+
+    name: str
+    capabilities: Capabilities
+
+    async def complete(self, request: ChatRequest, options: CallOptions) -> ChatResult:
+        """Return the whole answer, or raise a classified `ProviderError`."""
+        ...
+
+    def stream(self, request: ChatRequest, options: CallOptions) -> AsyncIterator[ChatChunk]:
+        """Yield chunks. Must raise `ProviderError` BEFORE the first yield when the upstream
+        fails to start (so the dispatcher can still fall back); a failure after that raises
+        `ProviderError(FailureKind.INTERRUPTED)`."""
+        ...
+
+    async def check(self) -> bool:
+        """Cheap reachability probe used by /readyz and health checks."""
+        ...
+
+    async def aclose(self) -> None: ...
+
+
+def require_capabilities(provider: Provider, request: ChatRequest) -> None:
+    """Refuse clearly, rather than silently degrade, when the request needs what the backend
+    does not offer."""
+    caps = provider.capabilities
+    if request.tools and not caps.tools:
+        raise ProviderError(
+            FailureKind.UNSUPPORTED, f"backend '{provider.name}' does not support tools"
+        )
+    if request.stream and not caps.streaming:
+        raise ProviderError(
+            FailureKind.UNSUPPORTED, f"backend '{provider.name}' does not support streaming"
+        )
+    rf = request.response_format
+    if rf is not None and rf.type != "text" and not caps.json_mode:
+        raise ProviderError(
+            FailureKind.UNSUPPORTED, f"backend '{provider.name}' does not support JSON mode"
+        )
