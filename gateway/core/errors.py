@@ -7,10 +7,10 @@ at vendor details. Messages must never carry prompts, secrets or raw provider bo
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class FailureKind(str, Enum):
+class FailureKind(StrEnum):
     RATE_LIMIT = "rate_limit"
     TRANSIENT = "transient"
     CALLER = "caller"

@@ -1,0 +1,83 @@
+"""`gateway serve | classify | policy ... | emulate ...`"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from collections.abc import Sequence
+
+from gateway.settings import Settings
+
+# optional sub-command modules: each has add_parser(subparsers)
+_PLUGINS = (
+    "gateway.sensitivity.cli",
+    "gateway.policy.cli",
+    "gateway.emulators.cli",
+    "gateway.usage.cli",
+)
+
+
+def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("serve", help="run the gateway")
+    p.add_argument("--policy", help="policy YAML (env GECIT_POLICY; default: embedded)")
+    p.add_argument("--database-url", dest="database_url",
+                   help="ledger database URL (env GECIT_DATABASE_URL; default sqlite:///./gecit.db)")
+    p.add_argument("--host", help="listen address (env GECIT_HOST; default 127.0.0.1)")
+    p.add_argument("--port", type=int, help="listen port (env GECIT_PORT; default 8080)")
+    p.add_argument("--log-level", dest="log_level", help="env GECIT_LOG_LEVEL; default info")
+    p.add_argument("--upstream", help="an OpenAI-compatible server to use as the on-prem backend")
+    p.add_argument("--no-local-engine", dest="local_engine", action="store_const", const=False,
+                   help="do not start the bundled llama.cpp engine")
+    p.set_defaults(func=_serve)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from gateway.app import create_app
+
+    try:
+        settings = Settings.from_env(
+            policy=args.policy, database_url=args.database_url, host=args.host, port=args.port,
+            log_level=args.log_level, upstream=args.upstream, local_engine=args.local_engine)
+    except ValueError as exc:
+        print(f"gateway: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=settings.log_level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # no per-request log lines
+    logging.getLogger("httpcore").setLevel(logging.WARNING)
+    from gateway.policy.loader import PolicyError, load_file
+
+    try:
+        policy = load_file(settings.policy)
+    except PolicyError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    app = create_app(settings, policy=policy)
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level=settings.log_level,
+                access_log=False, loop="uvloop", http="httptools", timeout_graceful_shutdown=30)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gateway", description="Geçit LLM gateway")
+    sub = parser.add_subparsers(dest="command", required=True)
+    _serve_parser(sub)
+    for name in _PLUGINS:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name and name.startswith(exc.name):
+                continue
+            raise
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    return int(args.func(args))

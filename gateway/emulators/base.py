@@ -1,0 +1,177 @@
+"""Shared emulator machinery: modes, the request log, the control routes, a threaded server."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+import orjson
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+ModeKind = Literal["ok", "status", "throttle", "hang", "cut", "malformed"]
+
+DEFAULT_REPLY = "Merhaba! Size nasıl yardımcı olabilirim? Bu yanıt emülatörden geliyor."
+
+
+@dataclass
+class Mode:
+    kind: ModeKind = "ok"
+    status: int = 500  # for kind == "status"
+    retry_after: float | None = 1.0  # for kind == "throttle"
+    hang_s: float = 30.0  # for kind == "hang"
+    cut_after: int = 2  # chunks sent before a "cut"
+    reply: str = DEFAULT_REPLY
+    delay_s: float = 0.0  # before the first byte, in "ok"
+    inter_chunk_s: float = 0.0
+    times: int | None = None  # apply this mode to the next N requests, then back to "ok"
+
+
+@dataclass
+class Logged:
+    method: str
+    path: str
+    query: str
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        return orjson.loads(self.body) if self.body else None
+
+    def as_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["body"] = self.body.decode("utf-8", "replace")
+        return d
+
+
+@dataclass
+class EmulatorState:
+    mode: Mode = field(default_factory=Mode)
+    requests: list[Logged] = field(default_factory=list)
+    served_prompt_tokens: int = 0
+    served_completion_tokens: int = 0
+
+    def current_mode(self) -> Mode:
+        """The mode for this request (counting down `times`)."""
+        m = self.mode
+        if m.times is not None:
+            if m.times <= 0:
+                self.mode = Mode(reply=m.reply)
+                return self.mode
+            m.times -= 1
+        return m
+
+    def reset(self) -> None:
+        self.mode = Mode()
+        self.requests.clear()
+        self.served_prompt_tokens = 0
+        self.served_completion_tokens = 0
+
+
+async def log_request(state: EmulatorState, request: Request) -> Logged:
+    body = await request.body()
+    entry = Logged(request.method, request.url.path, request.url.query,
+                   {k.lower(): v for k, v in request.headers.items()}, body)
+    if not request.url.path.startswith("/_emulator"):
+        state.requests.append(entry)
+    return entry
+
+
+def words(text: str) -> list[str]:
+    """Split a reply into stream pieces (each word keeps its following space)."""
+    parts = text.split(" ")
+    return [p + (" " if i < len(parts) - 1 else "") for i, p in enumerate(parts)]
+
+
+def count_tokens(text: str) -> int:
+    return len(text.split())
+
+
+def control_routes(state: EmulatorState) -> list[Route]:
+    async def set_mode(request: Request) -> Response:
+        data = orjson.loads(await request.body() or b"{}")
+        state.mode = Mode(**data)
+        return Response(b"{}", media_type="application/json")
+
+    async def get_requests(_request: Request) -> Response:
+        body = {"requests": [r.as_dict() for r in state.requests],
+                "served_prompt_tokens": state.served_prompt_tokens,
+                "served_completion_tokens": state.served_completion_tokens}
+        return Response(orjson.dumps(body), media_type="application/json")
+
+    async def reset(_request: Request) -> Response:
+        state.reset()
+        return Response(b"{}", media_type="application/json")
+
+    return [Route("/_emulator/mode", set_mode, methods=["POST"]),
+            Route("/_emulator/requests", get_requests, methods=["GET"]),
+            Route("/_emulator/reset", reset, methods=["POST"])]
+
+
+async def apply_failure_mode(mode: Mode) -> Response | None:
+    """For non-ok modes that fail before any byte of the answer: return the failure response."""
+    if mode.kind == "status":
+        return Response(orjson.dumps({"error": {"message": "emulated failure"}}),
+                        status_code=mode.status, media_type="application/json")
+    if mode.kind == "throttle":
+        headers = {"retry-after": str(mode.retry_after)} if mode.retry_after is not None else {}
+        return Response(orjson.dumps({"error": {"message": "emulated throttling"}}),
+                        status_code=429, media_type="application/json", headers=headers)
+    if mode.kind == "hang":
+        await asyncio.sleep(mode.hang_s)
+    if mode.delay_s:
+        await asyncio.sleep(mode.delay_s)
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class EmulatorServer:
+    """Runs an emulator app with uvicorn in a background thread (tests, `gateway emulate`)."""
+
+    def __init__(self, app_factory: Callable[[EmulatorState], Starlette],
+                 port: int | None = None) -> None:
+        self.state = EmulatorState()
+        self.app = app_factory(self.state)
+        self.port = port or free_port()
+        self._server = uvicorn.Server(uvicorn.Config(
+            self.app, host="127.0.0.1", port=self.port, log_level="warning", access_log=False,
+            lifespan="off", timeout_graceful_shutdown=1))
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> EmulatorServer:
+        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 10
+        while not self._server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("emulator did not start")
+            time.sleep(0.01)
+        return self
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(5)
+
+    def __enter__(self) -> EmulatorServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

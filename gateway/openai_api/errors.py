@@ -1,0 +1,90 @@
+"""Turn every failure into the OpenAI error shape with the right status."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import orjson
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
+
+from gateway.core.errors import FailureKind, GatewayError, InvalidRequest, ProviderError
+
+log = logging.getLogger("gateway.api")
+
+
+def error_response(exc: GatewayError) -> Response:
+    return Response(orjson.dumps(exc.body()), status_code=exc.status,
+                    media_type="application/json", headers=exc.headers or None)
+
+
+def from_validation(exc: ValidationError) -> InvalidRequest:
+    errs = exc.errors()
+    if not errs:
+        return InvalidRequest("the request body is invalid")
+    first = errs[0]
+    if first["type"] == "json_invalid":
+        return InvalidRequest("the request body is not valid JSON", code="invalid_json")
+    loc = [str(p) for p in first["loc"] if not str(p).startswith("function-")]
+    param = ".".join(loc) if loc else None
+    if first["type"] == "missing":
+        msg = f"missing required field '{param}'"
+    elif first["type"] == "model_type" and not loc:
+        msg = "the request body must be a JSON object"
+    else:
+        msg = f"invalid value for '{param}': {first['msg']}"
+    extra = f" (and {len(errs) - 1} more problem(s))" if len(errs) > 1 else ""
+    return InvalidRequest(msg + extra, param=param)
+
+
+def from_provider(exc: ProviderError) -> GatewayError:
+    """A provider failure that could not be retried or fallen back from."""
+    if exc.kind == FailureKind.CALLER:
+        return InvalidRequest(exc.message, code="upstream_rejected")
+    if exc.kind == FailureKind.CONTEXT_LENGTH:
+        return InvalidRequest(exc.message, code="context_length_exceeded")
+    if exc.kind == FailureKind.UNSUPPORTED:
+        return InvalidRequest(exc.message, code="unsupported_capability")
+    return GatewayError(exc.message, code=exc.kind.value, status=502)
+
+
+def install(app: FastAPI) -> None:
+    async def gateway_error(_req: Request, exc: Exception) -> Response:
+        assert isinstance(exc, GatewayError)
+        return error_response(exc)
+
+    async def provider_error(_req: Request, exc: Exception) -> Response:
+        assert isinstance(exc, ProviderError)
+        return error_response(from_provider(exc))
+
+    async def http_error(_req: Request, exc: Exception) -> Response:
+        assert isinstance(exc, StarletteHTTPException)
+        if exc.status_code == 404:
+            err = GatewayError("unknown route", code="not_found", status=404)
+            err.type = "invalid_request_error"
+        elif exc.status_code == 405:
+            err = GatewayError("method not allowed", code="method_not_allowed", status=405)
+            err.type = "invalid_request_error"
+        else:
+            err = GatewayError(str(exc.detail), status=exc.status_code)
+        return error_response(err)
+
+    async def validation_error(_req: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestValidationError)
+        return error_response(InvalidRequest("the request is invalid"))
+
+    async def unexpected(_req: Request, exc: Exception) -> Response:
+        log.error("internal error: %s", type(exc).__name__)
+        return error_response(GatewayError("internal error", code="internal_error"))
+
+    handlers: dict[Any, Any] = {
+        GatewayError: gateway_error, ProviderError: provider_error,
+        StarletteHTTPException: http_error, RequestValidationError: validation_error,
+        Exception: unexpected,
+    }
+    for cls, fn in handlers.items():
+        app.add_exception_handler(cls, fn)

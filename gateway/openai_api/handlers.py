@@ -1,0 +1,105 @@
+"""Thin HTTP handlers: parse, build the context, call the service, serialise."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+import orjson
+from fastapi import APIRouter, Request
+from pydantic import ValidationError
+from starlette.responses import Response, StreamingResponse
+
+from gateway.core.errors import ProviderError
+from gateway.core.types import ChatRequest, RequestContext
+from gateway.openai_api.errors import from_validation
+from gateway.openai_api.wire import ChunkEncoder, completion_json
+from gateway.service.chat import ChatService, StreamHandle
+from gateway.service.decision import RouteDecision
+
+log = logging.getLogger("gateway.api")
+
+JSON = "application/json"
+
+
+def route_headers(decision: RouteDecision, backend: str | None, attempts: int) -> dict[str, str]:
+    h = {"x-gecit-attempts": str(attempts)}
+    if backend:
+        h["x-gecit-backend"] = backend
+    if decision.data_class:
+        h["x-gecit-data-class"] = decision.data_class
+    if decision.rule:
+        h["x-gecit-rule"] = decision.rule
+    return h
+
+
+def parse_chat(body: bytes) -> ChatRequest:
+    try:
+        return ChatRequest.model_validate_json(body)
+    except ValidationError as exc:
+        raise from_validation(exc) from None
+
+
+def build_router() -> APIRouter:
+    router = APIRouter()
+
+    @router.post("/v1/chat/completions")
+    async def chat_completions(request: Request) -> Response:
+        rt = request.app.state.runtime
+        chat = parse_chat(await request.body())
+        ctx: RequestContext = await rt.authenticate(request, chat)
+        service: ChatService = rt.chat
+        created = int(rt.clock.now())
+        rid = "chatcmpl-" + ctx.request_id.removeprefix("req_")
+        if chat.stream:
+            handle = await service.open_stream(ctx, chat)
+            headers = route_headers(handle.decision, handle.outcome.backend,
+                                    len(handle.outcome.attempts))
+            return StreamingResponse(
+                _sse(handle, ChunkEncoder(rid, created, chat.model), chat.wants_usage_in_stream),
+                media_type="text/event-stream",
+                headers={**headers, "cache-control": "no-cache", "x-accel-buffering": "no"},
+            )
+        served = await service.complete(ctx, chat)
+        headers = route_headers(served.decision, served.outcome.backend,
+                                len(served.outcome.attempts))
+        body = completion_json(rid, created, chat.model, served.result, served.usage)
+        return Response(body, media_type=JSON, headers=headers)
+
+    @router.get("/v1/models")
+    async def list_models(request: Request) -> Response:
+        rt = request.app.state.runtime
+        await rt.authenticate(request, None)
+        created = int(rt.started_at)
+        data = [{"id": a, "object": "model", "created": created, "owned_by": "gecit"}
+                for a in rt.policy.aliases]
+        return Response(orjson.dumps({"object": "list", "data": data}), media_type=JSON)
+
+    @router.get("/healthz")
+    async def healthz() -> Response:
+        return Response(b'{"status":"ok"}', media_type=JSON)
+
+    @router.get("/readyz")
+    async def readyz(request: Request) -> Response:
+        ready, detail = await request.app.state.runtime.readiness()
+        body: dict[str, Any] = {"status": "ready" if ready else "not_ready", "aliases": detail}
+        return Response(orjson.dumps(body), status_code=200 if ready else 503, media_type=JSON)
+
+    return router
+
+
+async def _sse(handle: StreamHandle, enc: ChunkEncoder, include_usage: bool
+               ) -> AsyncIterator[bytes]:
+    try:
+        async for chunk in handle.chunks:
+            data = enc.chunk(chunk)
+            if data:
+                yield data
+    except ProviderError as exc:
+        # the first chunk already went out: no fallback is possible; say so and stop
+        yield ChunkEncoder.error(f"the stream was interrupted: {exc.message}", "stream_interrupted")
+        return
+    if include_usage and handle.usage is not None:
+        yield enc.usage(handle.usage)
+    yield ChunkEncoder.DONE

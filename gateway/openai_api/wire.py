@@ -1,0 +1,89 @@
+"""Serialise results and chunks to the OpenAI wire format (orjson, no pydantic on the way out)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from gateway.core.types import ChatChunk, ChatResult, Usage
+
+
+def usage_json(u: Usage) -> dict[str, Any]:
+    out: dict[str, Any] = {"prompt_tokens": u.prompt_tokens,
+                           "completion_tokens": u.completion_tokens,
+                           "total_tokens": u.total_tokens}
+    if u.cached_tokens:
+        out["prompt_tokens_details"] = {"cached_tokens": u.cached_tokens}
+    return out
+
+
+def completion_json(rid: str, created: int, alias: str, result: ChatResult, usage: Usage
+                    ) -> bytes:
+    message: dict[str, Any] = {"role": "assistant", "content": result.text}
+    if result.tool_calls:
+        message["tool_calls"] = [
+            {"id": c.id, "type": "function",
+             "function": {"name": c.name, "arguments": c.arguments}}
+            for c in result.tool_calls
+        ]
+    body = {
+        "id": rid, "object": "chat.completion", "created": created, "model": alias,
+        "choices": [{"index": 0, "message": message, "finish_reason": result.finish_reason,
+                     "logprobs": None}],
+        "usage": usage_json(usage),
+    }
+    return orjson.dumps(body)
+
+
+class ChunkEncoder:
+    """Encodes one stream's chunks as SSE `data:` events."""
+
+    __slots__ = ("_prefix", "_sent_role", "_suffix")
+
+    def __init__(self, rid: str, created: int, alias: str) -> None:
+        head = orjson.dumps({"id": rid, "object": "chat.completion.chunk", "created": created,
+                             "model": alias})
+        self._prefix = b"data: " + head[:-1] + b',"choices":'
+        self._suffix = b"}\n\n"
+        self._sent_role = False
+
+    def chunk(self, c: ChatChunk) -> bytes:
+        delta: dict[str, Any] = {}
+        if not self._sent_role:
+            delta["role"] = "assistant"
+            self._sent_role = True
+        if c.text:
+            delta["content"] = c.text
+        if c.tool_calls:
+            delta["tool_calls"] = [_tool_delta(t) for t in c.tool_calls]
+        if not delta and c.finish_reason is None:
+            return b""
+        choice = [{"index": 0, "delta": delta, "finish_reason": c.finish_reason,
+                   "logprobs": None}]
+        return self._prefix + orjson.dumps(choice) + self._suffix
+
+    def usage(self, u: Usage) -> bytes:
+        return self._prefix + b'[],"usage":' + orjson.dumps(usage_json(u)) + self._suffix
+
+    @staticmethod
+    def error(message: str, code: str) -> bytes:
+        body = {"error": {"message": message, "type": "api_error", "param": None, "code": code}}
+        return b"data: " + orjson.dumps(body) + b"\n\n"
+
+    DONE = b"data: [DONE]\n\n"
+
+
+def _tool_delta(t: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"index": t.index}
+    if t.id:
+        out["id"] = t.id
+        out["type"] = "function"
+    fn: dict[str, Any] = {}
+    if t.name:
+        fn["name"] = t.name
+    if t.arguments is not None:
+        fn["arguments"] = t.arguments
+    if fn:
+        out["function"] = fn
+    return out

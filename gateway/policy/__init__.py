@@ -1,0 +1,1 @@
+"""Policy: YAML schema, loader (errors with YAML paths and lines), pure engine."""

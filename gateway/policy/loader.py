@@ -1,0 +1,166 @@
+"""YAML -> models -> semantic checks -> an immutable compiled policy.
+
+Every problem is reported with its YAML path and line number, all at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from gateway.policy.schema import Policy
+
+PathT = tuple[str | int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    path: str
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"line {self.line}" if self.line else "line ?"
+        return f"{self.path or '<root>'} ({where}): {self.message}"
+
+
+class PolicyError(Exception):
+    def __init__(self, source: str, problems: list[Problem]) -> None:
+        self.source = source
+        self.problems = problems
+        listing = "\n".join(f"  - {p}" for p in problems)
+        super().__init__(f"policy {source} refused, {len(problems)} problem(s):\n{listing}")
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledPolicy:
+    policy: Policy
+    sha256: str
+    source: str
+
+    @property
+    def aliases(self) -> list[str]:
+        return list(self.policy.aliases)
+
+
+def load_file(path: str | Path) -> CompiledPolicy:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        problem = Problem("", None, f"cannot read file: {exc.strerror}")
+        raise PolicyError(str(p), [problem]) from None
+    return load_text(text, source=str(p))
+
+
+def load_text(text: str, source: str = "<policy>") -> CompiledPolicy:
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problem = Problem("", line, f"not valid YAML: {_yaml_reason(exc)}")
+        raise PolicyError(source, [problem]) from None
+    lines = _line_map(node) if node is not None else {}
+    if not isinstance(data, dict):
+        raise PolicyError(source, [Problem("", 1, "the policy must be a mapping")])
+    try:
+        policy = Policy.model_validate(data)
+    except ValidationError as exc:
+        raise PolicyError(source, _pydantic_problems(exc, lines)) from None
+    problems = semantic_problems(policy, lines)
+    if problems:
+        raise PolicyError(source, problems)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return CompiledPolicy(policy=policy, sha256=digest, source=source)
+
+
+def semantic_problems(policy: Policy, lines: dict[PathT, int]) -> list[Problem]:
+    out: list[Problem] = []
+    for alias, spec in policy.aliases.items():
+        for i, name in enumerate(spec.backends):
+            if name not in policy.backends:
+                path: PathT = ("aliases", alias, "backends", i)
+                out.append(
+                    Problem(_fmt(path), _line(lines, path), f"unknown backend '{name}'")
+                )
+    return out
+
+
+def _yaml_reason(exc: yaml.YAMLError) -> str:
+    problem = getattr(exc, "problem", None)
+    return str(problem) if problem else type(exc).__name__
+
+
+def _fmt(path: PathT) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _line(lines: dict[PathT, int], path: PathT) -> int | None:
+    p = path
+    while p:
+        if p in lines:
+            return lines[p]
+        p = p[:-1]
+    return lines.get((), None)
+
+
+def _line_map(node: yaml.Node) -> dict[PathT, int]:
+    out: dict[PathT, int] = {}
+
+    def walk(n: yaml.Node, path: PathT) -> None:
+        out[path] = n.start_mark.line + 1
+        if isinstance(n, yaml.MappingNode):
+            for k, v in n.value:
+                key: Any = k.value
+                child = (*path, key)
+                out[child] = k.start_mark.line + 1
+                walk(v, child)
+                out[child] = k.start_mark.line + 1
+        elif isinstance(n, yaml.SequenceNode):
+            for i, v in enumerate(n.value):
+                walk(v, (*path, i))
+
+    walk(node, ())
+    return out
+
+
+def _pydantic_problems(exc: ValidationError, lines: dict[PathT, int]) -> list[Problem]:
+    out: list[Problem] = []
+    for err in exc.errors():
+        # drop discriminator tags pydantic inserts (e.g. 'local', 'openai_compat')
+        loc = tuple(err["loc"])
+        path = _strip_tags(loc, lines)
+        msg = err["msg"]
+        if err["type"] == "extra_forbidden":
+            msg = "unknown key"
+        out.append(Problem(_fmt(path), _line(lines, path), msg))
+    return out
+
+
+def _strip_tags(loc: tuple[Any, ...], lines: dict[PathT, int]) -> PathT:
+    path: list[str | int] = []
+    for part in loc:
+        candidate = (*path, part)
+        if tuple(candidate) in lines or isinstance(part, int) or not path:
+            path.append(part)
+        elif tuple((*path, part)) not in lines and _is_tag(part):
+            continue
+        else:
+            path.append(part)
+    return tuple(path)
+
+
+def _is_tag(part: Any) -> bool:
+    return isinstance(part, str) and part in {
+        "local", "openai_compat", "ollama", "bedrock", "vertex", "replicate", "litellm",
+    }

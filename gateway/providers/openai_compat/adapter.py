@@ -1,0 +1,211 @@
+"""OpenAI-style chat completions over a pooled `httpx.AsyncClient`."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import orjson
+
+from gateway.core.errors import FailureKind, ProviderError
+from gateway.core.types import (
+    ChatChunk,
+    ChatRequest,
+    ChatResult,
+    FinishReason,
+    ToolCallDelta,
+    ToolCallOut,
+    Usage,
+)
+from gateway.providers.base import CallOptions, Capabilities, require_capabilities
+from gateway.providers.openai_compat.errors import classify_exception, classify_status
+
+_DROP = {"model", "metadata", "user", "stream", "stream_options", "max_completion_tokens",
+         "max_tokens"}
+_FINISH: dict[str, FinishReason] = {
+    "stop": "stop", "length": "length", "tool_calls": "tool_calls",
+    "function_call": "tool_calls", "content_filter": "content_filter",
+}
+
+
+class OpenAICompatProvider:
+    def __init__(
+        self,
+        name: str,
+        base_url: str,
+        model: str,
+        *,
+        api_key: str | None = None,
+        capabilities: Capabilities | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        max_connections: int = 200,
+    ) -> None:
+        self.name = name
+        self.model = model
+        self.capabilities = capabilities or Capabilities(tools=True, json_mode=True)
+        base = base_url.rstrip("/")
+        self._url = base + ("/chat/completions" if base.endswith("/v1") else "/v1/chat/completions")
+        self._models_url = self._url.rsplit("/chat/completions", 1)[0] + "/models"
+        headers = {"content-type": "application/json"}
+        if api_key:
+            headers["authorization"] = f"Bearer {api_key}"
+        self._client = httpx.AsyncClient(
+            headers=headers,
+            transport=transport,
+            limits=httpx.Limits(max_connections=max_connections,
+                                max_keepalive_connections=max_connections),
+        )
+
+    # ---- mapping -------------------------------------------------------------------------
+    def payload(self, request: ChatRequest, stream: bool) -> bytes:
+        body: dict[str, Any] = request.model_dump(exclude_none=True, exclude=_DROP)
+        body["model"] = self.model
+        limit = request.token_limit
+        if limit is not None:
+            body["max_tokens"] = limit
+        if stream:
+            body["stream"] = True
+            body["stream_options"] = {"include_usage": True}
+        return orjson.dumps(body)
+
+    @staticmethod
+    def _timeout(options: CallOptions) -> httpx.Timeout:
+        return httpx.Timeout(connect=options.connect_timeout, read=options.first_byte_timeout,
+                             write=options.connect_timeout, pool=options.connect_timeout)
+
+    # ---- calls ---------------------------------------------------------------------------
+    async def complete(self, request: ChatRequest, options: CallOptions) -> ChatResult:
+        require_capabilities(self, request)
+        try:
+            async with asyncio.timeout(options.total_timeout):
+                resp = await self._client.post(self._url, content=self.payload(request, False),
+                                               timeout=self._timeout(options))
+        except TimeoutError:
+            raise ProviderError(FailureKind.TIMEOUT, f"backend '{self.name}' timed out",
+                                backend=self.name) from None
+        except Exception as exc:
+            raise classify_exception(self.name, exc) from None
+        if resp.status_code != 200:
+            raise classify_status(self.name, resp.status_code, resp.content, resp.headers)
+        try:
+            return parse_result(orjson.loads(resp.content), self.model)
+        except (orjson.JSONDecodeError, KeyError, IndexError, TypeError, ValueError):
+            raise ProviderError(FailureKind.PROVIDER,
+                                f"backend '{self.name}' gave an unreadable answer",
+                                backend=self.name) from None
+
+    async def stream(self, request: ChatRequest, options: CallOptions) -> AsyncIterator[ChatChunk]:
+        require_capabilities(self, request)
+        req = self._client.build_request("POST", self._url, content=self.payload(request, True),
+                                         timeout=self._timeout(options))
+        try:
+            resp = await self._client.send(req, stream=True)
+        except Exception as exc:
+            raise classify_exception(self.name, exc) from None
+        try:
+            if resp.status_code != 200:
+                body = await resp.aread()
+                raise classify_status(self.name, resp.status_code, body, resp.headers)
+            async for chunk in _iter_sse(self.name, resp):
+                yield chunk
+        finally:
+            await resp.aclose()
+
+    async def check(self) -> bool:
+        try:
+            resp = await self._client.get(self._models_url, timeout=1.0)
+        except httpx.HTTPError:
+            return False
+        return resp.status_code < 500
+
+    async def list_models(self) -> list[str]:
+        resp = await self._client.get(self._models_url, timeout=5.0)
+        resp.raise_for_status()
+        return [m["id"] for m in orjson.loads(resp.content).get("data", [])]
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+
+def parse_result(data: dict[str, Any], model: str) -> ChatResult:
+    choice = data["choices"][0]
+    msg = choice.get("message") or {}
+    calls = tuple(
+        ToolCallOut(id=c.get("id") or f"call_{i}", name=c["function"]["name"],
+                    arguments=c["function"].get("arguments") or "")
+        for i, c in enumerate(msg.get("tool_calls") or [])
+    )
+    finish = _FINISH.get(choice.get("finish_reason") or "stop", "stop")
+    return ChatResult(text=msg.get("content"), finish_reason=finish,
+                      usage=parse_usage(data.get("usage")), model=data.get("model") or model,
+                      tool_calls=calls)
+
+
+def parse_usage(u: dict[str, Any] | None) -> Usage | None:
+    if not u:
+        return None
+    details = u.get("prompt_tokens_details") or {}
+    return Usage(prompt_tokens=int(u.get("prompt_tokens") or 0),
+                 completion_tokens=int(u.get("completion_tokens") or 0),
+                 cached_tokens=int(details.get("cached_tokens") or 0))
+
+
+async def _iter_sse(name: str, resp: httpx.Response) -> AsyncIterator[ChatChunk]:
+    started = False
+    done = False
+    try:
+        async for line in resp.aiter_lines():
+            if not line.startswith("data:"):
+                continue
+            data = line[5:].strip()
+            if data == "[DONE]":
+                done = True
+                break
+            chunk = _parse_chunk(name, data)
+            if chunk is not None:
+                started = True
+                yield chunk
+    except ProviderError as exc:
+        if started:
+            raise ProviderError(FailureKind.INTERRUPTED, exc.message, backend=name) from None
+        raise
+    except Exception as exc:
+        if started:
+            raise ProviderError(FailureKind.INTERRUPTED,
+                                f"stream from backend '{name}' was cut", backend=name) from None
+        raise classify_exception(name, exc) from None
+    if not done:
+        kind = FailureKind.INTERRUPTED if started else FailureKind.PROVIDER
+        raise ProviderError(kind, f"stream from backend '{name}' ended early", backend=name)
+
+
+def _parse_chunk(name: str, data: str) -> ChatChunk | None:
+    try:
+        obj = orjson.loads(data)
+        if "error" in obj and not obj.get("choices"):
+            raise ProviderError(FailureKind.TRANSIENT,
+                                f"backend '{name}' reported an error in the stream", backend=name)
+        usage = parse_usage(obj.get("usage"))
+        choices = obj.get("choices") or []
+        if not choices:
+            return ChatChunk(usage=usage) if usage else None
+        ch = choices[0]
+        delta = ch.get("delta") or {}
+        calls = tuple(
+            ToolCallDelta(index=int(c.get("index", i)), id=c.get("id"),
+                          name=(c.get("function") or {}).get("name"),
+                          arguments=(c.get("function") or {}).get("arguments"))
+            for i, c in enumerate(delta.get("tool_calls") or [])
+        )
+        fr = ch.get("finish_reason")
+        return ChatChunk(text=delta.get("content") or "",
+                         finish_reason=_FINISH.get(fr, "stop") if fr else None,
+                         usage=usage, tool_calls=calls)
+    except ProviderError:
+        raise
+    except Exception:
+        raise ProviderError(FailureKind.PROVIDER,
+                            f"backend '{name}' sent a malformed stream frame",
+                            backend=name) from None

@@ -1,0 +1,52 @@
+"""Build providers from policy backend specs. Vendor modules are imported lazily, only for the
+kinds a policy actually uses (so the default start-up never imports boto3 or litellm)."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+import httpx
+
+from gateway.providers.base import Provider
+
+
+class BackendDisabled(Exception):
+    """The backend cannot be used in this process (for example: no credentials); the message
+    is the reason shown at start-up."""
+
+
+@dataclass(frozen=True)
+class BuildContext:
+    env: Mapping[str, str]
+    local_base_url: str | None = None
+    transport: httpx.AsyncBaseTransport | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+Factory = Callable[[str, Any, BuildContext], Provider]
+
+# kind -> "module:function"; each function raises BackendDisabled with a reason when it can't run
+FACTORIES: Mapping[str, str] = MappingProxyType({
+    "local": "gateway.providers.local.factory:build",
+    "openai_compat": "gateway.providers.openai_compat.factory:build",
+})
+
+
+def build_provider(name: str, spec: Any, ctx: BuildContext,
+                   factories: Mapping[str, str] = FACTORIES) -> Provider:
+    if not getattr(spec, "enabled", True):
+        raise BackendDisabled("disabled in the policy")
+    target = factories.get(spec.kind)
+    if target is None:
+        raise BackendDisabled(f"no adapter for kind '{spec.kind}' in this build")
+    module_name, func_name = target.split(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise BackendDisabled(f"adapter for '{spec.kind}' is not installed ({exc.name})") from None
+    factory: Factory = getattr(module, func_name)
+    return factory(name, spec, ctx)

@@ -1,0 +1,1 @@
+"""Chat orchestration: routing decision -> dispatcher -> usage record."""

@@ -1,0 +1,1 @@
+"""Usage ledger: tables, database setup, recorder (off the hot path)."""
