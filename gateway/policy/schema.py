@@ -61,7 +61,60 @@ class OpenAICompatBackend(BackendBase):
     api_key_env: str | None = None
 
 
-Backend = Annotated[LocalBackend | OpenAICompatBackend, Field(discriminator="kind")]
+class OllamaBackend(BackendBase):
+    """An Ollama server reached through its native API (`/api/chat`)."""
+
+    kind: Literal["ollama"]
+    zone: Zone = "on_prem"
+    host: str = "http://127.0.0.1:11434"
+    keep_alive: str | None = None
+
+
+class BedrockBackend(BackendBase):
+    """AWS Bedrock Converse / ConverseStream. `model` is a model id or inference-profile ARN."""
+
+    kind: Literal["bedrock"]
+    zone: Zone = "cloud"
+    region: str = "eu-central-1"
+    endpoint_url: str | None = None  # e.g. an emulator; default: the regional AWS endpoint
+    profile: str | None = None  # AWS shared-config profile; default: the standard chain
+
+
+class VertexBackend(BackendBase):
+    """Google Vertex AI through google-genai (`vertexai=True`)."""
+
+    kind: Literal["vertex"]
+    zone: Zone = "cloud"
+    project: str
+    location: str = "europe-west3"
+    base_url: str | None = None  # e.g. an emulator; default: the regional Vertex endpoint
+    credentials_env: str = "GOOGLE_APPLICATION_CREDENTIALS"
+
+
+class ReplicateBackend(BackendBase):
+    """Replicate predictions; `model` is `owner/name` or `owner/name:version`."""
+
+    kind: Literal["replicate"]
+    zone: Zone = "cloud"
+    api_token_env: str = "REPLICATE_API_TOKEN"
+    base_url: str | None = None  # e.g. an emulator; default: Replicate's API
+
+
+class LiteLLMBackend(BackendBase):
+    """Any other provider litellm supports; imported lazily only when a policy uses it."""
+
+    kind: Literal["litellm"]
+    zone: Zone = "cloud"
+    api_base: str | None = None
+    api_key_env: str | None = None
+    params: dict[str, str | int | float | bool] = Field(default_factory=dict)
+
+
+Backend = Annotated[
+    LocalBackend | OpenAICompatBackend | OllamaBackend | BedrockBackend | VertexBackend
+    | ReplicateBackend | LiteLLMBackend,
+    Field(discriminator="kind"),
+]
 
 
 class Alias(Strict):

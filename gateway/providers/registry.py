@@ -33,6 +33,11 @@ Factory = Callable[[str, Any, BuildContext], Provider]
 FACTORIES: Mapping[str, str] = MappingProxyType({
     "local": "gateway.providers.local.factory:build",
     "openai_compat": "gateway.providers.openai_compat.factory:build",
+    "ollama": "gateway.providers.ollama.factory:build",
+    "bedrock": "gateway.providers.bedrock.factory:build",
+    "vertex": "gateway.providers.vertex.factory:build",
+    "replicate": "gateway.providers.replicate.factory:build",
+    "litellm": "gateway.providers.litellm.factory:build",
 })
 
 
