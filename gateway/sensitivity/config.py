@@ -1,0 +1,127 @@
+"""Admin-facing sensitivity settings. Embedded in the policy YAML under `sensitivity:`."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+SpecialCategory = Literal[
+    "health",
+    "religion",
+    "ethnicity",
+    "political_opinion",
+    "philosophical_belief",
+    "membership",
+    "sexual_life",
+    "criminal_record",
+    "biometric",
+    "genetic",
+    "appearance",
+]
+SPECIAL_CATEGORIES: tuple[str, ...] = SpecialCategory.__args__  # type: ignore[attr-defined]
+
+_ENTITY_TYPE = re.compile(r"^[A-Z][A-Z0-9_]{0,31}$")
+
+
+class Detectors(BaseModel):
+    """Which built-in detectors run."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    tckn: bool = True
+    vkn: bool = True
+    iban: bool = True
+    phone: bool = True
+    email: bool = True
+    card: bool = True
+    plate: bool = True
+    passport: bool = True
+    birth_date: bool = True
+    person_name: bool = True
+    address: bool = True
+    special_categories: bool = True
+
+
+class Thresholds(BaseModel):
+    """A finding counts towards a class when its confidence reaches the threshold."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    personal: float = Field(default=0.5, ge=0.0, le=1.0)
+    special: float = Field(default=0.5, ge=0.0, le=1.0)
+
+
+class CustomPattern(BaseModel):
+    """An admin regex, optionally checksum-validated, that yields an entity or a category."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1, max_length=64)
+    regex: str = Field(min_length=1)
+    checksum: Literal["tckn", "vkn", "iban", "luhn"] | None = None
+    entity_type: str | None = None
+    category: SpecialCategory | None = None
+    confidence: float = Field(default=0.9, ge=0.0, le=1.0)
+
+    @field_validator("regex")
+    @classmethod
+    def _compiles(cls, v: str) -> str:
+        try:
+            re.compile(v)
+        except re.error as exc:
+            raise ValueError(f"regex does not compile: {exc}") from None
+        return v
+
+    @field_validator("entity_type")
+    @classmethod
+    def _type_name(cls, v: str | None) -> str | None:
+        if v is not None and not _ENTITY_TYPE.match(v):
+            raise ValueError("entity_type must be UPPER_SNAKE_CASE, at most 32 characters")
+        return v
+
+    @model_validator(mode="after")
+    def _one_target(self) -> CustomPattern:
+        if self.entity_type is not None and self.category is not None:
+            raise ValueError("set entity_type or category, not both")
+        return self
+
+    @property
+    def target_type(self) -> str:
+        """The entity type this pattern reports (when it is not a category pattern)."""
+        if self.entity_type:
+            return self.entity_type
+        return re.sub(r"[^A-Z0-9_]", "_", self.name.upper())[:32] or "CUSTOM"
+
+
+class SensitivityConfig(BaseModel):
+    """Everything the classifier can be told. Defaults are the conservative choice."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    detectors: Detectors = Field(default_factory=Detectors)
+    thresholds: Thresholds = Field(default_factory=Thresholds)
+    custom_patterns: tuple[CustomPattern, ...] = ()
+    custom_terms: dict[SpecialCategory, tuple[str, ...]] = Field(default_factory=dict)
+    custom_terms_need_subject: bool = Field(
+        default=False,
+        description="if true, custom terms count only when a person is the subject, like the "
+        "built-in lexicon; by default an admin term counts wherever it appears",
+    )
+    allow_list: tuple[str, ...] = Field(
+        default=(),
+        description="values that never count (the company's own VKN, its support e-mail); "
+        "compared without separators and case",
+    )
+    time_budget_ms: float = Field(default=250.0, gt=0.0)
+
+    @field_validator("custom_terms")
+    @classmethod
+    def _terms_not_blank(
+        cls, v: dict[SpecialCategory, tuple[str, ...]]
+    ) -> dict[SpecialCategory, tuple[str, ...]]:
+        for cat, terms in v.items():
+            if any(not t.strip() for t in terms):
+                raise ValueError(f"custom_terms.{cat}: blank term")
+        return v

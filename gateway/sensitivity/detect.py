@@ -1,0 +1,116 @@
+"""Runs every enabled detector over one text and returns entity candidates and category hits.
+Pure functions of (compiled detectors, text); the Classifier owns timing and fail-closed."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gateway.sensitivity.checksums import CHECKSUMS, strip_separators
+from gateway.sensitivity.config import SensitivityConfig
+from gateway.sensitivity.emails import emails
+from gateway.sensitivity.identifiers import Candidate, digit_identifiers
+from gateway.sensitivity.lexicon import Lexicon
+from gateway.sensitivity.names import addresses, person_names
+from gateway.sensitivity.special import CategoryHit, build_lexicon, categories
+from gateway.sensitivity.textnorm import digit_count, fold, fold_bytes, word_view
+
+
+@dataclass(frozen=True, slots=True)
+class _Custom:
+    regex: re.Pattern[str]
+    checksum: str | None
+    entity_type: str
+    category: str | None
+    confidence: float
+
+
+class Detectors:
+    """Everything compiled once from a SensitivityConfig."""
+
+    def __init__(self, config: SensitivityConfig) -> None:
+        self.config = config
+        custom_terms = [
+            (term, cat + ("" if config.custom_terms_need_subject else "!"))
+            for cat, terms in config.custom_terms.items()
+            for term in terms
+        ]
+        self.special: Lexicon[str] = build_lexicon(custom_terms)
+        self.custom = tuple(
+            _Custom(re.compile(p.regex), p.checksum, p.target_type, p.category, p.confidence)
+            for p in config.custom_patterns
+        )
+        self.allow = frozenset(fold(strip_separators(v)) for v in config.allow_list)
+
+    def entities(
+        self, text: str, folded: bytes, words: bytes, tokens: frozenset[bytes]
+    ) -> list[Candidate]:
+        on = self.config.detectors
+        found: list[Candidate] = []
+        if digit_count(folded) >= 2:
+            found.extend(digit_identifiers(text, folded, on))
+        if on.email and b"@" in folded:
+            found.extend(emails(text))
+        if on.person_name:
+            found.extend(person_names(text, words, tokens))
+        if on.address:
+            found.extend(addresses(folded, words, tokens))
+        for c in self.custom:
+            for m in c.regex.finditer(text):
+                if m.end() == m.start():
+                    continue
+                if c.checksum and not CHECKSUMS[c.checksum](strip_separators(m.group(0))):
+                    continue
+                if c.category is None:
+                    found.append(
+                        Candidate(c.entity_type, m.start(), m.end(), c.confidence, "custom")
+                    )
+        if self.allow:
+            found = [
+                f for f in found if fold(strip_separators(text[f.start : f.end])) not in self.allow
+            ]
+        return _resolve_overlaps(found)
+
+    def custom_categories(self, text: str) -> list[CategoryHit]:
+        out = []
+        for c in self.custom:
+            if c.category is None:
+                continue
+            for m in c.regex.finditer(text):
+                if m.end() == m.start():
+                    continue
+                if c.checksum and not CHECKSUMS[c.checksum](strip_separators(m.group(0))):
+                    continue
+                out.append(CategoryHit(c.category, m.start(), m.end(), c.confidence))
+        return out
+
+    def run(
+        self, text: str, personal_threshold: float
+    ) -> tuple[list[Candidate], list[CategoryHit]]:
+        folded = fold_bytes(text)
+        words = word_view(folded)
+        tokens = frozenset(words.split())
+        ents = self.entities(text, folded, words, tokens)
+        cats: list[CategoryHit] = []
+        if self.config.detectors.special_categories:
+            # a person nearby makes a term about that person; a lone first name counts here
+            spans: Sequence[tuple[int, int]] = [
+                (e.start, e.end)
+                for e in ents
+                if e.confidence >= personal_threshold or e.kind == "AD"
+            ]
+            cats.extend(categories(self.special, folded, words, tokens, spans))
+        cats.extend(self.custom_categories(text))
+        return ents, cats
+
+
+def _resolve_overlaps(found: list[Candidate]) -> list[Candidate]:
+    """Keep the most confident of overlapping candidates (then the longest)."""
+    ordered = sorted(found, key=lambda c: (-c.confidence, c.start - c.end, c.start))
+    kept: list[Candidate] = []
+    for c in ordered:
+        if all(c.end <= k.start or c.start >= k.end for k in kept):
+            kept.append(c)
+    kept.sort(key=lambda c: c.start)
+    return kept

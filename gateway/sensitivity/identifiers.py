@@ -1,0 +1,237 @@
+"""Number-shaped identifiers found from digit runs: TCKN/YKN, VKN, IBAN, phone numbers,
+payment cards, dates of birth, plates and passports.
+
+One compiled scan finds runs of digits that may contain spaces, dots, dashes, slashes or
+brackets; only those runs are examined in Python. A run may hold several numbers written
+next to each other, so contiguous groups of a run are tried, longest first."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Final
+
+from gateway.sensitivity import context as ctx
+from gateway.sensitivity.checksums import (
+    IBAN_LENGTHS,
+    iban_valid,
+    luhn_valid,
+    tckn_valid,
+    vkn_valid,
+)
+from gateway.sensitivity.config import Detectors
+
+RUN: Final = re.compile(rb"\d(?:[ .\-/()]{0,2}\d)*")
+GROUP: Final = re.compile(rb"\d+")
+IBAN_TAIL: Final = re.compile(rb"[a-z]{2}\d{2}(?:[ \-]?[a-z0-9]){8,32}")
+PLATE: Final = re.compile(r"(0[1-9]|[1-7]\d|8[01])[ -]?([A-PR-VYZ]{1,3})[ -]?(\d{2,5})(?![\w])")
+DATE: Final = re.compile(
+    rb"(?:(0?[1-9]|[12]\d|3[01])[./\-](0?[1-9]|1[0-2])[./\-]((?:19|20)\d\d)"
+    rb"|((?:19|20)\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]))$"
+)
+LANDLINE_AREAS: Final = frozenset(
+    "212 216 222 224 226 228 232 236 242 246 248 252 256 258 262 264 266 272 274 276 282 284"
+    " 286 288 312 318 322 324 326 328 332 338 342 344 346 348 352 354 356 358 362 364 366 368"
+    " 370 372 374 376 378 380 382 384 386 388 412 414 416 422 424 426 428 432 434 436 438 442"
+    " 446 452 454 456 458 462 464 466 472 474 476 478 482 484 486 488".split()
+)
+CARD_PREFIX: Final = re.compile(r"^(?:4|5[1-5]|2[2-7]|3[47]|6|9792|35|36|30)")
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    kind: str
+    start: int
+    end: int
+    confidence: float
+    detector: str
+
+
+def _conf(base: float, *, plus: bool, minus: bool, hi: float, lo: float) -> float:
+    if plus:
+        return hi
+    if minus:
+        return lo
+    return base
+
+
+def _classify_digits(
+    d: str, folded: bytes, start: int, end: int, plus_before: bool, on: Detectors
+) -> Candidate | None:
+    n = len(d)
+    lookalike = ctx.near(folded, start, end, ctx.LOOKALIKE_CTX)
+    if n == 11 and on.tckn and tckn_valid(d):
+        pos = ctx.near(folded, start, end, ctx.TCKN_CTX)
+        return Candidate(
+            "TCKN", start, end, _conf(0.85, plus=pos, minus=lookalike, hi=1.0, lo=0.35), "tckn"
+        )
+    if 13 <= n <= 19 and on.card and luhn_valid(d) and CARD_PREFIX.match(d):
+        pos = ctx.near(folded, start, end, ctx.CARD_CTX)
+        return Candidate(
+            "KART", start, end, _conf(0.85, plus=pos, minus=lookalike, hi=1.0, lo=0.35), "card"
+        )
+    if on.phone:
+        phone = _phone(d, folded, start, end, plus_before, lookalike)
+        if phone is not None:
+            return phone
+    if n == 10 and on.vkn and vkn_valid(d):
+        pos = ctx.near(folded, start, end, ctx.VKN_CTX)
+        company = ctx.near(folded, start, end, ctx.COMPANY_CTX, before=80, after=80)
+        conf = 0.3 if company else (0.7 if pos else 0.15)
+        return Candidate("VKN", start, end, conf, "vkn")
+    return None
+
+
+def _phone(
+    d: str, folded: bytes, start: int, end: int, plus_before: bool, lookalike: bool
+) -> Candidate | None:
+    national: str | None = None
+    prefixed = False
+    if len(d) == 12 and d.startswith("90"):
+        national, prefixed = d[2:], True
+    elif len(d) == 11 and d.startswith("0"):
+        national, prefixed = d[1:], True
+    elif len(d) == 10:
+        national = d
+    if national is not None and (plus_before or prefixed or national[0] in "5234"):
+        pos = ctx.near(folded, start, end, ctx.PHONE_CTX)
+        if national[0] == "5" and national[1] in "0123456":
+            base = 0.85 if prefixed or plus_before else 0.6
+            return Candidate(
+                "TELEFON",
+                start,
+                end,
+                _conf(base, plus=pos, minus=lookalike, hi=0.95, lo=0.3),
+                "phone",
+            )
+        if national[:3] in LANDLINE_AREAS:
+            company = ctx.near(folded, start, end, ctx.COMPANY_CTX, before=80, after=40)
+            conf = 0.3 if company or lookalike else (0.75 if pos else 0.45)
+            return Candidate("TELEFON", start, end, conf, "phone")
+        if national[:3] in {"850", "800", "900", "444"}:
+            return None
+    if plus_before and 8 <= len(d) <= 15 and not d.startswith("90"):
+        return Candidate("TELEFON", start, end, 0.3 if lookalike else 0.75, "phone_intl")
+    return None
+
+
+def _iban(text_folded: bytes, run_start: int) -> Candidate | None:
+    begin = run_start - 2
+    if begin < 0 or (begin > 0 and text_folded[begin - 1 : begin].isalnum()):
+        return None
+    m = IBAN_TAIL.match(text_folded, begin)
+    if m is None:
+        return None
+    raw = m.group(0)
+    country = raw[:2].decode("ascii").upper()
+    want = IBAN_LENGTHS.get(country)
+    compact = ""
+    best: Candidate | None = None
+    for i, ch in enumerate(raw):
+        if not chr(ch).isalnum():
+            continue
+        compact += chr(ch)
+        at_boundary = i + 1 == len(raw) or not chr(raw[i + 1]).isalnum()
+        if (want is not None and len(compact) == want) or (want is None and at_boundary):
+            if iban_valid(compact):
+                best = Candidate("IBAN", begin, begin + i + 1, 1.0, "iban")
+        if want is not None and len(compact) >= want:
+            break
+    return best
+
+
+def _groups(raw: bytes, base: int) -> list[tuple[int, int, str]]:
+    return [
+        (base + m.start(), base + m.end(), m.group(0).decode("ascii")) for m in GROUP.finditer(raw)
+    ]
+
+
+def digit_identifiers(text: str, folded: bytes, on: Detectors) -> Iterator[Candidate]:
+    """All number-shaped identifiers in one text (folded is its `fold_bytes`)."""
+    covered = 0
+    for run in RUN.finditer(folded):
+        start, end = run.span()
+        if start < covered:
+            continue
+        if on.iban and start >= 2 and folded[start - 2 : start].isalpha():
+            iban = _iban(folded, start)
+            if iban is not None:
+                covered = iban.end
+                yield iban
+                continue
+        raw = run.group(0)
+        ndigits = sum(1 for c in raw if 48 <= c <= 57)
+        if ndigits == 2 and on.plate:
+            plate = _plate(text, folded, start)
+            if plate is not None:
+                yield plate
+            continue
+        if ndigits < 6:
+            continue
+        if on.birth_date and DATE.match(raw) and ctx.near(folded, start, end, ctx.DOB_CTX):
+            yield Candidate("DOGUM_TARIHI", start, end, 0.8, "birth_date")
+            continue
+        if on.passport and 6 <= ndigits <= 9 and start >= 1:
+            pp = _passport(text, folded, start, end)
+            if pp is not None:
+                yield pp
+                continue
+        yield from _numbers_in_run(raw, start, folded, on)
+
+
+def _numbers_in_run(raw: bytes, start: int, folded: bytes, on: Detectors) -> Iterator[Candidate]:
+    groups = _groups(raw, start)
+    used = [False] * len(groups)
+    windows: list[tuple[int, int]] = []
+    for i in range(len(groups)):
+        total = 0
+        for j in range(i, len(groups)):
+            total += len(groups[j][2])
+            if total > 19:
+                break
+            if total >= 10:
+                windows.append((i, j))
+    windows.sort(key=lambda w: (w[0] - w[1], w[0]))
+    for i, j in windows:
+        if any(used[i : j + 1]):
+            continue
+        s, e = groups[i][0], groups[j][1]
+        d = "".join(g[2] for g in groups[i : j + 1])
+        plus_before = b"+" in folded[max(0, s - 2) : s]
+        cand = _classify_digits(d, folded, s, e, plus_before, on)
+        if cand is not None:
+            if plus_before and cand.kind == "TELEFON":
+                plus_at = folded.rfind(b"+", max(0, s - 2), s)
+                cand = Candidate(cand.kind, plus_at, cand.end, cand.confidence, cand.detector)
+            for k in range(i, j + 1):
+                used[k] = True
+            yield cand
+
+
+def _plate(text: str, folded: bytes, start: int) -> Candidate | None:
+    if start > 0 and text[start - 1].isalnum():
+        return None
+    m = PLATE.match(text, start)
+    if m is None:
+        return None
+    letters, digits = len(m.group(2)), len(m.group(3))
+    if not (
+        (letters == 1 and digits in (4, 5))
+        or (letters == 2 and digits in (3, 4))
+        or (letters == 3 and digits in (2, 3))
+    ):
+        return None
+    pos = ctx.near(folded, start, m.end(), ctx.PLATE_CTX, before=60, after=40)
+    return Candidate("PLAKA", start, m.end(), 0.85 if pos else 0.4, "plate")
+
+
+def _passport(text: str, folded: bytes, start: int, end: int) -> Candidate | None:
+    i = start
+    while i > 0 and text[i - 1].isalpha() and text[i - 1].isupper() and start - i < 2:
+        i -= 1
+    if i == start or (i > 0 and text[i - 1].isalnum()) or (end < len(text) and text[end].isalnum()):
+        return None
+    if not ctx.near(folded, i, end, ctx.PASSPORT_CTX, before=60, after=20):
+        return None
+    return Candidate("PASAPORT", i, end, 0.9, "passport")

@@ -1,0 +1,100 @@
+"""Person-name lexicons (folded) and the words around names. Common Turkish first names and
+surnames plus frequent English ones; a name counts with a surname or a title next to it."""
+
+from __future__ import annotations
+
+from typing import Final
+
+FIRST_NAMES: Final[frozenset[str]] = frozenset(
+    """
+    ahmet mehmet mustafa ali huseyin hasan ibrahim ismail osman yusuf murat omer ramazan
+    halil suleyman abdullah mahmut recep salih fatih kadir emre hakan adem kemal yasar bayram
+    erkan serkan burak ugur volkan cem can deniz baris umut onur tolga kaan emir efe arda
+    eren berk mert kerem alp alper serdar sinan levent tamer tarik orhan erdem selim bulent
+    cengiz ercan gokhan ilker koray metin nihat oguz ozan ozgur sefa sercan taner tuncay
+    yavuz yigit zafer enes furkan batuhan berkay cagri cagatay dogan egemen ertugrul gurkan
+    harun ilhan kenan kursat necati orkun rasim riza sedat sukru turgut veli yunus zeki
+    ayse fatma emine hatice zeynep elif meryem sultan hulya hanife merve esra ozlem yasemin
+    derya gulsen sevgi songul zehra busra kubra tugba ebru gamze seda pinar dilek burcu
+    ceren aslihan asli irem selin ece ezgi melis nazli sibel tulay gul gulay filiz nur nurcan
+    leyla damla buse cansu duygu eda gizem hande ipek kader kevser melek mine nesrin nihan
+    ozge rabia sena serap sevda sevil sinem tuba tugce yeliz yeter zuhal berna beyza cemile
+    dilara emel esin feride gonul gulbahar hacer hilal iclal kiraz lale mualla nermin
+    nilufer oya pelin reyhan saadet semra serpil sevim sukran sule tulin umran yildiz
+    zerrin ayten aysel aynur aysegul feyza gulsah
+    james john robert michael william david richard joseph thomas charles christopher daniel
+    matthew anthony mark donald steven paul andrew joshua kenneth kevin brian george timothy
+    ronald edward jason jeffrey ryan jacob gary nicholas eric jonathan stephen larry justin
+    scott brandon benjamin samuel gregory frank alexander raymond patrick jack dennis peter
+    mary patricia jennifer linda elizabeth barbara susan jessica sarah karen lisa nancy
+    betty margaret sandra ashley kimberly emily donna michelle carol amanda dorothy melissa
+    deborah stephanie rebecca sharon laura cynthia kathleen amy angela shirley anna brenda
+    pamela emma nicole helen samantha katherine christine debra rachel carolyn janet maria
+    catherine heather diane julie olivia sophie hannah lucy oliver harry emma charlotte
+    """.split()
+)
+
+SURNAMES: Final[frozenset[str]] = frozenset(
+    """
+    yilmaz kaya demir sahin celik yildiz yildirim ozturk aydin ozdemir arslan dogan kilic
+    aslan cetin kara koc kurt ozkan simsek polat ozcan korkmaz cakir erdogan yavuz can acar
+    sen aktas guler yalcin gunes bozkurt bulut keskin unal turan gul ozer isik kaplan avci
+    sari tas aksoy yuksel coskun kocak tekin altun ozgur karaca cinar bayram erdem kurtulus
+    akin tunc gok ekinci bas karatas akbulut ucar orhan yucel uysal tan guven baysal durmaz
+    ozbek gunay akgul oral toprak sonmez eren kahraman karakaya basaran tuncer dincer
+    yazici ince turk savas sevim ates ay duman cicek ay kalkan uzun erol yaman aydogan
+    karaman topal kose ozen ergun gurbuz tasdemir tokgoz akyol akay koca kocaman atalay
+    ertem sezer sezgin pekmez bilgin bilgic mutlu demirci demirel eris karakus
+    smith johnson williams brown jones garcia miller davis rodriguez martinez hernandez
+    lopez gonzalez wilson anderson taylor moore jackson martin lee perez thompson white
+    harris sanchez clark ramirez lewis robinson walker young allen king wright scott torres
+    nguyen hill flores green adams nelson baker hall rivera campbell mitchell carter roberts
+    evans turner parker collins edwards stewart morris murphy cook rogers morgan cooper
+    peterson bailey reed kelly howard cox ward richardson watson brooks wood james bennett
+    gray hughes price sanders myers long ross foster
+    """.split()
+)
+
+# Well-known public figures: naming them is not data about a private person.
+PUBLIC_FIGURES: Final[frozenset[str]] = frozenset(
+    {
+        "mustafa kemal",
+        "kemal ataturk",
+        "orhan pamuk",
+        "nazim hikmet",
+        "yasar kemal",
+        "sabahattin ali",
+        "aziz sancar",
+        "elif safak",
+        "barack obama",
+        "donald trump",
+        "george washington",
+        "john lennon",
+        "michael jackson",
+        "elizabeth ii",
+        "paul graham",
+    }
+)
+
+# Words that put a name right after them: "Sayın Ayşe Yılmaz", "hastamız Mehmet".
+TITLES_BEFORE: Final[frozenset[str]] = frozenset(
+    """
+    sayin bay bayan sn hastamiz hastaniz muvekkilimiz muvekkiliniz muvekkil calisanimiz
+    calisaniniz personelimiz ogrencimiz uyemiz adayimiz sanik davaci davali hasta mr mrs ms
+    miss dr prof av patient client employee tenant applicant candidate
+    """.split()
+)
+
+# Words that follow a name: "Ayşe Hanım", "Mehmet Bey".
+TITLES_AFTER: Final[frozenset[str]] = frozenset(
+    "hanim hanima hanimin hanimi hanimla bey beye beyin beyi beyle hanimefendi beyefendi".split()
+)
+
+# Capitalised words that commonly follow a first name but are not surnames.
+NOT_SURNAMES: Final[frozenset[str]] = frozenset(
+    """
+    bey hanim bank bankasi holding anonim sirketi limited caddesi sokak mahallesi parki
+    hastanesi universitesi okulu lisesi kuvvetleri cami camii koprusu the and of for inc ltd
+    street road avenue university hospital school bank group corp company park bridge
+    """.split()
+)
