@@ -131,15 +131,22 @@ class Redactor:
         return new, mapping
 
 
+def _setter(obj: object, attr: str) -> Callable[[str], None]:
+    def set_value(value: str) -> None:
+        setattr(obj, attr, value)
+
+    return set_value
+
+
 def _collect(msg: ChatMessage, texts: list[str], setters: list[Callable[[str], None]]) -> None:
     if isinstance(msg.content, str):
         texts.append(msg.content)
-        setters.append(lambda v, m=msg: setattr(m, "content", v))
+        setters.append(_setter(msg, "content"))
     elif isinstance(msg.content, list):
         for part in msg.content:
             if isinstance(part, ContentPart) and part.text:
                 texts.append(part.text)
-                setters.append(lambda v, p=part: setattr(p, "text", v))
+                setters.append(_setter(part, "text"))
     for tc in msg.tool_calls or ():
         texts.append(tc.function.arguments)
-        setters.append(lambda v, f=tc.function: setattr(f, "arguments", v))
+        setters.append(_setter(tc.function, "arguments"))
