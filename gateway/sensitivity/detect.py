@@ -60,7 +60,7 @@ class Detectors:
             for m in c.regex.finditer(text):
                 if m.end() == m.start():
                     continue
-                if c.checksum and not CHECKSUMS[c.checksum](strip_separators(m.group(0))):
+                if c.checksum and not CHECKSUMS[c.checksum](strip_separators(_value(m))):
                     continue
                 if c.category is None:
                     found.append(
@@ -80,7 +80,7 @@ class Detectors:
             for m in c.regex.finditer(text):
                 if m.end() == m.start():
                     continue
-                if c.checksum and not CHECKSUMS[c.checksum](strip_separators(m.group(0))):
+                if c.checksum and not CHECKSUMS[c.checksum](strip_separators(_value(m))):
                     continue
                 out.append(CategoryHit(c.category, m.start(), m.end(), c.confidence))
         return out
@@ -103,6 +103,11 @@ class Detectors:
             cats.extend(categories(self.special, folded, words, tokens, spans))
         cats.extend(self.custom_categories(text))
         return ents, cats
+
+
+def _value(m: re.Match[str]) -> str:
+    """The part a checksum applies to: the first group when the pattern has one."""
+    return (m.group(1) or "") if m.re.groups else m.group(0)
 
 
 def _resolve_overlaps(found: list[Candidate]) -> list[Candidate]:

@@ -44,8 +44,7 @@ def _found(text: str, value: str, kind: str) -> bool:
     start = text.index(value)
     result = CLF.classify([text])
     return any(
-        f.kind == kind and f.start <= start and f.end >= start + len(value)
-        for f in result.findings
+        f.kind == kind and f.start <= start and f.end >= start + len(value) for f in result.findings
     )
 
 
