@@ -1,0 +1,59 @@
+"""Classification time for 2 KB, 32 KB and 512 KB prompts (median of repeated runs, one core).
+Prints figures only; targets (issue 4): 2 KB <= 0.3 ms, 512 KB <= 40 ms, linear growth.
+
+    .venv/bin/python bench/classify.py
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+from gateway.sensitivity.classifier import Classifier
+from gateway.sensitivity.config import SensitivityConfig
+
+PARAS = [
+    "Üçüncü çeyrek satış sonuçları beklentinin üzerinde geldi; bölge müdürlükleri hedeflerini tuttu.",
+    "Yeni depo yönetim sistemine geçiş planı üç aşamada yürütülecek, stok kodları yeniden düzenlenecek.",
+    "The quarterly review showed steady growth in the enterprise segment, while SMB slowed slightly.",
+    "Latency on the search endpoint improved after we moved ranking behind a cache with a short TTL.",
+    "Fatura 2024-118 için ödeme 12.03.2024 tarihinde alındı; toplam 14.250,00 TL, sipariş 88412.",
+    "Müşteri memnuniyeti anketinde teslimat süresi en düşük puanı aldı; yeni plan hazırlanıyor.",
+]
+
+
+def make_text(size: int, seed: int) -> str:
+    rng = random.Random(seed)
+    parts: list[str] = []
+    total = 0
+    while total < size:
+        p = rng.choice(PARAS)
+        parts.append(p)
+        total += len(p) + 1
+    mid = len(parts) // 2
+    parts.insert(mid, "Sayın Ayşe Yılmaz, TC kimlik no 10000000146, tel 0532 123 45 67.")
+    return " ".join(parts)[:size]
+
+
+def measure(clf: Classifier, text: str, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        clf.classify([text])
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1000
+
+
+def main() -> None:
+    clf = Classifier(SensitivityConfig(time_budget_ms=60_000))
+    print(f"{'size':>8} {'median ms':>10} {'us/KB':>8}")
+    for size, repeat in ((2 * 1024, 400), (32 * 1024, 60), (512 * 1024, 15)):
+        text = make_text(size, size)
+        clf.classify([text])  # warm up
+        ms = measure(clf, text, repeat)
+        print(f"{size // 1024:>6}KB {ms:>10.3f} {ms * 1000 / (size / 1024):>8.1f}")
+
+
+if __name__ == "__main__":
+    main()
