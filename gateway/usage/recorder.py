@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
 from sqlalchemy.engine import Engine
@@ -14,6 +15,10 @@ from gateway.usage.records import UsageRecord
 from gateway.usage.tables import AttemptRow, RequestRow
 
 log = logging.getLogger("gateway.usage")
+
+BatchListener = Callable[[Session, Sequence[RequestRow]], None]
+"""Called inside the ledger write transaction, before the batch's rows are added (so it can
+tell new request ids from replayed ones); e.g. the daily rollups. It must not commit."""
 
 
 def to_rows(rec: UsageRecord) -> list[RequestRow | AttemptRow]:
@@ -37,8 +42,9 @@ class Recorder:
     """Queue records; a background task writes them in batches in a worker thread."""
 
     def __init__(self, engine: Engine, *, batch_size: int = 500, flush_interval: float = 0.2,
-                 max_queue: int = 100_000) -> None:
+                 max_queue: int = 100_000, listeners: Sequence[BatchListener] = ()) -> None:
         self._engine = engine
+        self._listeners = tuple(listeners)
         self._batch_size = batch_size
         self._interval = flush_interval
         self._queue: asyncio.Queue[UsageRecord] = asyncio.Queue(max_queue)
@@ -83,9 +89,12 @@ class Recorder:
 
     def _write(self, batch: list[UsageRecord]) -> None:
         with Session(self._engine) as session:
-            for rec in batch:
-                for row in to_rows(rec):
-                    session.merge(row)
+            rows = [row for rec in batch for row in to_rows(rec)]
+            requests = [r for r in rows if isinstance(r, RequestRow)]
+            for listener in self._listeners:
+                listener(session, requests)
+            for row in rows:
+                session.merge(row)
             session.commit()
 
     async def drain(self, timeout: float = 10.0) -> None:
