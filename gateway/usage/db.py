@@ -1,14 +1,19 @@
-"""Engine creation: SQLite (WAL) by default, PostgreSQL by URL."""
+"""Engine creation (SQLite WAL by default, PostgreSQL by URL) and schema migration (Alembic)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from alembic import command
+from alembic.config import Config
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
-from sqlmodel import SQLModel, create_engine
+from sqlmodel import create_engine
 
 from gateway.usage import tables  # noqa: F401  (registers the tables)
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 
 def normalise_url(url: str) -> str:
@@ -19,7 +24,7 @@ def normalise_url(url: str) -> str:
     return url
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, *, pool_size: int = 5) -> Engine:
     url = normalise_url(url)
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False})
@@ -33,8 +38,24 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+    return create_engine(url, pool_pre_ping=True, pool_size=pool_size, max_overflow=5,
+                         connect_args={"connect_timeout": 3})
+
+
+def alembic_config() -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    return cfg
+
+
+def migrate(engine: Engine, revision: str = "heads") -> None:
+    """Bring the ledger schema up to date (idempotent; safe to run at every start-up)."""
+    cfg = alembic_config()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, revision)
 
 
 def create_schema(engine: Engine) -> None:
-    SQLModel.metadata.create_all(engine)
+    """Kept for the composition root: the schema always comes from the migrations."""
+    migrate(engine)

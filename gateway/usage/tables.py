@@ -1,12 +1,25 @@
-"""Ledger tables. No prompt or completion text is ever stored here."""
+"""Ledger tables. No prompt or completion text is ever stored here.
+
+Money columns are `Numeric(MONEY_PRECISION, MONEY_SCALE)` and read back as `Decimal`; never float.
+The schema is created and upgraded only by the Alembic migrations in `usage/migrations/`; a
+change here needs a new migration (6b's rollup and audit tables chain on revision "0001").
+"""
 
 from __future__ import annotations
 
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import JSON, Column
+from sqlalchemy import JSON, Column, Numeric
 from sqlmodel import Field, SQLModel
+
+MONEY_PRECISION = 24
+MONEY_SCALE = 10
+
+
+def money_column(nullable: bool = True) -> Any:
+    return Column(Numeric(MONEY_PRECISION, MONEY_SCALE, asdecimal=True), nullable=nullable)
 
 
 class RequestRow(SQLModel, table=True):
@@ -16,7 +29,7 @@ class RequestRow(SQLModel, table=True):
     created_at: datetime = Field(index=True)
     tenant: str = Field(default="default", index=True, max_length=128)
     app: str = Field(default="default", max_length=128)
-    key_id: str | None = Field(default=None, max_length=64)
+    key_id: str | None = Field(default=None, index=True, max_length=64)
     alias: str = Field(max_length=128)
     backend: str | None = Field(default=None, max_length=128)
     model: str | None = Field(default=None, max_length=256)
@@ -28,9 +41,17 @@ class RequestRow(SQLModel, table=True):
     completion_tokens: int = 0
     cached_tokens: int = 0
     estimated: bool = False
+    # cost in `currency` (the price's currency, USD); NULL when the price is unknown, never 0
+    cost: Decimal | None = Field(default=None, sa_column=money_column())
+    currency: str | None = Field(default=None, max_length=3)
+    # the USD->TRY rate in force when the row was priced, and the cost in TRY at that rate
+    fx_rate_try: Decimal | None = Field(default=None, sa_column=money_column())
+    cost_try: Decimal | None = Field(default=None, sa_column=money_column())
+    price_source: str | None = Field(default=None, max_length=32)  # policy|catalog|on_prem
     streamed: bool = False
     latency_ms: float = 0.0
     ttft_ms: float | None = None
+    tokens_per_s: float | None = None
     attempts: int = 0
     trace: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
 
@@ -45,3 +66,73 @@ class AttemptRow(SQLModel, table=True):
     failure_kind: str | None = Field(default=None, max_length=64)
     status: int | None = None
     latency_ms: float = 0.0
+
+
+class TenantRow(SQLModel, table=True):
+    __tablename__ = "tenants"
+
+    id: str = Field(primary_key=True, max_length=128)
+    name: str | None = Field(default=None, max_length=256)
+    created_at: datetime
+
+
+class ApiKeyRow(SQLModel, table=True):
+    """Only the SHA-256 of the secret part is stored; the key itself is shown once."""
+
+    __tablename__ = "api_keys"
+
+    id: str = Field(primary_key=True, max_length=64)  # public part, e.g. "k_3f9a..."
+    secret_hash: str = Field(max_length=64)
+    tenant: str = Field(index=True, max_length=128)
+    app: str = Field(default="default", max_length=128)
+    scope: str = Field(default="api", max_length=16)  # api | admin
+    name: str | None = Field(default=None, max_length=256)
+    created_at: datetime
+    revoked_at: datetime | None = None
+
+
+class BudgetRow(SQLModel, table=True):
+    """A monthly budget of a tenant or a key, with its live counters for the current period.
+
+    `spent` and `reserved` are in the budget's own currency. A reservation is taken atomically
+    (`spent + reserved + amount <= amount_limit`) before a call and settled in the same
+    transaction that writes the request's ledger row.
+    """
+
+    __tablename__ = "budgets"
+
+    id: str = Field(primary_key=True, max_length=200)  # "<scope>:<subject>"
+    scope: str = Field(max_length=16)  # tenant | key
+    subject: str = Field(max_length=128)
+    currency: str = Field(max_length=3)  # TRY | USD
+    amount_limit: Decimal = Field(sa_column=money_column(nullable=False))
+    period: str = Field(max_length=7)  # YYYY-MM the counters belong to
+    spent: Decimal = Field(sa_column=money_column(nullable=False))
+    reserved: Decimal = Field(sa_column=money_column(nullable=False))
+    updated_at: datetime
+
+
+class BudgetHoldRow(SQLModel, table=True):
+    """One request's reservation against one budget, until its ledger row settles it."""
+
+    __tablename__ = "budget_holds"
+
+    request_id: str = Field(primary_key=True, max_length=64)
+    budget_id: str = Field(primary_key=True, max_length=200)
+    period: str = Field(max_length=7)
+    amount: Decimal = Field(sa_column=money_column(nullable=False))
+    created_at: datetime = Field(index=True)
+
+
+class PolicyChangeRow(SQLModel, table=True):
+    """Every policy (re)load: which file, its digest, when, and whether it was accepted."""
+
+    __tablename__ = "policy_changes"
+
+    id: int | None = Field(default=None, primary_key=True)
+    changed_at: datetime = Field(index=True)
+    source: str = Field(max_length=1024)
+    sha256: str = Field(max_length=64)
+    accepted: bool = True
+    problems: int = 0
+    actor: str | None = Field(default=None, max_length=128)
