@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
@@ -82,6 +83,7 @@ async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None
                      spec.zone, disabled[name])
     for p in providers.values():
         stack.push_async_callback(p.aclose)
+    await _log_start_up_problems(providers)
 
     engine = make_engine(settings.database_url)
     create_schema(engine)
@@ -100,6 +102,19 @@ async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None
     extras: dict[str, Any] = {"recorder": recorder, "engine": engine, "local_engine": local}
     return Runtime(policy=compiled, providers=providers, disabled=disabled, chat=chat,
                    clock=seams.clock, started_at=seams.clock.now(), extras=extras)
+
+
+async def _log_start_up_problems(providers: Mapping[str, Provider]) -> None:
+    """Backends that can tell what is wrong at start-up (`async verify() -> str | None`, e.g.
+    an Ollama model that is not pulled) get it logged; they stay built, `check()` says down."""
+    checks = {n: p.verify() for n, p in providers.items()  # type: ignore[attr-defined]
+              if callable(getattr(p, "verify", None))}
+    results = await asyncio.gather(*checks.values(), return_exceptions=True)
+    for name, problem in zip(checks, results, strict=True):
+        if isinstance(problem, BaseException):
+            log.warning("backend %-16s start-up check failed (%s)", name, type(problem).__name__)
+        elif problem:
+            log.warning("backend %-16s %s", name, problem)
 
 
 async def _maybe_start_local(settings: Settings, policy: CompiledPolicy,
