@@ -7,6 +7,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gateway.policy.billing import Billing
+
 Zone = Literal["on_prem", "cloud"]
 
 
@@ -126,3 +128,4 @@ class Policy(Strict):
     version: Literal[1]
     backends: dict[str, Backend]
     aliases: dict[str, Alias] = Field(min_length=1)
+    billing: Billing = Billing()
