@@ -6,6 +6,7 @@ Every problem is reported with its YAML path and line number, all at once.
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,8 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from gateway.policy.schema import Policy
+from gateway.policy.checks import semantic_issues, warnings
+from gateway.policy.schema import BACKEND_KINDS, Policy
 
 PathT = tuple[str | int, ...]
 
@@ -27,6 +29,9 @@ class Problem:
     def __str__(self) -> str:
         where = f"line {self.line}" if self.line else "line ?"
         return f"{self.path or '<root>'} ({where}): {self.message}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"path": self.path or "<root>", "line": self.line, "message": self.message}
 
 
 class PolicyError(Exception):
@@ -42,6 +47,7 @@ class CompiledPolicy:
     policy: Policy
     sha256: str
     source: str
+    warnings: tuple[Problem, ...] = ()
 
     @property
     def aliases(self) -> list[str]:
@@ -78,19 +84,24 @@ def load_text(text: str, source: str = "<policy>") -> CompiledPolicy:
     if problems:
         raise PolicyError(source, problems)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    return CompiledPolicy(policy=policy, sha256=digest, source=source)
+    warn = tuple(Problem(_fmt(p), _line(lines, p), m) for p, m in warnings(policy))
+    return CompiledPolicy(policy=policy, sha256=digest, source=source, warnings=warn)
 
 
 def semantic_problems(policy: Policy, lines: dict[PathT, int]) -> list[Problem]:
-    out: list[Problem] = []
-    for alias, spec in policy.aliases.items():
-        for i, name in enumerate(spec.backends):
-            if name not in policy.backends:
-                path: PathT = ("aliases", alias, "backends", i)
-                out.append(
-                    Problem(_fmt(path), _line(lines, path), f"unknown backend '{name}'")
-                )
-    return out
+    return [Problem(_fmt(p), _line(lines, p), m) for p, m in semantic_issues(policy)]
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of the policy file (what `policies/schema.json` holds)."""
+    schema = Policy.model_json_schema(mode="validation")
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "Geçit policy"
+    return schema
+
+
+def json_schema_text() -> str:
+    return json.dumps(json_schema(), indent=2, ensure_ascii=False, sort_keys=True) + "\n"
 
 
 def _yaml_reason(exc: yaml.YAMLError) -> str:
@@ -123,7 +134,6 @@ def _line_map(node: yaml.Node) -> dict[PathT, int]:
             for k, v in n.value:
                 key: Any = k.value
                 child = (*path, key)
-                out[child] = k.start_mark.line + 1
                 walk(v, child)
                 out[child] = k.start_mark.line + 1
         elif isinstance(n, yaml.SequenceNode):
@@ -137,9 +147,7 @@ def _line_map(node: yaml.Node) -> dict[PathT, int]:
 def _pydantic_problems(exc: ValidationError, lines: dict[PathT, int]) -> list[Problem]:
     out: list[Problem] = []
     for err in exc.errors():
-        # drop discriminator tags pydantic inserts (e.g. 'local', 'openai_compat')
-        loc = tuple(err["loc"])
-        path = _strip_tags(loc, lines)
+        path = _strip_tags(tuple(err["loc"]), lines)
         msg = err["msg"]
         if err["type"] == "extra_forbidden":
             msg = "unknown key"
@@ -148,19 +156,11 @@ def _pydantic_problems(exc: ValidationError, lines: dict[PathT, int]) -> list[Pr
 
 
 def _strip_tags(loc: tuple[Any, ...], lines: dict[PathT, int]) -> PathT:
+    """Drop the discriminator tags pydantic inserts into locations (e.g. 'openai_compat')."""
     path: list[str | int] = []
     for part in loc:
-        candidate = (*path, part)
-        if tuple(candidate) in lines or isinstance(part, int) or not path:
-            path.append(part)
-        elif tuple((*path, part)) not in lines and _is_tag(part):
+        if isinstance(part, str) and part in BACKEND_KINDS and (*path, part) not in lines \
+                and path and path[0] == "backends":
             continue
-        else:
-            path.append(part)
+        path.append(part)
     return tuple(path)
-
-
-def _is_tag(part: Any) -> bool:
-    return isinstance(part, str) and part in {
-        "local", "openai_compat", "ollama", "bedrock", "vertex", "replicate", "litellm",
-    }

@@ -1,15 +1,26 @@
-"""Strict models of the policy YAML (`version: 1`). Unknown keys are rejected."""
+"""Strict models of the policy YAML (`version: 1`). Unknown keys are rejected everywhere.
+
+The admin-facing vocabulary: backends (where a model runs, in which zone and country, at what
+price, under which KVKK transfer basis), aliases (what clients put in `model`), tenants (sector
+locks) and ordered rules (match -> route under SLOs and cost caps, redact, or block).
+"""
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from gateway.policy.billing import Billing
+from gateway.sensitivity.config import SensitivityConfig
 
 Zone = Literal["on_prem", "cloud"]
+DataClassName = Literal["public", "personal", "special"]
+Mechanism = Literal["adequacy", "tr_scc", "bcr", "undertaking", "none"]
+Objective = Literal["cheapest", "fastest", "ordered", "weighted"]
+Preset = Literal["bank", "health", "public_sector"]
 
 
 class Strict(BaseModel):
@@ -17,7 +28,7 @@ class Strict(BaseModel):
 
 
 class Price(Strict):
-    """USD per million tokens."""
+    """USD per million tokens (write them as strings, e.g. "0.15", to keep them exact)."""
 
     input_per_mtok: Decimal = Field(ge=0)
     output_per_mtok: Decimal = Field(ge=0)
@@ -37,14 +48,33 @@ class CapabilitySpec(Strict):
     context_length: int | None = Field(default=None, ge=1)
 
 
+class TransferBasis(Strict):
+    """The KVKK Art. 9 record for a cloud destination (KVKK.md 6.4). Without one, a cloud
+    backend may only receive `public` data."""
+
+    mechanism: Mechanism = "none"
+    module: Literal["C2C", "C2P", "P2P", "P2C"] | None = None
+    provider_legal_name: str | None = None
+    signed: date | None = None
+    notified: date | None = Field(default=None, description="date notified to the Authority")
+    notification_channel: Literal["kep", "physical", "other"] | None = None
+    evidence: str | None = Field(default=None, description="reference to the signed document")
+    expires: date | None = None
+    classes: tuple[DataClassName, ...] = Field(
+        default=("public",), description="data classes this destination may receive")
+
+
 class BackendBase(Strict):
     zone: Zone
     model: str
     enabled: bool = True
+    country: str | None = Field(default=None, description="country of processing, e.g. TR, DE")
+    processing_region: str | None = None
     price: Price | None = None
     hourly_cost_usd: Decimal | None = Field(default=None, ge=0)
     timeouts: Timeouts = Timeouts()
     capabilities: CapabilitySpec | None = None
+    transfer: TransferBasis | None = None
 
 
 class LocalBackend(BackendBase):
@@ -112,11 +142,11 @@ class LiteLLMBackend(BackendBase):
     params: dict[str, str | int | float | bool] = Field(default_factory=dict)
 
 
-Backend = Annotated[
-    LocalBackend | OpenAICompatBackend | OllamaBackend | BedrockBackend | VertexBackend
-    | ReplicateBackend | LiteLLMBackend,
-    Field(discriminator="kind"),
-]
+BackendSpec = (LocalBackend | OpenAICompatBackend | OllamaBackend | BedrockBackend
+               | VertexBackend | ReplicateBackend | LiteLLMBackend)
+Backend = Annotated[BackendSpec, Field(discriminator="kind")]
+BACKEND_KINDS: tuple[str, ...] = ("local", "openai_compat", "ollama", "bedrock", "vertex",
+                                  "replicate", "litellm")
 
 
 class Alias(Strict):
@@ -124,8 +154,84 @@ class Alias(Strict):
     description: str | None = None
 
 
+class SLO(Strict):
+    """Latency objectives. A backend whose measured figures break them is skipped; a backend
+    not measured yet counts as meeting them."""
+
+    ttft_p95_ms: float | None = Field(default=None, gt=0)
+    min_tokens_per_s: float | None = Field(default=None, gt=0)
+    total_p95_ms: float | None = Field(default=None, gt=0)
+    deadline_factor: float = Field(
+        default=2.0, ge=1.0,
+        description="an attempt is abandoned after factor x ttft_p95_ms without a first token")
+
+
+class CostCap(Strict):
+    per_request_usd: Decimal | None = Field(default=None, ge=0)
+    per_mtok_usd: Decimal | None = Field(default=None, ge=0)
+
+
+class Retry(Strict):
+    attempts: int = Field(default=1, ge=0, le=5, description="retries per backend")
+    backoff_ms: float = Field(default=100.0, ge=0)
+    max_backoff_ms: float = Field(default=2000.0, ge=0)
+
+
+class Match(Strict):
+    """Every listed condition must hold; an empty match matches every request."""
+
+    tenants: list[str] | None = None
+    apps: list[str] | None = None
+    aliases: list[str] | None = None
+    data_classes: list[DataClassName] | None = None
+    headers: dict[str, str] | None = Field(
+        default=None, description="header name -> exact value (names are case-insensitive)")
+
+
+class Rule(Strict):
+    name: str = Field(min_length=1)
+    match: Match = Match()
+    action: Literal["route", "block"] = "route"
+    message: str | None = Field(default=None, description="shown to the client when blocking")
+    allow_zones: list[Zone] | None = None
+    allow_backends: list[str] | None = None
+    deny_backends: list[str] | None = None
+    objective: Objective | None = None
+    weights: dict[str, float] | None = None
+    slo: SLO | None = None
+    cost_cap: CostCap | None = None
+    redact: bool | None = Field(
+        default=None, description="redact identifiers before a cloud call (default: defaults)")
+    retry: Retry | None = None
+
+
+class Tenant(Strict):
+    """A sector preset (bank, health, public_sector) or `on_prem_only` keeps ALL traffic of
+    the tenant on-prem, whatever the detected class."""
+
+    preset: Preset | None = None
+    on_prem_only: bool = False
+    description: str | None = None
+
+    @property
+    def locked(self) -> bool:
+        return self.on_prem_only or self.preset is not None
+
+
+class Defaults(Strict):
+    objective: Objective = "ordered"
+    slo: SLO = SLO()
+    redact: bool = True
+    retry: Retry = Retry()
+    default_output_tokens: int = Field(default=512, ge=1)
+
+
 class Policy(Strict):
     version: Literal[1]
     backends: dict[str, Backend]
     aliases: dict[str, Alias] = Field(min_length=1)
     billing: Billing = Billing()
+    tenants: dict[str, Tenant] = Field(default_factory=dict)
+    rules: list[Rule] = Field(default_factory=list)
+    defaults: Defaults = Defaults()
+    sensitivity: SensitivityConfig = SensitivityConfig()
