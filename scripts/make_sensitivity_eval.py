@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (data tables: long literal sentences read better unwrapped)
 """Writes tests/data/sensitivity_eval.jsonl: the labelled evaluation set for the sensitivity
 classifier (Turkish and English; ~40% public with hard negatives, ~35% personal, ~25% special;
 long prompts with the item buried in the middle). Seeded, so re-running reproduces the file.

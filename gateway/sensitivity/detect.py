@@ -48,8 +48,8 @@ class Detectors:
     ) -> list[Candidate]:
         on = self.config.detectors
         found: list[Candidate] = []
-        if digit_count(folded) >= 2:
-            found.extend(digit_identifiers(text, folded, on))
+        if digit_count(folded) >= 4:  # a plate has at least 4 digits
+            found.extend(digit_identifiers(text, folded, on, tokens))
         if on.email and b"@" in folded:
             found.extend(emails(text))
         if on.person_name:

@@ -24,7 +24,11 @@ class Report:
     pairs: list[tuple[str, str, str]] = field(default_factory=list)  # (id, gold, predicted)
 
     def _count(self, gold: str | None = None, pred: str | None = None) -> int:
-        return sum(1 for _, g, p in self.pairs if (gold is None or g == gold) and (pred is None or p == pred))
+        return sum(
+            1
+            for _, g, p in self.pairs
+            if (gold is None or g == gold) and (pred is None or p == pred)
+        )
 
     def precision(self, cls: str) -> float:
         n = self._count(pred=cls)
@@ -79,7 +83,8 @@ def evaluate(path: Path = DEFAULT_SET, config: SensitivityConfig | None = None) 
         for line in f:
             if line.strip():
                 row = json.loads(line)
-                report.pairs.append((row["id"], row["label"], clf.classify([row["text"]]).data_class))
+                predicted = clf.classify([row["text"]]).data_class
+                report.pairs.append((row["id"], row["label"], predicted))
     return report
 
 

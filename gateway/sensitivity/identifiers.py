@@ -22,7 +22,22 @@ from gateway.sensitivity.checksums import (
 )
 from gateway.sensitivity.config import Detectors
 
-RUN: Final = re.compile(rb"\d(?:[ .\-/()]{0,2}\d)*")
+# six digits or more: nothing shorter can be an identifier (plates are scanned separately)
+RUN: Final = re.compile(rb"\d(?:[ .\-/()]{0,2}\d){5,}")
+IBAN_HEAD: Final = re.compile(rb"(?<![a-z0-9])[a-z]{2}\d{2}(?=[ \-]?[a-z0-9])")
+PLATE_START: Final = re.compile(r"(?<![\w])(?:0[1-9]|[1-7]\d|8[01])[ -]?[A-PR-VYZ]")
+_NON_DIGIT: Final = bytes(c for c in range(256) if not 48 <= c <= 57)
+# Detectors that only ever count with context run only when a context word is in the text.
+PLATE_TOKENS: Final = frozenset(
+    b"plaka plakali plakasi plakayi plakanin plakalarini arac araci aracin aracim araba "
+    b"arabanin otomobil plate vehicle car ruhsat otopark trafik surucu driver taksi".split()
+)
+PASSPORT_TOKENS: Final = frozenset(
+    b"pasaport pasaportu pasaportun pasaportum pasaportunu passport passports".split()
+)
+DOB_TOKENS: Final = frozenset(
+    b"dogum dogumlu born birth dob birthday dogdu dogdum dt yasinda".split()
+)
 GROUP: Final = re.compile(rb"\d+")
 IBAN_TAIL: Final = re.compile(rb"[a-z]{2}\d{2}(?:[ \-]?[a-z0-9]){8,32}")
 PLATE: Final = re.compile(r"(0[1-9]|[1-7]\d|8[01])[ -]?([A-PR-VYZ]{1,3})[ -]?(\d{2,5})(?![\w])")
@@ -116,10 +131,17 @@ def _phone(
     return None
 
 
-def _iban(text_folded: bytes, run_start: int) -> Candidate | None:
-    begin = run_start - 2
-    if begin < 0 or (begin > 0 and text_folded[begin - 1 : begin].isalnum()):
-        return None
+def _iban_before(folded: bytes, run_start: int) -> Candidate | None:
+    """An IBAN whose country code starts at most 36 characters before this digit run (the
+    run may be its account part, after letters such as 'GB82 WEST ')."""
+    for head in IBAN_HEAD.finditer(folded, max(0, run_start - 36), run_start + 4):
+        found = _iban(folded, head.start())
+        if found is not None:
+            return found
+    return None
+
+
+def _iban(text_folded: bytes, begin: int) -> Candidate | None:
     m = IBAN_TAIL.match(text_folded, begin)
     if m is None:
         return None
@@ -147,37 +169,40 @@ def _groups(raw: bytes, base: int) -> list[tuple[int, int, str]]:
     ]
 
 
-def digit_identifiers(text: str, folded: bytes, on: Detectors) -> Iterator[Candidate]:
+def digit_identifiers(
+    text: str, folded: bytes, on: Detectors, tokens: frozenset[bytes]
+) -> Iterator[Candidate]:
     """All number-shaped identifiers in one text (folded is its `fold_bytes`)."""
+    if on.plate and not tokens.isdisjoint(PLATE_TOKENS):
+        for m in PLATE_START.finditer(text):
+            plate = _plate(text, folded, m.start())
+            if plate is not None:
+                yield plate
+    want_passport = on.passport and not tokens.isdisjoint(PASSPORT_TOKENS)
+    want_dob = on.birth_date and not tokens.isdisjoint(DOB_TOKENS)
     covered = 0
     for run in RUN.finditer(folded):
         start, end = run.span()
         if start < covered:
             continue
-        if on.iban and start >= 2 and folded[start - 2 : start].isalpha():
-            iban = _iban(folded, start)
-            if iban is not None:
+        if on.iban:
+            iban = _iban_before(folded, start)
+            if iban is not None and iban.end > start:
                 covered = iban.end
                 yield iban
                 continue
         raw = run.group(0)
-        ndigits = sum(1 for c in raw if 48 <= c <= 57)
-        if ndigits == 2 and on.plate:
-            plate = _plate(text, folded, start)
-            if plate is not None:
-                yield plate
-            continue
-        if ndigits < 6:
-            continue
-        if on.birth_date and DATE.match(raw) and ctx.near(folded, start, end, ctx.DOB_CTX):
+        ndigits = len(raw.translate(None, _NON_DIGIT))
+        if want_dob and DATE.match(raw) and ctx.near(folded, start, end, ctx.DOB_CTX):
             yield Candidate("DOGUM_TARIHI", start, end, 0.8, "birth_date")
             continue
-        if on.passport and 6 <= ndigits <= 9 and start >= 1:
+        if want_passport and 6 <= ndigits <= 9 and start >= 1:
             pp = _passport(text, folded, start, end)
             if pp is not None:
                 yield pp
                 continue
-        yield from _numbers_in_run(raw, start, folded, on)
+        if ndigits >= 10:
+            yield from _numbers_in_run(raw, start, folded, on)
 
 
 def _numbers_in_run(raw: bytes, start: int, folded: bytes, on: Detectors) -> Iterator[Candidate]:

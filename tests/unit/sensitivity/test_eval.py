@@ -10,7 +10,9 @@ from gateway.sensitivity.evaluate import DEFAULT_SET, evaluate
 def test_eval_set_shape() -> None:
     rows = [json.loads(line) for line in DEFAULT_SET.read_text(encoding="utf-8").splitlines()]
     assert len(rows) >= 400
-    share = {c: sum(r["label"] == c for r in rows) / len(rows) for c in ("public", "personal", "special")}
+    share = {
+        c: sum(r["label"] == c for r in rows) / len(rows) for c in ("public", "personal", "special")
+    }
     assert 0.35 <= share["public"] <= 0.45 and 0.30 <= share["personal"] <= 0.40
     assert 0.20 <= share["special"] <= 0.30
     assert {r["lang"] for r in rows} == {"tr", "en"}
