@@ -1,0 +1,240 @@
+"""Append-only, hash-chained audit log of routing decisions and policy changes (KVKK.md §3.2).
+
+Every entry stores `prev_hash` and `hash = sha256(canonical JSON of its fields + prev_hash)`, so
+editing, deleting or re-ordering any entry breaks the chain from that entry on; `verify()` names
+the first broken one. No prompt or completion text and no identifier values are ever stored:
+only entity TYPES and counts.
+
+Appends serialise across replicas through a single chain-head row (`audit_head`, id 1): on
+PostgreSQL it is read `SELECT ... FOR UPDATE`; on SQLite the head is touched with an UPDATE first,
+which takes the database's single write lock before the head is read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Column, DateTime, Table, insert, select, update
+from sqlalchemy.engine import Connection, Engine, RowMapping
+from sqlmodel import Field, SQLModel
+
+from gateway.core.clock import Clock, SystemClock
+
+GENESIS = "0" * 64
+HEAD_ID = 1
+HASHED_FIELDS: tuple[str, ...] = ("seq", "at", "kind", "request_id", "policy_hash", "data_class",
+                                  "entities", "rule", "destination", "transfer_basis",
+                                  "redaction", "detail")
+
+
+class AuditRow(SQLModel, table=True):
+    __tablename__ = "audit_log"
+
+    seq: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+    kind: str = Field(max_length=16)  # decision | policy_change
+    request_id: str | None = Field(default=None, index=True, max_length=64)
+    policy_hash: str | None = Field(default=None, max_length=64)
+    data_class: str | None = Field(default=None, max_length=16)
+    entities: dict[str, int] | None = Field(default=None, sa_column=Column(JSON))
+    rule: str | None = Field(default=None, max_length=128)
+    destination: str | None = Field(default=None, max_length=128)
+    transfer_basis: str | None = Field(default=None, max_length=128)
+    redaction: bool = False
+    detail: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
+    prev_hash: str = Field(max_length=64)
+    hash: str = Field(max_length=64)
+
+
+class AuditHeadRow(SQLModel, table=True):
+    """The chain head: the last entry's seq and hash. Locked by every append."""
+
+    __tablename__ = "audit_head"
+
+    id: int = Field(primary_key=True)
+    seq: int = Field(sa_column=Column(BigInteger, nullable=False))
+    hash: str = Field(max_length=64)
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionEntry:
+    """One routing decision. `destination` is the backend that served (None when blocked)."""
+
+    request_id: str
+    policy_hash: str | None
+    data_class: str | None
+    entities: Mapping[str, int]
+    rule: str | None
+    destination: str | None
+    transfer_basis: str | None
+    redaction: bool
+    blocked: bool = False
+    at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyChangeEntry:
+    policy_hash: str
+    previous_hash: str | None
+    source: str
+    accepted: bool = True
+    actor: str | None = None
+    problems: int = 0
+    at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyResult:
+    ok: bool
+    checked: int
+    broken_seq: int | None = None
+    broken_request_id: str | None = None
+    reason: str | None = None
+
+    def message(self) -> str:
+        if self.ok:
+            return f"audit chain OK: {self.checked} entries verified"
+        who = f" (request {self.broken_request_id})" if self.broken_request_id else ""
+        where = f"entry #{self.broken_seq}{who}" if self.broken_seq is not None else "chain head"
+        return f"audit chain BROKEN at {where}: {self.reason}"
+
+
+def utc_iso(ts: datetime) -> str:
+    """One spelling of a timestamp whatever the database hands back (naive = UTC)."""
+    if ts.tzinfo is None:
+        ts = ts.replace(tzinfo=UTC)
+    return ts.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def canonical(fields: Mapping[str, Any]) -> str:
+    body = {k: (utc_iso(fields[k]) if k == "at" else fields[k]) for k in HASHED_FIELDS}
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def chain_hash(fields: Mapping[str, Any], prev_hash: str) -> str:
+    return hashlib.sha256((canonical(fields) + prev_hash).encode("utf-8")).hexdigest()
+
+
+def _tables() -> tuple[Table, Table]:
+    return AuditRow.__table__, AuditHeadRow.__table__  # type: ignore[attr-defined]
+
+
+@dataclass
+class AuditLog:
+    engine: Engine
+    clock: Clock = field(default_factory=SystemClock)
+
+    def append_decisions(self, entries: Sequence[DecisionEntry]) -> int:
+        """Chain and write a batch of decisions in one transaction; returns the last seq."""
+        return self._append([self._decision_fields(e) for e in entries])
+
+    def append_policy_change(self, entry: PolicyChangeEntry) -> int:
+        detail = {"previous_hash": entry.previous_hash, "source": entry.source,
+                  "accepted": entry.accepted, "actor": entry.actor, "problems": entry.problems}
+        return self._append([self._base("policy_change", entry.at) | {
+            "policy_hash": entry.policy_hash, "detail": detail}])
+
+    def append_in(self, conn: Connection, entries: Sequence[DecisionEntry]) -> int:
+        """As append_decisions, inside the caller's transaction (e.g. the ledger write)."""
+        return self._append_conn(conn, [self._decision_fields(e) for e in entries])
+
+    def _base(self, kind: str, at: datetime | None) -> dict[str, Any]:
+        when = at or datetime.fromtimestamp(self.clock.now(), UTC)
+        return {"at": when, "kind": kind, "request_id": None, "policy_hash": None,
+                "data_class": None, "entities": None, "rule": None, "destination": None,
+                "transfer_basis": None, "redaction": False, "detail": None}
+
+    def _decision_fields(self, e: DecisionEntry) -> dict[str, Any]:
+        return self._base("decision", e.at) | {
+            "request_id": e.request_id, "policy_hash": e.policy_hash, "data_class": e.data_class,
+            "entities": {str(k): int(v) for k, v in sorted(e.entities.items())},
+            "rule": e.rule, "destination": e.destination, "transfer_basis": e.transfer_basis,
+            "redaction": bool(e.redaction), "detail": {"blocked": True} if e.blocked else None}
+
+    def _append(self, rows: list[dict[str, Any]]) -> int:
+        with self.engine.begin() as conn:
+            return self._append_conn(conn, rows)
+
+    def _append_conn(self, conn: Connection, rows: list[dict[str, Any]]) -> int:
+        seq, prev = lock_head(conn)
+        if not rows:
+            return seq
+        log, head = _tables()
+        for row in rows:
+            seq += 1
+            # the hash covers what the database will hand back: microsecond UTC timestamps
+            row["at"] = _normalise(row["at"])
+            row["seq"] = seq
+            row["prev_hash"] = prev
+            row["hash"] = prev = chain_hash(row, prev)
+        conn.execute(insert(log), rows)
+        conn.execute(update(head).where(head.c.id == HEAD_ID).values(seq=seq, hash=prev))
+        return seq
+
+    def verify(self, batch: int = 5000) -> VerifyResult:
+        with self.engine.connect() as conn:
+            return verify_chain(conn, batch)
+
+
+def _normalise(ts: datetime) -> datetime:
+    if ts.tzinfo is None:
+        ts = ts.replace(tzinfo=UTC)
+    return ts.astimezone(UTC)
+
+
+def lock_head(conn: Connection) -> tuple[int, str]:
+    """Take the chain lock and return (last seq, last hash); creates the head when missing."""
+    _, head = _tables()
+    if conn.dialect.name == "sqlite":
+        # an UPDATE takes SQLite's write lock now, before the head is read
+        conn.execute(update(head).where(head.c.id == HEAD_ID).values(seq=head.c.seq))
+    row = conn.execute(select(head.c.seq, head.c.hash).where(head.c.id == HEAD_ID)
+                       .with_for_update()).first()
+    if row is None:
+        conn.execute(insert(head).values(id=HEAD_ID, seq=0, hash=GENESIS))
+        row = conn.execute(select(head.c.seq, head.c.hash).where(head.c.id == HEAD_ID)
+                           .with_for_update()).first()
+        assert row is not None
+    return int(row[0]), str(row[1])
+
+
+def _rows(conn: Connection, batch: int) -> Iterator[RowMapping]:
+    log, _ = _tables()
+    last = 0
+    while True:
+        chunk = conn.execute(select(log).where(log.c.seq > last).order_by(log.c.seq)
+                             .limit(batch)).mappings().all()
+        if not chunk:
+            return
+        yield from chunk
+        last = int(chunk[-1]["seq"])
+
+
+def verify_chain(conn: Connection, batch: int = 5000) -> VerifyResult:
+    """Walk the chain in seq order; the first entry whose link or hash does not hold is named."""
+    prev, expected, checked = GENESIS, 1, 0
+    for row in _rows(conn, batch):
+        seq, rid = int(row["seq"]), row["request_id"]
+        reason = None
+        if seq != expected:
+            reason = f"sequence gap: expected #{expected}, found #{seq} (entries removed)"
+        elif row["prev_hash"] != prev:
+            reason = "prev_hash does not match the previous entry's hash"
+        elif chain_hash(dict(row), prev) != row["hash"]:
+            reason = "content does not match its hash (entry edited)"
+        if reason is not None:
+            return VerifyResult(False, checked, seq, rid, reason)
+        prev, expected, checked = row["hash"], seq + 1, checked + 1
+    _, head = _tables()
+    h = conn.execute(select(head.c.seq, head.c.hash).where(head.c.id == HEAD_ID)).first()
+    head_seq, head_hash = (int(h[0]), str(h[1])) if h is not None else (0, GENESIS)
+    if head_seq != expected - 1 or head_hash != prev:
+        return VerifyResult(False, checked, None, None,
+                            f"head says #{head_seq} but the log ends at #{expected - 1} "
+                            "(entries removed from the end, or the head was edited)")
+    return VerifyResult(True, checked)
