@@ -108,7 +108,7 @@ def inference_config(request: ChatRequest) -> dict[str, Any]:
     return config
 
 
-def _tool_choice(choice: str | dict[str, Any] | None) -> dict[str, Any] | None:
+def _tool_choice(choice: str | dict[str, Any] | None) -> dict[str, Any]:
     if choice is None or choice == "auto":
         return {"auto": {}}
     if choice == "required":
@@ -134,9 +134,7 @@ def tool_config(request: ChatRequest, has_tool_history: bool) -> dict[str, Any] 
     }} for t in request.tools]
     config: dict[str, Any] = {"tools": tools}
     if request.tool_choice != "none":
-        choice = _tool_choice(request.tool_choice)
-        if choice is not None:
-            config["toolChoice"] = choice
+        config["toolChoice"] = _tool_choice(request.tool_choice)
     return config
 
 
