@@ -11,7 +11,8 @@ from fastapi import APIRouter, Request
 from pydantic import ValidationError
 from starlette.responses import Response, StreamingResponse
 
-from gateway.core.errors import ProviderError
+from gateway.core.clock import Clock
+from gateway.core.errors import InvalidRequest, ProviderError
 from gateway.core.types import ChatRequest, RequestContext
 from gateway.openai_api.errors import from_validation
 from gateway.openai_api.wire import ChunkEncoder, completion_json
@@ -47,9 +48,13 @@ def build_router() -> APIRouter:
     @router.post("/v1/chat/completions")
     async def chat_completions(request: Request) -> Response:
         rt = request.app.state.runtime
-        chat = parse_chat(await request.body())
-        ctx: RequestContext = await rt.authenticate(request, chat)
         service: ChatService = rt.chat
+        try:
+            chat = parse_chat(await request.body())
+        except InvalidRequest as exc:
+            service.record_rejected(_bare_context(request, rt.clock), "", exc)
+            raise
+        ctx: RequestContext = await rt.authenticate(request, chat)
         created = int(rt.clock.now())
         rid = "chatcmpl-" + ctx.request_id.removeprefix("req_")
         if chat.stream:
@@ -87,6 +92,12 @@ def build_router() -> APIRouter:
         return Response(orjson.dumps(body), status_code=200 if ready else 503, media_type=JSON)
 
     return router
+
+
+def _bare_context(request: Request, clock: Clock) -> RequestContext:
+    state = request.scope.get("state", {})
+    return RequestContext(request_id=state.get("request_id", ""),
+                          received_at=state.get("received_at", clock.monotonic()))
 
 
 async def _sse(handle: StreamHandle, enc: ChunkEncoder, include_usage: bool

@@ -1,18 +1,36 @@
-"""Chat orchestration: route, dispatch, settle usage, record. The HTTP edge stays thin."""
+"""Chat orchestration: classify + route, redact for cloud candidates when the decision says so,
+dispatch, restore redacted values in the answer (streamed too), settle usage, record."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import dataclasses
+import logging
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 from gateway.core.clock import Clock
-from gateway.core.errors import FailureKind, GatewayError, ProviderError
-from gateway.core.types import ChatChunk, ChatRequest, ChatResult, RequestContext, Usage
+from gateway.core.errors import (
+    Blocked,
+    FailureKind,
+    GatewayError,
+    ProviderError,
+    ServiceUnavailable,
+)
+from gateway.core.types import (
+    ChatChunk,
+    ChatRequest,
+    ChatResult,
+    RequestContext,
+    ToolCallDelta,
+    Usage,
+)
 from gateway.providers.tokens import estimate_prompt_tokens, estimate_text_tokens
-from gateway.service.decision import RouteDecision
+from gateway.service.decision import Dropped, RouteDecision
 from gateway.service.dispatcher import Dispatcher, Outcome
 from gateway.usage.records import UsageRecord
+
+log = logging.getLogger("gateway.chat")
 
 
 class Router(Protocol):
@@ -21,6 +39,23 @@ class Router(Protocol):
 
 class Sink(Protocol):
     def record(self, rec: UsageRecord) -> None: ...
+
+
+class Restorer(Protocol):
+    def restore(self, text: str) -> str: ...
+
+
+class StreamRestorer(Protocol):
+    def feed(self, text: str) -> str: ...
+
+    def flush(self) -> str: ...
+
+
+class RedactionMapLike(Restorer, Protocol):
+    def stream_restorer(self) -> StreamRestorer: ...
+
+
+Redact = Callable[[ChatRequest], tuple[ChatRequest, RedactionMapLike]]
 
 
 @dataclass(slots=True)
@@ -43,32 +78,85 @@ class Served:
     outcome: Outcome
 
 
+@dataclass(slots=True)
+class _Prepared:
+    decision: RouteDecision
+    original: ChatRequest
+    redacted: ChatRequest | None = None
+    mapping: RedactionMapLike | None = None
+
+    def request_for(self, backend: str) -> ChatRequest:
+        if self.decision.needs_redaction(backend):
+            assert self.redacted is not None  # prepared before dispatch, or backend dropped
+            return self.redacted
+        return self.original
+
+    def restorer_for(self, backend: str | None) -> RedactionMapLike | None:
+        if backend is not None and self.decision.needs_redaction(backend):
+            return self.mapping
+        return None
+
+
 class ChatService:
-    def __init__(self, router: Router, dispatcher: Dispatcher, sink: Sink, clock: Clock) -> None:
+    def __init__(self, router: Router, dispatcher: Dispatcher, sink: Sink, clock: Clock,
+                 redact: Redact | None = None) -> None:
         self._router = router
         self._dispatcher = dispatcher
         self._sink = sink
         self._clock = clock
+        self._redact = redact
 
     def decide(self, ctx: RequestContext, request: ChatRequest) -> RouteDecision:
+        decision: RouteDecision | None = None
         try:
-            return self._router.route(ctx, request)
+            decision = self._router.route(ctx, request)
+            _refuse_if_empty(decision)
+            return decision
         except GatewayError as exc:
-            self._record(ctx, request, None, Outcome(), None, exc.status, _code(exc), False)
+            self._record(ctx, request, decision, Outcome(), None, exc.status, _code(exc), False)
             raise
 
-    async def complete(self, ctx: RequestContext, request: ChatRequest) -> Served:
+    def _prepare(self, ctx: RequestContext, request: ChatRequest) -> _Prepared:
         decision = self.decide(ctx, request)
+        prepared = _Prepared(decision, request)
+        if not any(decision.needs_redaction(c) for c in decision.candidates):
+            return prepared
+        try:
+            if self._redact is None:
+                raise RuntimeError("no redactor configured")
+            prepared.redacted, prepared.mapping = self._redact(request)
+            decision.extra["redaction"] = {"placeholders": len(prepared.mapping.placeholders)
+                                           if hasattr(prepared.mapping, "placeholders") else None}
+        except Exception as exc:  # fail closed: what would need redaction does not leave
+            log.warning("redaction failed (%s); cloud candidates dropped", type(exc).__name__)
+            keep = tuple(c for c in decision.candidates if not decision.needs_redaction(c))
+            gone = tuple(Dropped(c, "redaction failed", "redaction_required")
+                         for c in decision.candidates if c not in keep)
+            prepared.decision = dataclasses.replace(decision, candidates=keep,
+                                                    dropped=decision.dropped + gone)
+            try:
+                _refuse_if_empty(prepared.decision)
+            except GatewayError as err:
+                self._record(ctx, request, prepared.decision, Outcome(), None, err.status,
+                             _code(err), request.stream)
+                raise
+        return prepared
+
+    async def complete(self, ctx: RequestContext, request: ChatRequest) -> Served:
+        prepared = self._prepare(ctx, request)
+        decision = prepared.decision
         outcome = Outcome()
         try:
-            result = await self._dispatcher.complete(decision.alias, decision.candidates,
-                                                     request, outcome)
+            result = await self._dispatcher.complete(decision, prepared.request_for, outcome)
         except GatewayError as exc:
             self._record(ctx, request, decision, outcome, None, exc.status, _code(exc), False)
             raise
         except ProviderError as exc:
             self._record(ctx, request, decision, outcome, None, 502, exc.kind.value, False)
             raise
+        mapping = prepared.restorer_for(outcome.backend)
+        if mapping is not None:
+            result = _restore_result(result, mapping)
         usage = result.usage or Usage(
             prompt_tokens=estimate_prompt_tokens(request),
             completion_tokens=estimate_text_tokens(result.text or ""), estimated=True)
@@ -76,11 +164,12 @@ class ChatService:
         return Served(result=result, usage=usage, decision=decision, outcome=outcome)
 
     async def open_stream(self, ctx: RequestContext, request: ChatRequest) -> StreamHandle:
-        decision = self.decide(ctx, request)
+        prepared = self._prepare(ctx, request)
+        decision = prepared.decision
         outcome = Outcome()
         try:
-            first, rest = await self._dispatcher.open_stream(decision.alias, decision.candidates,
-                                                             request, outcome)
+            first, rest = await self._dispatcher.open_stream(decision, prepared.request_for,
+                                                             outcome)
         except GatewayError as exc:
             self._record(ctx, request, decision, outcome, None, exc.status, _code(exc), True)
             raise
@@ -88,30 +177,28 @@ class ChatService:
             self._record(ctx, request, decision, outcome, None, 502, exc.kind.value, True)
             raise
         handle = StreamHandle(decision, outcome, _empty())
-        handle.chunks = self._settle(ctx, request, handle, first, rest)
+        chunks = _chain(first, rest)
+        mapping = prepared.restorer_for(outcome.backend)
+        if mapping is not None:
+            chunks = _restore_stream(chunks, mapping.stream_restorer(), mapping)
+        handle.chunks = self._settle(ctx, request, handle, chunks)
         return handle
 
     async def _settle(self, ctx: RequestContext, request: ChatRequest, handle: StreamHandle,
-                      first: ChatChunk, rest: AsyncIterator[ChatChunk]
-                      ) -> AsyncIterator[ChatChunk]:
+                      chunks: AsyncIterator[ChatChunk]) -> AsyncIterator[ChatChunk]:
         decision, outcome = handle.decision, handle.outcome
         usage: Usage | None = None
         pieces = 0
         chars: list[str] = []
         status, error = 200, None
         try:
-            chunk = first
-            while True:
+            async for chunk in chunks:
                 if chunk.usage is not None:
                     usage = chunk.usage
                 if chunk.text:
                     pieces += 1
                     chars.append(chunk.text)
                 yield chunk
-                try:
-                    chunk = await rest.__anext__()
-                except StopAsyncIteration:
-                    break
         except ProviderError as exc:
             status, error = 502, (exc.kind.value if exc.kind != FailureKind.INTERRUPTED
                                   else "interrupted")
@@ -121,8 +208,7 @@ class ChatService:
             raise
         finally:
             if usage is None:
-                text = "".join(chars)
-                completion = pieces if pieces else estimate_text_tokens(text)
+                completion = pieces if pieces else estimate_text_tokens("".join(chars))
                 usage = Usage(prompt_tokens=estimate_prompt_tokens(request),
                               completion_tokens=completion, estimated=True)
             handle.usage = usage
@@ -150,6 +236,46 @@ class ChatService:
             attempts=outcome.attempts, trace=decision.trace() if decision else None,
         )
         self._sink.record(rec)
+
+
+def _refuse_if_empty(decision: RouteDecision) -> None:
+    """A blocked decision is a 403; no candidate left is a 503 that says why."""
+    if decision.blocked is not None:
+        raise Blocked(decision.blocked)
+    if decision.candidates:
+        return
+    why = "; ".join(f"{d.backend}: {d.reason}" for d in decision.dropped) or "none configured"
+    raise ServiceUnavailable(
+        f"no backend may serve this request for model '{decision.alias}' "
+        f"(data class: {decision.data_class}); {why}")
+
+
+def _restore_result(result: ChatResult, mapping: Restorer) -> ChatResult:
+    calls = tuple(dataclasses.replace(c, arguments=mapping.restore(c.arguments))
+                  for c in result.tool_calls)
+    text = mapping.restore(result.text) if result.text is not None else None
+    return dataclasses.replace(result, text=text, tool_calls=calls)
+
+
+async def _restore_stream(chunks: AsyncIterator[ChatChunk], restorer: StreamRestorer,
+                          mapping: Restorer) -> AsyncIterator[ChatChunk]:
+    async for chunk in chunks:
+        text = restorer.feed(chunk.text) if chunk.text else ""
+        if chunk.finish_reason is not None or chunk.usage is not None:
+            text += restorer.flush()
+        calls = tuple(ToolCallDelta(d.index, d.id, d.name,
+                                    mapping.restore(d.arguments) if d.arguments else d.arguments)
+                      for d in chunk.tool_calls)
+        yield dataclasses.replace(chunk, text=text, tool_calls=calls)
+    tail = restorer.flush()
+    if tail:
+        yield ChatChunk(text=tail)
+
+
+async def _chain(first: ChatChunk, rest: AsyncIterator[ChatChunk]) -> AsyncIterator[ChatChunk]:
+    yield first
+    async for chunk in rest:
+        yield chunk
 
 
 async def _empty() -> AsyncIterator[ChatChunk]:
