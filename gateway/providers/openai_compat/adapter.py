@@ -48,6 +48,7 @@ class OpenAICompatProvider:
         base = base_url.rstrip("/")
         self._url = base + ("/chat/completions" if base.endswith("/v1") else "/v1/chat/completions")
         self._models_url = self._url.rsplit("/chat/completions", 1)[0] + "/models"
+        self._embeddings_url = self._url.rsplit("/chat/completions", 1)[0] + "/embeddings"
         headers = {"content-type": "application/json"}
         if api_key:
             headers["authorization"] = f"Bearer {api_key}"
@@ -112,6 +113,37 @@ class OpenAICompatProvider:
                 yield chunk
         finally:
             await resp.aclose()
+
+    async def embed(self, inputs: list[str],
+                    options: CallOptions) -> tuple[list[list[float]], int]:
+        """Vectors for `inputs` (`POST /v1/embeddings`, in input order) and the prompt tokens
+        the server counted."""
+        body = orjson.dumps({"model": self.model, "input": inputs})
+        try:
+            async with asyncio.timeout(options.total_timeout):
+                resp = await self._client.post(self._embeddings_url, content=body,
+                                               timeout=self._timeout(options))
+        except TimeoutError:
+            raise ProviderError(FailureKind.TIMEOUT, f"backend '{self.name}' timed out",
+                                backend=self.name) from None
+        except Exception as exc:
+            raise classify_exception(self.name, exc) from None
+        if resp.status_code != 200:
+            raise classify_status(self.name, resp.status_code, resp.content, resp.headers)
+        try:
+            data = orjson.loads(resp.content)
+            rows = sorted(data["data"], key=lambda r: int(r.get("index", 0)))
+            vectors = [[float(x) for x in r["embedding"]] for r in rows]
+            tokens = int((data.get("usage") or {}).get("prompt_tokens") or 0)
+        except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
+            raise ProviderError(FailureKind.PROVIDER,
+                                f"backend '{self.name}' gave an unreadable answer",
+                                backend=self.name) from None
+        if len(vectors) != len(inputs):
+            raise ProviderError(FailureKind.PROVIDER,
+                                f"backend '{self.name}' returned {len(vectors)} vectors "
+                                f"for {len(inputs)} inputs", backend=self.name)
+        return vectors, tokens
 
     async def check(self) -> bool:
         try:
