@@ -106,6 +106,14 @@ class ChatService:
         self._clock = clock
         self._redact = redact
 
+    def record_rejected(self, ctx: RequestContext, alias: str, exc: GatewayError) -> None:
+        """A request refused before routing (unreadable body, bad key): still one ledger row."""
+        now = self._clock.monotonic()
+        self._sink.record(UsageRecord(
+            request_id=ctx.request_id, created_at=self._clock.now(), alias=alias,
+            status=exc.status, tenant=ctx.tenant, app=ctx.app, key_id=ctx.key_id,
+            error_kind=_code(exc), latency_ms=(now - ctx.received_at) * 1000))
+
     def decide(self, ctx: RequestContext, request: ChatRequest) -> RouteDecision:
         decision: RouteDecision | None = None
         try:
