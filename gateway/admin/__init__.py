@@ -1,0 +1,1 @@
+"""Admin API, cost dashboard and admin auth."""

@@ -1,0 +1,183 @@
+"""Cost reports over the daily rollups (never over the raw ledger, so they stay fast).
+
+A report groups rollup rows by any of `GROUP_KEYS` over an inclusive range of UTC days and gives,
+per group: requests, tokens, cost (in the ledger's currency, USD, and in TRY at each row's
+rate), error rate, p95 TTFT, the share served on-prem, and what the same tokens would have cost
+on the cheapest cloud backend allowed for their data class (`CloudReference`) and so the saving.
+
+p95 TTFT comes from the merged fixed-bucket histograms (`rollups.TTFT_BOUNDS_MS`): it is the
+upper bound of the bucket holding the 95th percentile, so it is exact to bucket resolution.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any, Protocol
+
+from sqlalchemy import Table, func, select
+from sqlalchemy.engine import Engine
+
+from gateway.usage.rollups import (
+    BUCKET_COLUMNS,
+    N_BUCKETS,
+    RollupRow,
+    from_nanos,
+    percentile_from_buckets,
+)
+
+GROUP_KEYS: tuple[str, ...] = ("tenant", "app", "backend", "model", "data_class", "day")
+MTOK = Decimal(1_000_000)
+
+
+class ReportError(ValueError):
+    """A bad report request (unknown group key, reversed range)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RefPrice:
+    backend: str
+    input_per_mtok: Decimal
+    output_per_mtok: Decimal
+
+    def cost(self, prompt_tokens: int, completion_tokens: int) -> Decimal:
+        return (prompt_tokens * self.input_per_mtok
+                + completion_tokens * self.output_per_mtok) / MTOK
+
+
+class CloudReference(Protocol):
+    """The priced cloud backends (USD) that may receive `data_class` data under the policy."""
+
+    def prices(self, data_class: str) -> Sequence[RefPrice]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ReportQuery:
+    start: date
+    end: date  # inclusive
+    group_by: tuple[str, ...] = ("tenant",)
+    tenant: str | None = None  # restrict to one tenant (a tenant key's own report)
+
+    def __post_init__(self) -> None:
+        bad = [g for g in self.group_by if g not in GROUP_KEYS]
+        if bad:
+            raise ReportError(f"unknown group-by key(s) {', '.join(bad)}; "
+                              f"choose from {', '.join(GROUP_KEYS)}")
+        if not self.group_by:
+            raise ReportError("group by at least one of " + ", ".join(GROUP_KEYS))
+        if len(set(self.group_by)) != len(self.group_by):
+            raise ReportError("a group-by key is repeated")
+        if self.end < self.start:
+            raise ReportError("the report range ends before it starts")
+
+
+@dataclass
+class ReportRow:
+    group: dict[str, str]
+    currency: str
+    requests: int = 0
+    errors: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: Decimal = Decimal(0)
+    cost_try: Decimal = Decimal(0)
+    on_prem_requests: int = 0
+    cloud_equivalent: Decimal = Decimal(0)  # of the traffic that had an allowed cloud backend
+    comparable_cost: Decimal = Decimal(0)  # what that same traffic actually cost
+    buckets: list[int] = field(default_factory=lambda: [0] * N_BUCKETS)
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    @property
+    def error_rate(self) -> float:
+        return self.errors / self.requests if self.requests else 0.0
+
+    @property
+    def on_prem_share(self) -> float:
+        return self.on_prem_requests / self.requests if self.requests else 0.0
+
+    @property
+    def p95_ttft_ms(self) -> float | None:
+        return percentile_from_buckets(self.buckets, 0.95)
+
+    @property
+    def saving(self) -> Decimal:
+        return self.cloud_equivalent - self.comparable_cost
+
+    def merge(self, other: ReportRow) -> None:
+        for name in ("requests", "errors", "prompt_tokens", "completion_tokens", "cost",
+                     "cost_try", "on_prem_requests", "cloud_equivalent", "comparable_cost"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.buckets = [a + b for a, b in zip(self.buckets, other.buckets, strict=True)]
+
+
+@dataclass
+class Report:
+    query: ReportQuery
+    rows: list[ReportRow]
+    totals: list[ReportRow]  # one per currency
+
+
+class NoReference:
+    def prices(self, data_class: str) -> Sequence[RefPrice]:
+        return ()
+
+
+def _select(roll: Table, q: ReportQuery) -> Any:
+    c = roll.c
+    keys = [c[g] for g in q.group_by]
+    extra = [c[k] for k in ("zone", "data_class", "currency") if k not in q.group_by]
+    sums = [func.sum(c[n]) for n in ("requests", "errors", "prompt_tokens", "completion_tokens",
+                                     "cost_nanos", "cost_try_nanos", *BUCKET_COLUMNS)]
+    stmt = (select(*keys, *extra, *sums).where(c.day >= q.start, c.day <= q.end)
+            .group_by(*keys, *extra))
+    if q.tenant is not None:
+        stmt = stmt.where(c.tenant == q.tenant)
+    return stmt
+
+
+def _part(q: ReportQuery, rec: Sequence[Any], reference: CloudReference) -> ReportRow:
+    cols = list(q.group_by) + [k for k in ("zone", "data_class", "currency")
+                               if k not in q.group_by]
+    named = dict(zip(cols, rec[:len(cols)], strict=True))
+    v = [int(x or 0) for x in rec[len(cols):]]
+    row = ReportRow(group={g: _text(named[g]) for g in q.group_by},
+                    currency=str(named["currency"]), requests=v[0], errors=v[1],
+                    prompt_tokens=v[2], completion_tokens=v[3], cost=from_nanos(v[4]),
+                    cost_try=from_nanos(v[5]), buckets=v[6:6 + N_BUCKETS])
+    if named["zone"] == "on_prem":
+        row.on_prem_requests = row.requests
+    prices = reference.prices(str(named["data_class"])) if row.currency == "USD" else ()
+    if prices:
+        row.cloud_equivalent = min(p.cost(row.prompt_tokens, row.completion_tokens)
+                                   for p in prices)
+        row.comparable_cost = row.cost
+    return row
+
+
+def _text(v: Any) -> str:
+    return v.isoformat() if isinstance(v, date) else str(v)
+
+
+def run_report(engine: Engine, q: ReportQuery, reference: CloudReference | None = None
+               ) -> Report:
+    ref = reference or NoReference()
+    roll: Table = RollupRow.__table__  # type: ignore[attr-defined]
+    groups: dict[tuple[Any, ...], ReportRow] = {}
+    totals: dict[str, ReportRow] = {}
+    with engine.connect() as conn:
+        for rec in conn.execute(_select(roll, q)):
+            part = _part(q, rec, ref)
+            key = (*part.group.values(), part.currency)
+            if key in groups:
+                groups[key].merge(part)
+            else:
+                groups[key] = part
+            total = totals.setdefault(part.currency, ReportRow(group={}, currency=part.currency))
+            total.merge(part)
+    rows = sorted(groups.values(), key=lambda r: (*r.group.values(), r.currency))
+    return Report(q, rows, [totals[c] for c in sorted(totals)])
