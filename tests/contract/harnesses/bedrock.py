@@ -28,14 +28,15 @@ def fake_session() -> boto3.Session:
                          aws_secret_access_key="wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
                          region_name=REGION)
 
-def make_provider(url: str, model: str = MODEL) -> BedrockProvider:
+def make_provider(url: str, model: str = MODEL, max_concurrency: int = 8) -> BedrockProvider:
     session = fake_session()
 
     def client(config: Config) -> Any:
         return session.client("bedrock-runtime", region_name=REGION, endpoint_url=url,
                               config=config)
 
-    return BedrockProvider("bedrock", model, client_factory=client, max_concurrency=8)
+    return BedrockProvider("bedrock", model, client_factory=client,
+                           max_concurrency=max_concurrency)
 
 def check_sent(sent: Logged, request: ChatRequest) -> None:
     prefix = "/model/"
