@@ -1,0 +1,120 @@
+"""`GET /admin/dashboard`: one server-rendered HTML page of SVG charts over the daily rollups."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from html import escape
+from importlib import resources
+from string import Template
+from urllib.parse import urlencode
+
+from sqlalchemy.engine import Engine
+
+from gateway.admin import charts
+from gateway.usage.report_format import money
+from gateway.usage.reports import CloudReference, Report, ReportQuery, ReportRow, run_report
+
+TOP_APPS = 10
+
+
+@dataclass(frozen=True)
+class DashboardData:
+    start: date
+    end: date
+    tenant: str | None
+    by_day_backend: Report
+    by_backend: Report
+    by_data_class: Report
+    by_app: Report
+
+
+def load(engine: Engine, start: date, end: date, tenant: str | None,
+         reference: CloudReference) -> DashboardData:
+    def rep(*group: str) -> Report:
+        return run_report(engine, ReportQuery(start, end, group, tenant), reference)
+
+    return DashboardData(start, end, tenant, rep("day", "backend"), rep("backend"),
+                         rep("data_class"), rep("app"))
+
+
+def _usd(rows: list[ReportRow]) -> list[ReportRow]:
+    return [r for r in rows if r.currency == "USD"]
+
+
+def _days(start: date, end: date) -> list[str]:
+    return [date.fromordinal(d).isoformat() for d in range(start.toordinal(),
+                                                             end.toordinal() + 1)]
+
+
+def cost_per_day(report: Report, start: date, end: date) -> str:
+    labels = _days(start, end)
+    index = {d: i for i, d in enumerate(labels)}
+    series: dict[str, list[float]] = {}
+    for r in _usd(report.rows):
+        name = r.group["backend"] or "(blocked)"
+        series.setdefault(name, [0.0] * len(labels))[index[r.group["day"]]] += float(r.cost)
+    ordered = dict(sorted(series.items(), key=lambda kv: -sum(kv[1])))
+    return charts.stacked_columns("cost per day by backend", labels, ordered, "$")
+
+
+def zone_share(report: Report) -> str:
+    on_prem = sum(t.on_prem_requests for t in report.totals)
+    served = sum(r.requests for r in report.rows if r.group["backend"])
+    return charts.share_bar("on-prem vs cloud", [("on-prem", on_prem),
+                                                 ("cloud", served - on_prem)])
+
+
+def data_class_mix(report: Report) -> str:
+    order = {"public": 0, "personal": 1, "special": 2}
+    rows = sorted(report.rows, key=lambda r: order.get(r.group["data_class"], 3))
+    return charts.share_bar("data-class mix", [(r.group["data_class"] or "unknown",
+                                                r.requests) for r in rows])
+
+
+def ttft_per_backend(report: Report) -> str:
+    items = [(r.group["backend"], r.p95_ttft_ms or 0.0) for r in report.rows
+             if r.group["backend"]]
+    return charts.horizontal_bars("p95 TTFT per backend",
+                                  sorted(items, key=lambda kv: -kv[1]), " ms")
+
+
+def top_apps(report: Report) -> str:
+    items = sorted(((r.group["app"], float(r.cost)) for r in _usd(report.rows)),
+                   key=lambda kv: -kv[1])[:TOP_APPS]
+    return charts.horizontal_bars("top apps by cost", items, "$")
+
+
+def _cards(report: Report) -> str:
+    cards: list[tuple[str, str]] = []
+    for t in report.totals:
+        cards += [("requests", f"{t.requests:,}"), (f"cost ({t.currency})", money(t.cost)),
+                  ("cost (TRY)", money(t.cost_try)), ("error rate", f"{t.error_rate:.2%}"),
+                  ("on-prem share", f"{t.on_prem_share:.1%}"),
+                  (f"saving vs cloud ({t.currency})", money(t.saving))]
+    if not cards:
+        cards = [("requests", "0")]
+    return "".join(f'<div class="card" data-metric="{escape(k)}">{escape(k)}<b>{escape(v)}</b>'
+                   "</div>" for k, v in cards)
+
+
+def _csv_link(d: DashboardData, group_by: str) -> str:
+    query = {"from": d.start.isoformat(), "to": d.end.isoformat(), "group_by": group_by,
+             "format": "csv"}
+    if d.tenant:
+        query["tenant"] = d.tenant
+    return escape("/admin/reports/cost?" + urlencode(query), quote=True)
+
+
+def render(d: DashboardData) -> str:
+    page = Template(resources.files("gateway.admin").joinpath("templates/dashboard.html")
+                    .read_text(encoding="utf-8"))
+    return page.substitute(
+        scope=escape(f"tenant {d.tenant}" if d.tenant else "all tenants"),
+        start=d.start.isoformat(), end=d.end.isoformat(), cards=_cards(d.by_backend),
+        chart_cost_per_day=cost_per_day(d.by_day_backend, d.start, d.end),
+        chart_zone=zone_share(d.by_backend), chart_data_class=data_class_mix(d.by_data_class),
+        chart_ttft=ttft_per_backend(d.by_backend), chart_apps=top_apps(d.by_app),
+        csv_day_backend=_csv_link(d, "day,backend"), csv_backend=_csv_link(d, "backend"),
+        csv_data_class=_csv_link(d, "data_class"), csv_app=_csv_link(d, "app"))
+

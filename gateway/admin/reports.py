@@ -1,0 +1,120 @@
+"""`GET /admin/reports/cost` and `GET /admin/dashboard`.
+
+The admin key (`GECIT_ADMIN_KEY`, bearer) reads every tenant; a tenant's own API key reads only
+its tenant's figures (asking for another tenant is refused, not silently narrowed)."""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+from datetime import UTC, date, datetime
+
+import orjson
+from fastapi import APIRouter, Request
+from starlette.responses import HTMLResponse, Response
+
+from gateway.admin import dashboard
+from gateway.admin.auth import admin_key_of
+from gateway.admin.reference import PolicyCloudReference
+from gateway.core.errors import AuthenticationFailed, InvalidRequest, PermissionDenied
+from gateway.usage.report_format import FORMATS, to_csv, to_json, to_table
+from gateway.usage.reports import ReportError, ReportQuery, run_report
+
+ADMIN = "*"
+
+
+def _bearer(request: Request) -> str:
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise AuthenticationFailed("missing bearer token (the admin key or a tenant API key)")
+    return token.strip()
+
+
+async def reader_scope(request: Request) -> str:
+    """ADMIN for the admin key (or an admin-scope key), else the tenant of a valid API key."""
+    token = _bearer(request)
+    expected = admin_key_of(request)
+    if expected and hmac.compare_digest(token.encode(), expected.encode()):
+        return ADMIN
+    auth = request.app.state.runtime.extras.get("auth")
+    if auth is None:
+        raise AuthenticationFailed("invalid admin key")
+    try:
+        await auth.authenticate_admin(request)
+        return ADMIN
+    except PermissionDenied:  # a valid key without admin scope: its own tenant only
+        ctx = await auth.authenticate(request)
+        return str(ctx.tenant)
+
+
+def _day(request: Request, name: str, default: date) -> date:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return date.fromisoformat(raw)
+    except ValueError:
+        raise InvalidRequest(f"'{name}' must be a date YYYY-MM-DD", param=name) from None
+
+
+def _query(request: Request, scope: str, group_by: str) -> ReportQuery:
+    rt = request.app.state.runtime
+    today = datetime.fromtimestamp(rt.clock.now(), UTC).date()
+    asked = request.query_params.get("tenant") or None
+    if scope != ADMIN:
+        if asked is not None and asked != scope:
+            raise PermissionDenied("a tenant key may read only its own tenant's report",
+                                   code="tenant_scope")
+        asked = scope
+    raw = request.query_params.get("group_by") or group_by
+    try:
+        return ReportQuery(start=_day(request, "from", today.replace(day=1)),
+                           end=_day(request, "to", today),
+                           group_by=tuple(g.strip() for g in raw.split(",") if g.strip()),
+                           tenant=asked)
+    except ReportError as exc:
+        raise InvalidRequest(str(exc), param="group_by") from None
+
+
+def _reference(request: Request) -> PolicyCloudReference:
+    rt = request.app.state.runtime
+    reloader = rt.extras.get("policy_reloader")
+    compiled = reloader.current() if reloader is not None else rt.policy
+    return PolicyCloudReference(compiled.policy,
+                                datetime.fromtimestamp(rt.clock.now(), UTC).date())
+
+
+def build_router() -> APIRouter:
+    router = APIRouter()
+
+    @router.get("/admin/reports/cost")
+    async def cost_report(request: Request) -> Response:
+        scope = await reader_scope(request)
+        fmt = request.query_params.get("format", "json")
+        if fmt not in FORMATS:
+            raise InvalidRequest(f"format must be one of {', '.join(FORMATS)}", param="format")
+        q = _query(request, scope, "tenant")
+        engine = request.app.state.runtime.extras["engine"]
+        report = await asyncio.to_thread(run_report, engine, q, _reference(request))
+        if fmt == "csv":
+            name = f"gecit-cost-{q.start.isoformat()}-{q.end.isoformat()}.csv"
+            return Response(to_csv(report), media_type="text/csv; charset=utf-8",
+                            headers={"content-disposition": f'attachment; filename="{name}"'})
+        if fmt == "table":
+            return Response(to_table(report), media_type="text/plain; charset=utf-8")
+        return Response(orjson.dumps(to_json(report)), media_type="application/json")
+
+    @router.get("/admin/dashboard")
+    async def dashboard_page(request: Request) -> Response:
+        scope = await reader_scope(request)
+        q = _query(request, scope, "tenant")
+        engine = request.app.state.runtime.extras["engine"]
+        data = await asyncio.to_thread(dashboard.load, engine, q.start, q.end, q.tenant,
+                                       _reference(request))
+        return HTMLResponse(dashboard.render(data),
+                            headers={"cache-control": "no-store",
+                                     "content-security-policy": "default-src 'none'; "
+                                     "style-src 'unsafe-inline'; img-src 'self' data:; "
+                                     "form-action 'self'"})
+
+    return router
