@@ -4,6 +4,7 @@
     POST ...:streamGenerateContent?alt=sse   (SSE `data: {GenerateContentResponse}` frames)
     POST ...:predict | :embedContent | :batchEmbedContents   (text embeddings)
     GET  /{version}/publishers/google/models/{model}          (model metadata, health probe)
+    POST /token   an OAuth2 token endpoint for service-account files whose token_uri points here
 
 Modes come from base.py (ok, status, throttle, hang, cut, malformed). Errors look like Google's:
 `{"error": {"code": 429, "message": ..., "status": "RESOURCE_EXHAUSTED"}}`.
@@ -12,8 +13,10 @@ Modes come from base.py (ok, status, throttle, hang, cut, malformed). Errors loo
 from __future__ import annotations
 
 import asyncio
+import base64
 from collections.abc import AsyncIterator
 from typing import Any
+from urllib.parse import parse_qs
 
 import orjson
 from starlette.applications import Starlette
@@ -174,6 +177,18 @@ def embed(state: EmulatorState, method: str, body: dict[str, Any]) -> dict[str, 
     return {"embeddings": [{"values": v} for v in vectors], "usageMetadata": meta}
 
 
+def jwt_claims(assertion: object) -> dict[str, Any] | None:
+    """The claims of a JWT bearer assertion, or None when it is not one."""
+    if not isinstance(assertion, str) or assertion.count(".") != 2:
+        return None
+    payload = assertion.split(".")[1]
+    try:
+        claims = orjson.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    except (ValueError, orjson.JSONDecodeError):
+        return None
+    return claims if isinstance(claims, dict) else None
+
+
 def build_app(state: EmulatorState) -> Starlette:
     async def model_call(request: Request) -> Response:
         entry = await log_request(state, request)
@@ -205,8 +220,22 @@ def build_app(state: EmulatorState) -> Starlette:
                                       "versionId": "001", "launchStage": "GA"}),
                         media_type="application/json")
 
+    async def token(request: Request) -> Response:
+        """Exchange a service-account JWT assertion for an access token (signature unchecked:
+        the emulator has no public key; the claims are what the test looks at)."""
+        entry = await log_request(state, request)
+        form = parse_qs(entry.body.decode("utf-8", "replace"))
+        claims = jwt_claims(next(iter(form.get("assertion") or []), None))
+        if claims is None:
+            return Response(orjson.dumps({"error": "invalid_grant"}), status_code=400,
+                            media_type="application/json")
+        return Response(orjson.dumps({"access_token": f"emu-token:{claims.get('iss', '')}",
+                                      "expires_in": 3600, "token_type": "Bearer"}),
+                        media_type="application/json")
+
     prefix = "/{version}/projects/{project}/locations/{location}/publishers/google/models"
     routes = [Route(prefix + "/{action}", model_call, methods=["POST"]),
               Route("/{version}/publishers/google/models/{model}", model_info, methods=["GET"]),
+              Route("/token", token, methods=["POST"]),
               *control_routes(state)]
     return Starlette(routes=routes)

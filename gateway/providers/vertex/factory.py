@@ -8,6 +8,7 @@ none can be found the backend is disabled with the reason, and `gateway serve` l
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -33,11 +34,22 @@ def _adc() -> Credentials:
 
 
 def _from_file(path: str) -> Credentials:
-    import google.auth
+    """A service-account (or gcloud authorized-user) file, loaded with the type-specific
+    loader: a generic loader would also accept external-account configs that run commands or
+    fetch URLs named in the file."""
+    from google.oauth2 import credentials as user_credentials
+    from google.oauth2 import service_account
 
-    credentials, _project = google.auth.load_credentials_from_file(  # type: ignore[no-untyped-call]
-        path, scopes=list(SCOPES))
-    return credentials  # type: ignore[no-any-return]
+    with open(path, encoding="utf-8") as fh:
+        info = json.load(fh)
+    kind = info.get("type") if isinstance(info, dict) else None
+    if kind == "service_account":
+        return service_account.Credentials.from_service_account_info(  # type: ignore[no-any-return,no-untyped-call]
+            info, scopes=list(SCOPES))
+    if kind == "authorized_user":
+        return user_credentials.Credentials.from_authorized_user_info(  # type: ignore[no-any-return,no-untyped-call]
+            info, scopes=list(SCOPES))
+    raise ValueError("unsupported credentials file type")
 
 
 def resolve_credentials(credentials_env: str, env: Mapping[str, str], *,
@@ -52,7 +64,8 @@ def resolve_credentials(credentials_env: str, env: Mapping[str, str], *,
             return from_file(path)
         except (auth_exceptions.GoogleAuthError, ValueError, OSError):
             raise BackendDisabled(f"the credentials file named by {credentials_env} could not "
-                                  "be loaded") from None
+                                  "be loaded (expected a service-account or authorized-user "
+                                  "JSON file)") from None
     try:
         return adc()
     except auth_exceptions.GoogleAuthError:
