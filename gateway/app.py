@@ -16,19 +16,22 @@ from fastapi import FastAPI
 from fastapi.responses import ORJSONResponse
 
 from gateway.core.clock import Clock, IdGenerator, RandomIds, SystemClock
+from gateway.metrics import Metrics, build_metrics_router
 from gateway.openai_api import errors as api_errors
+from gateway.openai_api.auth import Authenticator, KeyCache
 from gateway.openai_api.handlers import build_router
 from gateway.openai_api.middleware import RequestIdMiddleware
 from gateway.policy.loader import CompiledPolicy, load_file
 from gateway.providers.base import CallOptions, Provider
 from gateway.providers.registry import BackendDisabled, BuildContext, build_provider
 from gateway.runtime import Runtime
+from gateway.service.budgets import BudgetGate
 from gateway.service.chat import ChatService
 from gateway.service.dispatcher import Dispatcher
 from gateway.service.router import AliasRouter
 from gateway.settings import Settings
 from gateway.usage.db import create_schema, make_engine
-from gateway.usage.recorder import Recorder
+from gateway.usage.wiring import PolicyView, start_ledger
 
 log = logging.getLogger("gateway")
 
@@ -57,6 +60,7 @@ def create_app(settings: Settings, seams: Seams | None = None,
                   docs_url=None, redoc_url=None, openapi_url=None)
     api_errors.install(app)
     app.include_router(build_router())
+    app.include_router(build_metrics_router())
     app.add_middleware(RequestIdMiddleware, ids=seams.ids, clock=seams.clock)
     return app
 
@@ -88,9 +92,16 @@ async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None
     engine = make_engine(settings.database_url)
     create_schema(engine)
     stack.callback(engine.dispose)
-    recorder = Recorder(engine)
-    await recorder.start()
-    stack.push_async_callback(recorder.stop)
+    metrics = Metrics()
+    policy_now = PolicyView(compiled)
+    ledger = await start_ledger(settings, engine, policy_now, stack, observers=[metrics.observe])
+    recorder = ledger.recorder
+    gate = BudgetGate(engine, policy_now, ledger.pricer, seams.clock)
+    await gate.start()
+    stack.push_async_callback(gate.stop)
+    metrics.add_budget_source(gate.views, lambda: recorder.backlog)
+    auth = Authenticator(KeyCache(engine, seams.clock), seams.clock,
+                         keys_required=settings.keys_required, admin_key=settings.admin_key)
 
     def options_for(name: str) -> CallOptions:
         t = compiled.policy.backends[name].timeouts
@@ -98,8 +109,10 @@ async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None
                            total_timeout=t.total_s)
 
     dispatcher = Dispatcher(providers, seams.clock, options_for)
-    chat = ChatService(AliasRouter(compiled, disabled), dispatcher, recorder, seams.clock)
+    chat = ChatService(AliasRouter(compiled, disabled), dispatcher, recorder, seams.clock,
+                       budgets=gate)
     extras: dict[str, Any] = {"recorder": recorder, "engine": engine, "local_engine": local}
+    extras.update(metrics=metrics, budgets=gate, auth=auth, ledger=ledger)
     return Runtime(policy=compiled, providers=providers, disabled=disabled, chat=chat,
                    clock=seams.clock, started_at=seams.clock.now(), extras=extras)
 

@@ -30,6 +30,10 @@ class Runtime:
     extras: dict[str, Any] = field(default_factory=dict)
 
     async def authenticate(self, request: Request, chat: ChatRequest | None) -> RequestContext:
+        auth = self.extras.get("auth")  # gateway.openai_api.auth.Authenticator
+        if auth is not None:
+            ctx: RequestContext = await auth.authenticate(request)
+            return ctx
         state = request.scope.get("state", {})
         return RequestContext(request_id=state.get("request_id", ""),
                               received_at=state.get("received_at", self.clock.monotonic()))

@@ -41,6 +41,14 @@ class Sink(Protocol):
     def record(self, rec: UsageRecord) -> None: ...
 
 
+class Admission(Protocol):
+    """Budget reservation before the call (service/budgets.py): returns the decision to run
+    (maybe narrowed to on-prem) or raises a GatewayError (429 naming the budget)."""
+
+    async def admit(self, ctx: RequestContext, request: ChatRequest,
+                    decision: RouteDecision) -> RouteDecision: ...
+
+
 class Restorer(Protocol):
     def restore(self, text: str) -> str: ...
 
@@ -99,7 +107,8 @@ class _Prepared:
 
 class ChatService:
     def __init__(self, router: Router, dispatcher: Dispatcher, sink: Sink, clock: Clock,
-                 redact: Redact | None = None) -> None:
+                 redact: Redact | None = None, budgets: Admission | None = None) -> None:
+        self._budgets = budgets
         self._router = router
         self._dispatcher = dispatcher
         self._sink = sink
@@ -150,9 +159,20 @@ class ChatService:
                 raise
         return prepared
 
+    async def _admit(self, ctx: RequestContext, request: ChatRequest, prepared: _Prepared
+                     ) -> RouteDecision:
+        if self._budgets is not None:
+            try:
+                prepared.decision = await self._budgets.admit(ctx, request, prepared.decision)
+            except GatewayError as exc:
+                self._record(ctx, request, prepared.decision, Outcome(), None, exc.status,
+                             _code(exc), request.stream)
+                raise
+        return prepared.decision
+
     async def complete(self, ctx: RequestContext, request: ChatRequest) -> Served:
         prepared = self._prepare(ctx, request)
-        decision = prepared.decision
+        decision = await self._admit(ctx, request, prepared)
         outcome = Outcome()
         try:
             result = await self._dispatcher.complete(decision, prepared.request_for, outcome)
@@ -173,7 +193,7 @@ class ChatService:
 
     async def open_stream(self, ctx: RequestContext, request: ChatRequest) -> StreamHandle:
         prepared = self._prepare(ctx, request)
-        decision = prepared.decision
+        decision = await self._admit(ctx, request, prepared)
         outcome = Outcome()
         try:
             first, rest = await self._dispatcher.open_stream(decision, prepared.request_for,

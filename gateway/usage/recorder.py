@@ -1,109 +1,197 @@
-"""Write usage records off the request path, in batches, without ever raising into a request."""
+"""Record finished requests off the request path: price, journal, then batched database writes.
+
+`record()` runs on the request path and must be cheap and never raise: it prices the request
+(dictionary look-ups and Decimal arithmetic), appends the entry to the local journal (one
+`os.write`, see journal.py for why that is durable against kill -9) and queues it. A background
+task writes queued entries in batches; when the database is down it keeps retrying, and entries
+beyond the in-memory bound stay only in the journal and are replayed from disk when the database
+is back. Journal segments left by an earlier process are replayed at start-up.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from pathlib import Path
 
 from sqlalchemy.engine import Engine
-from sqlmodel import Session
 
+from gateway.usage.journal import Journal, read_segment
+from gateway.usage.ledger import BatchListener, Entry, Settle, make_entry, write_entries
+from gateway.usage.pricing import Pricer
 from gateway.usage.records import UsageRecord
-from gateway.usage.tables import AttemptRow, RequestRow
 
 log = logging.getLogger("gateway.usage")
 
-BatchListener = Callable[[Session, Sequence[RequestRow]], None]
-"""Called inside the ledger write transaction, before the batch's rows are added (so it can
-tell new request ids from replayed ones); e.g. the daily rollups. It must not commit."""
+__all__ = ["BatchListener", "Observer", "Recorder"]
 
-
-def to_rows(rec: UsageRecord) -> list[RequestRow | AttemptRow]:
-    rows: list[RequestRow | AttemptRow] = [RequestRow(
-        id=rec.request_id, created_at=datetime.fromtimestamp(rec.created_at, UTC),
-        tenant=rec.tenant, app=rec.app, key_id=rec.key_id, alias=rec.alias,
-        backend=rec.backend, model=rec.model, data_class=rec.data_class, rule=rec.rule,
-        status=rec.status, error_kind=rec.error_kind, prompt_tokens=rec.prompt_tokens,
-        completion_tokens=rec.completion_tokens, cached_tokens=rec.cached_tokens,
-        estimated=rec.estimated, streamed=rec.streamed, latency_ms=rec.latency_ms,
-        ttft_ms=rec.ttft_ms, attempts=len(rec.attempts), trace=rec.trace,
-    )]
-    for a in rec.attempts:
-        rows.append(AttemptRow(request_id=rec.request_id, ordinal=a.ordinal, backend=a.backend,
-                               outcome=a.outcome, failure_kind=a.failure_kind, status=a.status,
-                               latency_ms=a.latency_ms))
-    return rows
+Observer = Callable[[UsageRecord, Entry], None]
 
 
 class Recorder:
-    """Queue records; a background task writes them in batches in a worker thread."""
-
-    def __init__(self, engine: Engine, *, batch_size: int = 500, flush_interval: float = 0.2,
-                 max_queue: int = 100_000, listeners: Sequence[BatchListener] = ()) -> None:
+    def __init__(self, engine: Engine, pricer: Pricer, journal: Journal | None = None, *,
+                 settle: Settle | None = None, observers: Sequence[Observer] = (),
+                 listeners: Sequence[BatchListener] = (),
+                 batch_size: int = 500, flush_interval: float = 0.05,
+                 sync_interval: float = 0.05, max_buffer: int = 100_000) -> None:
         self._engine = engine
+        self._pricer = pricer
+        self._journal = journal
+        self._settle = settle
+        self._observers = tuple(observers)
         self._listeners = tuple(listeners)
         self._batch_size = batch_size
         self._interval = flush_interval
-        self._queue: asyncio.Queue[UsageRecord] = asyncio.Queue(max_queue)
-        self._task: asyncio.Task[None] | None = None
+        self._sync_interval = sync_interval
+        self._max_buffer = max_buffer
+        self._buffer: deque[tuple[int | None, Entry]] = deque()
+        self._leftovers: list[Path] = []
+        self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._idle.set()
+        self._tasks: list[asyncio.Task[None]] = []
         self.written = 0
+        self.replayed = 0
 
+    # ---- request path ----------------------------------------------------------------
     def record(self, rec: UsageRecord) -> None:
         try:
-            self._queue.put_nowait(rec)
-            self._idle.clear()
-        except asyncio.QueueFull:
-            log.error("usage queue full; record %s dropped", rec.request_id)
+            self._record(rec)
+        except Exception as exc:  # a ledger problem must never fail a request
+            log.error("usage record %s not queued: %s", rec.request_id, type(exc).__name__)
 
-    async def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="usage-recorder")
-
-    async def _run(self) -> None:
-        while True:
-            first = await self._queue.get()
-            await asyncio.sleep(self._interval)
-            batch = [first]
-            while len(batch) < self._batch_size and not self._queue.empty():
-                batch.append(self._queue.get_nowait())
-            await self._write_with_retry(batch)
-            if self._queue.empty():
-                self._idle.set()
-
-    async def _write_with_retry(self, batch: list[UsageRecord]) -> None:
-        delay = 0.2
-        while True:
+    def _record(self, rec: UsageRecord) -> None:
+        tps = self._measure(rec)
+        cost = self._pricer.price(rec.backend, rec.prompt_tokens, rec.completion_tokens,
+                                  rec.cached_tokens)
+        entry = make_entry(rec, cost, tps)
+        seq: int | None = None
+        if self._journal is not None:
             try:
-                await asyncio.to_thread(self._write, batch)
-                self.written += len(batch)
-                return
-            except Exception as exc:  # the database may be down; keep the batch and retry
-                log.warning("ledger write failed (%s); retrying in %.1fs", type(exc).__name__,
-                            delay)
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 5.0)
+                seq = self._journal.append(entry)
+            except OSError as exc:
+                log.error("journal append failed (%s); entry kept in memory", exc.strerror)
+        if len(self._buffer) < self._max_buffer:
+            self._buffer.append((seq, entry))
+            self._idle.clear()
+            self._wake.set()
+        elif seq is not None:
+            self._journal.keep_for_replay(seq)  # type: ignore[union-attr]
+        else:
+            log.error("usage buffer full and no journal: record %s lost", rec.request_id)
+        for observe in self._observers:
+            try:
+                observe(rec, entry)
+            except Exception as exc:
+                log.warning("usage observer failed: %s", type(exc).__name__)
 
-    def _write(self, batch: list[UsageRecord]) -> None:
-        with Session(self._engine) as session:
-            rows = [row for rec in batch for row in to_rows(rec)]
-            requests = [r for r in rows if isinstance(r, RequestRow)]
-            for listener in self._listeners:
-                listener(session, requests)
-            for row in rows:
-                session.merge(row)
-            session.commit()
+    def _measure(self, rec: UsageRecord) -> float | None:
+        """Generation tokens/s of this request (and feed the backend's on-prem cost meter)."""
+        if rec.backend is None or rec.status != 200 or rec.completion_tokens <= 0:
+            return None
+        gen_ms = rec.latency_ms - (rec.ttft_ms or 0.0) if rec.streamed else rec.latency_ms
+        return self._pricer.meter.observe(rec.backend, rec.completion_tokens, gen_ms / 1000)
 
-    async def drain(self, timeout: float = 10.0) -> None:
-        with contextlib.suppress(TimeoutError):
+    # ---- life cycle ------------------------------------------------------------------
+    async def start(self) -> None:
+        if self._journal is not None:
+            self._leftovers = await asyncio.to_thread(self._journal.open)
+            if self._leftovers:
+                self._idle.clear()
+                self._wake.set()
+            self._tasks.append(asyncio.create_task(self._sync_loop(), name="usage-journal-sync"))
+        self._tasks.append(asyncio.create_task(self._run(), name="usage-recorder"))
+
+    async def drain(self, timeout: float = 10.0) -> bool:
+        """Wait until everything recorded so far is in the database."""
+        try:
             await asyncio.wait_for(self._idle.wait(), timeout)
+            return True
+        except TimeoutError:
+            return False
 
     async def stop(self, timeout: float = 10.0) -> None:
         await self.drain(timeout)
-        if self._task is not None:
-            self._task.cancel()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+                await task
+        if self._journal is not None:
+            self._journal.sync()
+            self._journal.close()
+
+    @property
+    def backlog(self) -> int:
+        return len(self._buffer)
+
+    # ---- background ------------------------------------------------------------------
+    async def _sync_loop(self) -> None:
+        assert self._journal is not None
+        while True:
+            await asyncio.sleep(self._sync_interval)
+            await asyncio.to_thread(self._journal.sync)
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            for path in self._leftovers:
+                await self._retrying(self._replay, path)
+            self._leftovers = []
+            await asyncio.sleep(self._interval)
+            while self._buffer:
+                batch = [self._buffer.popleft()
+                         for _ in range(min(self._batch_size, len(self._buffer)))]
+                await self._retrying(self._write, [e for _, e in batch])
+                self._committed(batch)
+            if self._journal is not None:
+                self._journal.rotate_if_kept()
+                for path in self._journal.closed_kept_segments():
+                    await self._retrying(self._replay, path)
+            if not self._buffer:
+                self._idle.set()
+
+    def _committed(self, batch: list[tuple[int | None, Entry]]) -> None:
+        if self._journal is None:
+            return
+        counts: dict[int, int] = {}
+        for seq, _ in batch:
+            if seq is not None:
+                counts[seq] = counts.get(seq, 0) + 1
+        for seq, n in counts.items():
+            self._journal.committed(seq, n)
+
+    async def _retrying(self, fn: Callable[..., None], *args: object) -> None:
+        delay = 0.1
+        while True:
+            try:
+                await asyncio.to_thread(fn, *args)
+                return
+            except Exception as exc:  # the database may be down: keep everything, retry
+                log.warning("ledger write failed (%s); retrying in %.1fs",
+                            type(exc).__name__, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+
+    def _write(self, entries: list[Entry]) -> None:
+        self.written += write_entries(self._engine, entries, self._settle,
+                                      self._listeners)
+
+    def _replay(self, path: Path) -> None:
+        batch: list[Entry] = []
+        for entry in read_segment(path):
+            batch.append(entry)
+            if len(batch) >= self._batch_size:
+                self.replayed += write_entries(self._engine, batch, self._settle,
+                                               self._listeners)
+                batch = []
+        if batch:
+            self.replayed += write_entries(self._engine, batch, self._settle,
+                                               self._listeners)
+        assert self._journal is not None
+        self._journal.forget(path)
+        log.info("journal segment %s replayed", path.name)

@@ -1,0 +1,145 @@
+"""Budget enforcement on the request path.
+
+* `state_for(ctx)` (sync, for the policy engine): the request's budgets that are already
+  exhausted, from a snapshot refreshed every `refresh_s` seconds (no I/O on the hot path).
+* `admit(ctx, request, decision)` (async, before the call): an atomic reservation of the
+  request's upper-bound cost on each of its budgets (usage/budgets.py); the ledger write settles
+  it with the real cost. No room: `refuse` -> 429 naming the budget; `on_prem_only` -> only
+  the decision's on-prem candidates stay (they are not charged against the budget).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy.engine import Engine
+
+from gateway.core.clock import Clock
+from gateway.core.errors import RateLimited
+from gateway.core.types import ChatRequest, RequestContext
+from gateway.policy.inputs import NO_BUDGET_LIMITS, BudgetState, ExhaustedBudget
+from gateway.providers.tokens import estimate_prompt_tokens
+from gateway.usage import budgets as store
+from gateway.usage.pricing import Pricer, cost_of
+
+log = logging.getLogger("gateway.budgets")
+
+PolicyNow = Callable[[], Any]  # -> gateway.policy.schema.Policy
+
+
+def budget_ids(ctx: RequestContext) -> list[str]:
+    ids = [store.budget_id("tenant", ctx.tenant)]
+    if ctx.key_id:
+        ids.append(store.budget_id("key", ctx.key_id))
+    return ids
+
+
+class BudgetGate:
+    def __init__(self, engine: Engine, policy: PolicyNow, pricer: Pricer, clock: Clock, *,
+                 refresh_s: float = 1.0) -> None:
+        self._engine = engine
+        self._policy = policy
+        self._pricer = pricer
+        self._clock = clock
+        self._refresh_s = refresh_s
+        self._snapshot: dict[str, store.BudgetView] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    # ---- life cycle ------------------------------------------------------------------
+    async def start(self) -> None:
+        await asyncio.to_thread(self.sync_policy_budgets)
+        await self.refresh()
+        self._task = asyncio.create_task(self._loop(), name="budget-snapshot")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    def sync_policy_budgets(self) -> None:
+        """The policy's `billing.tenant_budgets` become (or update) budget rows."""
+        billing = getattr(self._policy(), "billing", None)
+        for tenant, spec in (billing.tenant_budgets.items() if billing else ()):
+            store.set_budget(self._engine, "tenant", tenant, spec.amount, spec.currency,
+                             self._clock.now())
+
+    async def refresh(self) -> None:
+        views = await asyncio.to_thread(store.all_budgets, self._engine)
+        self._snapshot = {v.id: v for v in views}
+
+    async def _loop(self) -> None:
+        while True:
+            await asyncio.sleep(self._refresh_s)
+            try:
+                await self.refresh()
+            except Exception as exc:  # database down: keep the last snapshot
+                log.warning("budget snapshot refresh failed (%s)", type(exc).__name__)
+
+    def views(self) -> list[store.BudgetView]:
+        return list(self._snapshot.values())
+
+    # ---- engine input ----------------------------------------------------------------
+    def state_for(self, ctx: RequestContext) -> BudgetState:
+        out = []
+        for bid in budget_ids(ctx):
+            view = self._snapshot.get(bid)
+            if view is not None and view.remaining <= 0:
+                out.append(ExhaustedBudget(view.describe(), self._action(view)))
+        return BudgetState(tuple(out)) if out else NO_BUDGET_LIMITS
+
+    def _action(self, view: store.BudgetView) -> Any:
+        billing = getattr(self._policy(), "billing", None)
+        return billing.action_for(view.scope, view.subject) if billing else "refuse"
+
+    # ---- reservation -----------------------------------------------------------------
+    async def admit(self, ctx: RequestContext, request: ChatRequest, decision: Any) -> Any:
+        """Reserve before the call; returns the decision to execute (maybe narrowed)."""
+        ids = [b for b in budget_ids(ctx) if b in self._snapshot]
+        cloud = [c for c in decision.candidates if not self._on_prem(c)]
+        if not ids or not cloud:
+            return decision
+        usd = self.estimate_usd(request, cloud)
+        amounts = {b: self._in_currency(usd, self._snapshot[b].currency) for b in ids}
+        exhausted = await asyncio.to_thread(store.reserve, self._engine, ctx.request_id,
+                                            amounts, self._clock.now())
+        if not exhausted:
+            return decision
+        for view in exhausted:
+            if self._action(view) == "refuse":
+                raise RateLimited(f"the {view.describe()} is exhausted", code="budget_exhausted")
+        keep = tuple(c for c in decision.candidates if self._on_prem(c))
+        if not keep:
+            names = ", ".join(v.describe() for v in exhausted)
+            raise RateLimited(f"the {names} is exhausted and no on-prem backend can serve",
+                              code="budget_exhausted")
+        return dataclasses.replace(decision, candidates=keep)
+
+    def estimate_usd(self, request: ChatRequest, backends: list[str]) -> Decimal:
+        """An upper bound: the estimated prompt and the output-token limit at the most
+        expensive candidate (unknown prices count as zero: they cannot be bounded)."""
+        policy = self._policy()
+        out = request.token_limit or policy.defaults.default_output_tokens
+        prompt = estimate_prompt_tokens(request)
+        costs = [cost_of(u, prompt, out) for b in backends
+                 if (u := self._pricer.unit_price(b)) is not None]
+        return max(costs, default=Decimal(0))
+
+    def _in_currency(self, usd: Decimal, currency: str) -> Decimal:
+        if currency == "USD":
+            return usd
+        rate = self._pricer.fx_rate_try()
+        if rate is None:
+            raise RateLimited("a TRY budget applies but the policy sets no billing.usd_try rate",
+                              code="budget_misconfigured")
+        return usd * rate
+
+    def _on_prem(self, backend: str) -> bool:
+        spec = self._policy().backends.get(backend)
+        return spec is not None and spec.zone == "on_prem"

@@ -1,0 +1,101 @@
+"""API keys: `gk_<id>_<secret>`. Only SHA-256(secret) is stored; the key is shown once.
+
+The secret is 32 random bytes, so a plain SHA-256 (no slow KDF) is enough: nobody can guess
+their way to a preimage, and the hot-path check stays a hash and a constant-time compare.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import select, update
+from sqlalchemy.engine import Engine
+
+from gateway.usage.tables import ApiKeyRow, TenantRow
+
+PREFIX = "gk_"
+_K = ApiKeyRow.__table__  # type: ignore[attr-defined]
+_T = TenantRow.__table__  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True, slots=True)
+class KeyInfo:
+    id: str
+    secret_hash: str
+    tenant: str
+    app: str
+    scope: str
+    name: str | None
+    created_at: datetime
+    revoked_at: datetime | None
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def split_key(key: str) -> tuple[str, str] | None:
+    """(id, secret) of a well-formed key, else None."""
+    if not key.startswith(PREFIX):
+        return None
+    body = key[len(PREFIX):]
+    key_id, sep, secret = body.partition("_")
+    if not sep or len(key_id) != 16 or len(secret) < 32:
+        return None
+    return "k" + key_id, secret
+
+
+def matches(info: KeyInfo, secret: str) -> bool:
+    return hmac.compare_digest(info.secret_hash, hash_secret(secret))
+
+
+def _info(row: object) -> KeyInfo:
+    r = row._mapping  # type: ignore[attr-defined]
+    return KeyInfo(r["id"], r["secret_hash"], r["tenant"], r["app"], r["scope"], r["name"],
+                   r["created_at"], r["revoked_at"])
+
+
+def create_key(engine: Engine, tenant: str, app: str = "default", *, scope: str = "api",
+               name: str | None = None, now: float) -> tuple[KeyInfo, str]:
+    """Store a new key; returns its info and the full key (shown once, never stored)."""
+    public = os.urandom(8).hex()
+    secret = os.urandom(32).hex()
+    key_id = "k" + public
+    ts = datetime.fromtimestamp(now, UTC)
+    with engine.begin() as conn:
+        if conn.execute(select(_T.c.id).where(_T.c.id == tenant)).first() is None:
+            conn.execute(_T.insert().values(id=tenant, created_at=ts))
+        conn.execute(_K.insert().values(id=key_id, secret_hash=hash_secret(secret),
+                                        tenant=tenant, app=app, scope=scope, name=name,
+                                        created_at=ts))
+    info = KeyInfo(key_id, hash_secret(secret), tenant, app, scope, name, ts, None)
+    return info, f"{PREFIX}{public}_{secret}"
+
+
+def get_key(engine: Engine, key_id: str) -> KeyInfo | None:
+    with engine.connect() as conn:
+        row = conn.execute(select(_K).where(_K.c.id == key_id)).first()
+    return _info(row) if row is not None else None
+
+
+def list_keys(engine: Engine, tenant: str | None = None) -> list[KeyInfo]:
+    q = select(_K).order_by(_K.c.created_at)
+    if tenant is not None:
+        q = q.where(_K.c.tenant == tenant)
+    with engine.connect() as conn:
+        return [_info(r) for r in conn.execute(q)]
+
+
+def revoke_key(engine: Engine, key_id: str, now: float) -> bool:
+    with engine.begin() as conn:
+        done = conn.execute(update(_K).where(_K.c.id == key_id, _K.c.revoked_at.is_(None))
+                            .values(revoked_at=datetime.fromtimestamp(now, UTC)))
+    return done.rowcount == 1

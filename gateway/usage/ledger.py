@@ -1,0 +1,97 @@
+"""Ledger entries: the journaled form of one finished request, and the idempotent batch write.
+
+An entry is plain JSON (money as decimal strings) so it survives the journal unchanged. The
+write inserts only ids not already in the ledger and settles their budget holds in the same
+transaction, so replaying a journal after a crash never double-counts a row or a spend.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import insert, select
+from sqlalchemy.engine import Connection, Engine
+from sqlmodel import Session
+
+from gateway.usage.pricing import Cost
+from gateway.usage.records import UsageRecord
+from gateway.usage.tables import AttemptRow, RequestRow
+
+Entry = dict[str, Any]
+Settle = Callable[[Connection, Sequence[Entry]], None]
+BatchListener = Callable[[Session, Sequence[RequestRow]], None]
+"""Called inside the ledger write transaction, before the batch's rows are added (so it can
+tell new request ids from replayed ones); e.g. 6b's daily rollups. It must not commit."""
+_REQUESTS = RequestRow.__table__  # type: ignore[attr-defined]
+_ATTEMPTS = AttemptRow.__table__  # type: ignore[attr-defined]
+
+
+def _dec(value: Decimal | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def make_entry(rec: UsageRecord, cost: Cost, tokens_per_s: float | None) -> Entry:
+    return {
+        "id": rec.request_id, "created_at": rec.created_at, "tenant": rec.tenant, "app": rec.app,
+        "key_id": rec.key_id, "alias": rec.alias, "backend": rec.backend, "model": rec.model,
+        "data_class": rec.data_class, "rule": rec.rule, "status": rec.status,
+        "error_kind": rec.error_kind, "prompt_tokens": rec.prompt_tokens,
+        "completion_tokens": rec.completion_tokens, "cached_tokens": rec.cached_tokens,
+        "estimated": rec.estimated, "cost": _dec(cost.amount),
+        "currency": cost.currency if cost.known else None,
+        "fx_rate_try": _dec(cost.fx_rate_try), "cost_try": _dec(cost.amount_try),
+        "price_source": cost.source, "streamed": rec.streamed, "latency_ms": rec.latency_ms,
+        "ttft_ms": rec.ttft_ms, "tokens_per_s": tokens_per_s, "trace": rec.trace,
+        "attempts": [{"ordinal": a.ordinal, "backend": a.backend, "outcome": a.outcome,
+                      "failure_kind": a.failure_kind, "status": a.status,
+                      "latency_ms": a.latency_ms} for a in rec.attempts],
+    }
+
+
+def entry_cost(entry: Entry, field: str = "cost") -> Decimal | None:
+    raw = entry.get(field)
+    return None if raw is None else Decimal(raw)
+
+
+def _request_row(e: Entry) -> dict[str, Any]:
+    row = {k: v for k, v in e.items() if k != "attempts"}
+    row["created_at"] = datetime.fromtimestamp(float(e["created_at"]), UTC)
+    for k in ("cost", "fx_rate_try", "cost_try"):
+        row[k] = entry_cost(e, k)
+    row["attempts"] = len(e.get("attempts") or ())
+    return row
+
+
+def write_entries(engine: Engine, entries: Sequence[Entry], settle: Settle | None = None,
+                  listeners: Sequence[BatchListener] = ()) -> int:
+    """Insert the entries whose id is not in the ledger yet; returns how many were new."""
+    unique: dict[str, Entry] = {}
+    for e in entries:
+        unique.setdefault(str(e["id"]), e)
+    if not unique:
+        return 0
+    with engine.begin() as conn:
+        if listeners:
+            rows = [RequestRow(**_request_row(e)) for e in unique.values()]
+            with Session(bind=conn) as session:
+                for listener in listeners:
+                    listener(session, rows)
+        existing: set[str] = set()
+        ids = list(unique)
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            existing.update(conn.execute(select(_REQUESTS.c.id).where(
+                _REQUESTS.c.id.in_(chunk))).scalars())
+        new = [e for i, e in unique.items() if i not in existing]
+        if not new:
+            return 0
+        conn.execute(insert(_REQUESTS), [_request_row(e) for e in new])
+        attempts = [{"request_id": e["id"], **a} for e in new for a in e.get("attempts") or ()]
+        if attempts:
+            conn.execute(insert(_ATTEMPTS), attempts)
+        if settle is not None:
+            settle(conn, new)
+    return len(new)
