@@ -97,12 +97,14 @@ def to_result(response: types.GenerateContentResponse, model: str, new_id: NewId
 
 class ChunkMapper:
     """Maps the responses of one stream in order; tool-call indexes keep counting across
-    chunks. Usage is attached only to the chunk that finishes the stream (Vertex repeats a
-    running usageMetadata on many chunks; consumers must see it once)."""
+    chunks. Usage is attached to the chunk that finishes the stream (Vertex repeats a running
+    usageMetadata on many chunks; consumers must not see partial counts); a usage-only frame
+    after the finish is passed on when it changes the count."""
 
     def __init__(self, new_id: NewId) -> None:
         self._new_id = new_id
         self._calls = 0
+        self._usage: Usage | None = None
         self.finished = False
 
     def map(self, response: types.GenerateContentResponse) -> ChatChunk | None:
@@ -111,11 +113,15 @@ class ChunkMapper:
             deltas.append(ToolCallDelta(index=self._calls, id=call_id, name=name, arguments=args))
             self._calls += 1
         finish = finish_of(response, self._calls > 0)
-        if finish is not None:
+        usage = None
+        if finish is not None or self.finished:
             self.finished = True
-        usage = usage_of(response) if finish is not None else None
+            usage = usage_of(response)
+            if usage is not None and usage == self._usage:
+                usage = None
+            self._usage = usage or self._usage
         text = text_of(response)
-        if not text and not deltas and finish is None:
+        if not text and not deltas and finish is None and usage is None:
             return None
         return ChatChunk(text=text, finish_reason=finish, usage=usage, tool_calls=tuple(deltas))
 

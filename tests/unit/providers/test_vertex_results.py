@@ -103,3 +103,15 @@ def test_stream_mapper_skips_empty_frames() -> None:
     mapper = ChunkMapper(ids())
     assert mapper.map(resp([])) is None
     assert not mapper.finished
+
+
+def test_stream_mapper_passes_on_a_usage_only_frame_after_the_finish() -> None:
+    mapper = ChunkMapper(ids())
+    done = mapper.map(resp([{"text": "son"}], "STOP", {"prompt_token_count": 4,
+                                                       "candidates_token_count": 2}))
+    same = mapper.map(resp(None, usage={"prompt_token_count": 4, "candidates_token_count": 2}))
+    later = mapper.map(resp(None, usage={"prompt_token_count": 4, "candidates_token_count": 3}))
+    assert done is not None and done.usage is not None and done.usage.completion_tokens == 2
+    assert same is None  # a repeat of the count already reported
+    assert later is not None and later.usage is not None and later.usage.completion_tokens == 3
+    assert later.finish_reason is None and later.text == ""
