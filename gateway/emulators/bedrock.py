@@ -75,12 +75,14 @@ async def failure_response(mode: Mode) -> Response | None:
 
 
 def _block_tokens(block: dict[str, Any]) -> int:
+    """Tokens of a text block, or of a toolResult's text / json contents."""
     if "text" in block:
         return count_tokens(str(block["text"]))
+    if "json" in block:
+        return count_tokens(orjson.dumps(block["json"]).decode())
     result = block.get("toolResult")
     if isinstance(result, dict):
-        return sum(_block_tokens(b) if "text" in b else count_tokens(orjson.dumps(
-            b.get("json")).decode()) for b in result.get("content") or [])
+        return sum(_block_tokens(b) for b in result.get("content") or [])
     return 0
 
 
@@ -178,6 +180,14 @@ async def _stream(state: EmulatorState, mode: Mode, body: dict[str, Any],
     yield _ev("metadata", {"usage": _usage(pt, ct), "metrics": {"latencyMs": 1}})
 
 
+def model_id_is_one_segment(request: Request) -> bool:
+    """AWS routes `/model/{modelId}/...` on the raw path: an inference-profile ARN must arrive
+    percent-encoded (its '/' as %2F), or the path names no operation."""
+    raw = bytes(request.scope.get("raw_path") or request.url.path.encode()).decode("latin-1")
+    model_part = raw.split("?", 1)[0][len("/model/"):].rsplit("/", 1)[0]
+    return "/" not in model_part
+
+
 def embedding_for(text: str, dimensions: int) -> list[float]:
     """A deterministic vector derived from the text (same text, same vector)."""
     seed = hashlib.sha256(text.encode("utf-8")).digest()
@@ -190,6 +200,8 @@ def build_app(state: EmulatorState, knobs: StreamKnobs | None = None) -> Starlet
 
     async def _body(request: Request) -> tuple[Mode, dict[str, Any] | Response]:
         entry = await log_request(state, request)
+        if not model_id_is_one_segment(request):
+            return state.mode, aws_error(404, "UnknownOperationException", "Unknown operation")
         mode = state.current_mode()
         failure = await failure_response(mode)
         if failure is not None:

@@ -8,7 +8,9 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
+from urllib.parse import quote
 
+import httpx
 import orjson
 import pytest
 from botocore.config import Config
@@ -243,3 +245,16 @@ async def test_check_probes_the_endpoint(provider: BedrockProvider) -> None:
         assert await dead.check() is False
     finally:
         await dead.aclose()
+
+
+async def test_emulator_routes_an_arn_only_when_percent_encoded(server: EmulatorServer) -> None:
+    server.state.reset()
+    arn = "arn:aws:bedrock:eu-central-1:1:inference-profile/eu.model-v1:0"
+    body = {"messages": [{"role": "user", "content": [{"text": "Selam"}]}]}
+    async with httpx.AsyncClient(base_url=server.url) as client:
+        raw = await client.post(f"/model/{arn}/converse", json=body)
+        encoded = await client.post(f"/model/{quote(arn, safe='')}/converse", json=body)
+    assert raw.status_code == 404
+    assert raw.headers["x-amzn-errortype"] == "UnknownOperationException"
+    assert encoded.status_code == 200
+    assert encoded.json()["stopReason"] == "end_turn"
