@@ -1,12 +1,22 @@
-"""Ledger sub-commands. 6b's `report` and `audit` parsers register here; 6a adds `keys` etc."""
+"""Ledger sub-commands: `keys` (6a) and, when present, 6b's `report` and `audit`."""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 
-from gateway.usage import audit_cli, reports_cli
+_OPTIONAL = ("gateway.usage.reports_cli", "gateway.usage.audit_cli")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    reports_cli.add_parser(sub)
-    audit_cli.add_parser(sub)
+    from gateway.usage import keys_cli
+
+    keys_cli.add_parser(sub)
+    for name in _OPTIONAL:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name and name.startswith(exc.name):
+                continue
+            raise
+        module.add_parser(sub)
