@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import random
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,23 +16,23 @@ import httpx
 from fastapi import FastAPI
 from fastapi.responses import ORJSONResponse
 
+from gateway.admin.policy_routes import build_router as build_policy_admin_router
 from gateway.core.clock import Clock, IdGenerator, RandomIds, SystemClock
-from gateway.metrics import Metrics, build_metrics_router
 from gateway.openai_api import errors as api_errors
-from gateway.openai_api.auth import Authenticator, KeyCache
 from gateway.openai_api.handlers import build_router
 from gateway.openai_api.middleware import RequestIdMiddleware
 from gateway.policy.loader import CompiledPolicy, load_file
-from gateway.providers.base import CallOptions, Provider
-from gateway.providers.registry import BackendDisabled, BuildContext, build_provider
+from gateway.providers.base import Provider
+from gateway.providers.registry import BuildContext
 from gateway.runtime import Runtime
-from gateway.service.budgets import BudgetGate
 from gateway.service.chat import ChatService
 from gateway.service.dispatcher import Dispatcher
-from gateway.service.router import AliasRouter
+from gateway.service.pool import ProviderPool
+from gateway.service.router import PolicyRouter, redactor_for
+from gateway.service.routing import start_routing as _start_routing
 from gateway.settings import Settings
 from gateway.usage.db import create_schema, make_engine
-from gateway.usage.wiring import PolicyView, start_ledger
+from gateway.usage.recorder import Recorder
 
 log = logging.getLogger("gateway")
 
@@ -60,7 +61,7 @@ def create_app(settings: Settings, seams: Seams | None = None,
                   docs_url=None, redoc_url=None, openapi_url=None)
     api_errors.install(app)
     app.include_router(build_router())
-    app.include_router(build_metrics_router())
+    app.include_router(build_policy_admin_router())
     app.add_middleware(RequestIdMiddleware, ids=seams.ids, clock=seams.clock)
     return app
 
@@ -72,49 +73,32 @@ async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None
     local = await _maybe_start_local(settings, compiled, stack)
     local_url = local.base_url if local is not None else None
     ctx = BuildContext(env=env, local_base_url=local_url, transport=seams.transport)
-    providers: dict[str, Provider] = {}
-    disabled: dict[str, str] = {}
-    for name, spec in compiled.policy.backends.items():
-        try:
-            providers[name] = build_provider(name, spec, ctx)
-        except BackendDisabled as exc:
-            disabled[name] = str(exc)
-    for name, spec in compiled.policy.backends.items():
-        if name in providers:
-            log.info("backend %-16s kind=%-13s zone=%-7s enabled", name, spec.kind, spec.zone)
-        else:
-            log.info("backend %-16s kind=%-13s zone=%-7s DISABLED: %s", name, spec.kind,
-                     spec.zone, disabled[name])
-    for p in providers.values():
-        stack.push_async_callback(p.aclose)
-    await _log_start_up_problems(providers)
+    pool = ProviderPool(ctx)
+    pool.sync(compiled)
+    stack.push_async_callback(pool.aclose)
+    await _log_start_up_problems(pool.providers)
 
     engine = make_engine(settings.database_url)
     create_schema(engine)
     stack.callback(engine.dispose)
-    metrics = Metrics()
-    policy_now = PolicyView(compiled)
-    ledger = await start_ledger(settings, engine, policy_now, stack, observers=[metrics.observe])
-    recorder = ledger.recorder
-    gate = BudgetGate(engine, policy_now, ledger.pricer, seams.clock)
-    await gate.start()
-    stack.push_async_callback(gate.stop)
-    metrics.add_budget_source(gate.views, lambda: recorder.backlog)
-    auth = Authenticator(KeyCache(engine, seams.clock), seams.clock,
-                         keys_required=settings.keys_required, admin_key=settings.admin_key)
+    recorder = Recorder(engine)
+    await recorder.start()
+    stack.push_async_callback(recorder.stop)
 
-    def options_for(name: str) -> CallOptions:
-        t = compiled.policy.backends[name].timeouts
-        return CallOptions(connect_timeout=t.connect_s, first_byte_timeout=t.first_token_s,
-                           total_timeout=t.total_s)
-
-    dispatcher = Dispatcher(providers, seams.clock, options_for)
-    chat = ChatService(AliasRouter(compiled, disabled), dispatcher, recorder, seams.clock,
-                       budgets=gate)
-    extras: dict[str, Any] = {"recorder": recorder, "engine": engine, "local_engine": local}
-    extras.update(metrics=metrics, budgets=gate, auth=auth, ledger=ledger)
-    return Runtime(policy=compiled, providers=providers, disabled=disabled, chat=chat,
-                   clock=seams.clock, started_at=seams.clock.now(), extras=extras)
+    routing = _start_routing(settings, seams.clock, compiled, pool, stack)
+    dispatcher = Dispatcher(pool.providers, seams.clock, pool.options_for, stats=routing.stats,
+                            zone_of=pool.zone_of)
+    router = PolicyRouter(routing.reloader.current, routing.stats, seams.clock, pool.disabled,
+                          rand=random.random)
+    chat = ChatService(router, dispatcher, recorder, seams.clock,
+                       redact=redactor_for(routing.reloader.current))
+    extras: dict[str, Any] = {"recorder": recorder, "engine": engine, "local_engine": local,
+                              "policy_reloader": routing.reloader, "stats": routing.stats,
+                              "settings": settings}
+    runtime = Runtime(policy=compiled, providers=pool.providers, disabled=pool.disabled,
+                      chat=chat, clock=seams.clock, started_at=seams.clock.now(), extras=extras)
+    routing.runtime.append(runtime)
+    return runtime
 
 
 async def _log_start_up_problems(providers: Mapping[str, Provider]) -> None:

@@ -38,7 +38,7 @@ class Limits:
 
     ttft_deadline_s: float | None = None
     total_deadline_s: float | None = None
-    retries: int = 1
+    retries: int = 0
     backoff_s: float = 0.1
     max_backoff_s: float = 2.0
 

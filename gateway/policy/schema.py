@@ -172,7 +172,8 @@ class CostCap(Strict):
 
 
 class Retry(Strict):
-    attempts: int = Field(default=1, ge=0, le=5, description="retries per backend")
+    attempts: int = Field(default=0, ge=0, le=5,
+                          description="retries on the same backend before falling back")
     backoff_ms: float = Field(default=100.0, ge=0)
     max_backoff_ms: float = Field(default=2000.0, ge=0)
 

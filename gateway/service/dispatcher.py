@@ -1,15 +1,29 @@
-"""Try the decided candidates in order; fall back only before anything reached the client."""
+"""Execute a RouteDecision: try candidates in order under deadlines, retry transient failures
+with jittered backoff (honouring Retry-After within the deadline), fall back to the next
+candidate, and never cross the data boundary: each candidate's zone is checked again, here,
+against the zones the decision allows, before any call. No fallback once the first streamed
+chunk has gone to the client; every attempt is recorded and feeds the live stats."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Mapping
-from dataclasses import dataclass, field
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from dataclasses import dataclass, field, replace
 
 from gateway.core.clock import Clock
-from gateway.core.errors import FailureKind, ProviderError, ServiceUnavailable
+from gateway.core.errors import FailureKind, ProviderError, ServiceUnavailable, UpstreamTimeout
 from gateway.core.types import ChatChunk, ChatRequest, ChatResult
+from gateway.policy.decision import Limits, RouteDecision
 from gateway.providers.base import CallOptions, Provider
+from gateway.service.stats import LiveStats
 from gateway.usage.records import AttemptRecord
+
+log = logging.getLogger("gateway.dispatch")
+
+# retried on the same backend; a timeout is not (it would likely eat the deadline again)
+_RETRY_SAME = frozenset({FailureKind.TRANSIENT, FailureKind.RATE_LIMIT,
+                         FailureKind.UNREACHABLE})
 
 
 @dataclass(slots=True)
@@ -19,85 +33,224 @@ class Outcome:
     attempts: list[AttemptRecord] = field(default_factory=list)
     backend: str | None = None
     first_chunk_at: float | None = None
+    interrupted: bool = False
 
 
 OptionsFor = Callable[[str], CallOptions]
+ZoneOf = Callable[[str], str | None]
+RequestFor = Callable[[str], ChatRequest]
 
 
 class Dispatcher:
     def __init__(self, providers: Mapping[str, Provider], clock: Clock,
-                 options_for: OptionsFor | None = None) -> None:
+                 options_for: OptionsFor | None = None, *, stats: LiveStats | None = None,
+                 zone_of: ZoneOf | None = None,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+                 rand: Callable[[], float] | None = None) -> None:
         self._providers = providers
         self._clock = clock
         self._options_for = options_for or (lambda _name: CallOptions())
+        self._stats = stats or LiveStats()
+        self._zone_of = zone_of or (lambda _name: None)
+        self._sleep = sleep
+        self._rand = rand or (lambda: 0.5)
 
-    def _provider(self, name: str) -> Provider | None:
-        return self._providers.get(name)
-
-    async def complete(self, alias: str, candidates: tuple[str, ...], request: ChatRequest,
+    # ---- non-streamed ------------------------------------------------------------------
+    async def complete(self, decision: RouteDecision, request_for: RequestFor,
                        outcome: Outcome) -> ChatResult:
-        for name in candidates:
-            provider = self._provider(name)
+        deadline = self._deadline(decision.limits)
+        for name in decision.candidates:
+            provider = self._admit(decision, name, outcome)
             if provider is None:
                 continue
-            t0 = self._clock.monotonic()
-            try:
-                result = await provider.complete(request, self._options_for(name))
-            except ProviderError as exc:
-                self._note_failure(outcome, name, exc, t0)
-                if not exc.kind.may_fall_back:
-                    raise
-                continue
-            self._note_ok(outcome, name, t0)
-            return result
-        raise self._exhausted(alias, outcome)
+            for attempt in range(decision.limits.retries + 1):
+                options = self._options(name, decision.limits, deadline, stream=False)
+                if options is None:
+                    raise self._timed_out(decision.alias, outcome)
+                t0 = self._clock.monotonic()
+                try:
+                    async with asyncio.timeout(options.total_timeout):
+                        result = await provider.complete(request_for(name), options)
+                except (ProviderError, TimeoutError) as raw:
+                    exc = _as_provider_error(name, raw)
+                    self._failed(outcome, name, exc, t0)
+                    if not exc.kind.may_fall_back:
+                        raise exc from None
+                    if await self._should_retry(exc, attempt, decision.limits, deadline):
+                        continue
+                    break
+                self._served(outcome, name, t0, result)
+                return result
+        raise self._exhausted(decision, outcome)
 
-    async def open_stream(self, alias: str, candidates: tuple[str, ...], request: ChatRequest,
+    # ---- streamed ----------------------------------------------------------------------
+    async def open_stream(self, decision: RouteDecision, request_for: RequestFor,
                           outcome: Outcome) -> tuple[ChatChunk, AsyncIterator[ChatChunk]]:
-        """Start a stream: returns the first chunk and the rest. Fallback happens only here,
-        before the first chunk is handed to the client."""
-        for name in candidates:
-            provider = self._provider(name)
+        """Start a stream: the first chunk and the rest. Fallback happens only here, before
+        the first chunk is handed to the client."""
+        deadline = self._deadline(decision.limits)
+        for name in decision.candidates:
+            provider = self._admit(decision, name, outcome)
             if provider is None:
                 continue
-            t0 = self._clock.monotonic()
-            it = provider.stream(request, self._options_for(name)).__aiter__()
-            try:
-                first = await it.__anext__()
-            except StopAsyncIteration:
-                exc = ProviderError(FailureKind.PROVIDER, f"backend '{name}' sent an empty stream",
-                                    backend=name)
-                self._note_failure(outcome, name, exc, t0)
-                continue
-            except ProviderError as exc:
-                self._note_failure(outcome, name, exc, t0)
-                await _close(it)
-                if not exc.kind.may_fall_back:
-                    raise
-                continue
-            outcome.first_chunk_at = self._clock.monotonic()
-            self._note_ok(outcome, name, t0)
-            return first, it
-        raise self._exhausted(alias, outcome)
+            for attempt in range(decision.limits.retries + 1):
+                options = self._options(name, decision.limits, deadline, stream=True)
+                if options is None:
+                    raise self._timed_out(decision.alias, outcome)
+                t0 = self._clock.monotonic()
+                it = provider.stream(request_for(name), options).__aiter__()
+                try:
+                    async with asyncio.timeout(options.first_byte_timeout):
+                        first = await it.__anext__()
+                except (ProviderError, TimeoutError, StopAsyncIteration) as raw:
+                    await _close(it)
+                    exc = _as_provider_error(name, raw)
+                    self._failed(outcome, name, exc, t0)
+                    if not exc.kind.may_fall_back:
+                        raise exc from None
+                    if await self._should_retry(exc, attempt, decision.limits, deadline):
+                        continue
+                    break
+                now = self._clock.monotonic()
+                outcome.first_chunk_at = now
+                record = self._note(outcome, name, "ok", t0)
+                outcome.backend = name
+                return first, self._tail(name, it, t0, now, record, outcome, deadline)
+        raise self._exhausted(decision, outcome)
 
-    def _note_ok(self, outcome: Outcome, name: str, t0: float) -> None:
+    async def _tail(self, name: str, it: AsyncIterator[ChatChunk], t0: float, first_at: float,
+                    record: AttemptRecord, outcome: Outcome, deadline: float | None
+                    ) -> AsyncIterator[ChatChunk]:
+        pieces = 1
+        completion: int | None = None
+        try:
+            while True:
+                timeout = None if deadline is None else max(0.0, deadline - self._clock.monotonic())
+                try:
+                    async with asyncio.timeout(timeout):
+                        chunk = await it.__anext__()
+                except StopAsyncIteration:
+                    break
+                except TimeoutError:
+                    raise ProviderError(FailureKind.INTERRUPTED,
+                                        f"backend '{name}' exceeded the total deadline",
+                                        backend=name) from None
+                if chunk.text:
+                    pieces += 1
+                if chunk.usage is not None:
+                    completion = chunk.usage.completion_tokens
+                yield chunk
+        except ProviderError as exc:
+            record.outcome, record.failure_kind = "interrupted", FailureKind.INTERRUPTED.value
+            outcome.interrupted = True
+            self._stats.of(name).failure(self._clock.monotonic(), exc.kind)
+            raise
+        finally:
+            await _close(it)
+        end = self._clock.monotonic()
+        record.latency_ms = (end - t0) * 1000
+        gen_s = end - first_at
+        tps = (completion or pieces) / gen_s if gen_s > 0 else None
+        self._stats.of(name).success(end, (first_at - t0) * 1000, (end - t0) * 1000, tps)
+
+    # ---- helpers -----------------------------------------------------------------------
+    def _admit(self, decision: RouteDecision, name: str, outcome: Outcome) -> Provider | None:
+        """The second wall of the data boundary, then availability and the circuit."""
+        zone = self._zone_of(name) or "cloud"  # unknown counts as cloud: fail closed
+        if zone not in decision.allowed_zones:
+            log.error("refused to call %s: zone %s is outside the decision's %s", name, zone,
+                      sorted(decision.allowed_zones))
+            self._note(outcome, name, "skipped", None, "data_boundary")
+            return None
+        provider = self._providers.get(name)
+        if provider is None:
+            self._note(outcome, name, "skipped", None, "not_running")
+            return None
+        if not self._stats.of(name).begin_attempt(self._clock.monotonic()):
+            self._note(outcome, name, "skipped", None, "circuit_open")
+            return None
+        return provider
+
+    def _deadline(self, limits: Limits) -> float | None:
+        if limits.total_deadline_s is None:
+            return None
+        return self._clock.monotonic() + limits.total_deadline_s
+
+    def _options(self, name: str, limits: Limits, deadline: float | None, stream: bool
+                 ) -> CallOptions | None:
+        base = self._options_for(name)
+        total = base.total_timeout
+        if deadline is not None:
+            remaining = deadline - self._clock.monotonic()
+            if remaining <= 0:
+                return None
+            total = min(total, remaining)
+        first = min(base.first_byte_timeout, total)
+        if stream and limits.ttft_deadline_s is not None:
+            first = min(first, limits.ttft_deadline_s)
+        return replace(base, first_byte_timeout=first, total_timeout=total)
+
+    async def _should_retry(self, exc: ProviderError, attempt: int, limits: Limits,
+                            deadline: float | None) -> bool:
+        if exc.kind not in _RETRY_SAME or attempt >= limits.retries:
+            return False
+        backoff = min(limits.max_backoff_s, limits.backoff_s * (2 ** attempt))
+        delay = backoff * (0.5 + self._rand())  # jitter: 50%..150%
+        if exc.retry_after is not None:
+            delay = max(delay, exc.retry_after)
+        if deadline is not None and self._clock.monotonic() + delay >= deadline:
+            return False  # waiting would break the deadline: fall back instead
+        await self._sleep(delay)
+        return True
+
+    def _served(self, outcome: Outcome, name: str, t0: float, result: ChatResult) -> None:
         outcome.backend = name
-        outcome.attempts.append(AttemptRecord(
-            ordinal=len(outcome.attempts) + 1, backend=name, outcome="ok",
-            latency_ms=(self._clock.monotonic() - t0) * 1000))
+        rec = self._note(outcome, name, "ok", t0)
+        secs = rec.latency_ms / 1000
+        tokens = result.usage.completion_tokens if result.usage else None
+        tps = tokens / secs if tokens and secs > 0 else None
+        self._stats.of(name).success(self._clock.monotonic(), None, rec.latency_ms, tps)
 
-    def _note_failure(self, outcome: Outcome, name: str, exc: ProviderError, t0: float) -> None:
-        outcome.attempts.append(AttemptRecord(
-            ordinal=len(outcome.attempts) + 1, backend=name, outcome="failed",
-            failure_kind=exc.kind.value, status=exc.status,
-            latency_ms=(self._clock.monotonic() - t0) * 1000))
+    def _failed(self, outcome: Outcome, name: str, exc: ProviderError, t0: float) -> None:
+        self._note(outcome, name, "failed", t0, exc.kind.value, exc.status)
+        self._stats.of(name).failure(self._clock.monotonic(), exc.kind)
+
+    def _note(self, outcome: Outcome, name: str, result: str, t0: float | None,
+              kind: str | None = None, status: int | None = None) -> AttemptRecord:
+        latency = 0.0 if t0 is None else (self._clock.monotonic() - t0) * 1000
+        rec = AttemptRecord(ordinal=len(outcome.attempts) + 1, backend=name, outcome=result,
+                            failure_kind=kind, status=status, latency_ms=latency)
+        outcome.attempts.append(rec)
+        return rec
 
     @staticmethod
-    def _exhausted(alias: str, outcome: Outcome) -> ServiceUnavailable:
+    def _timed_out(alias: str, outcome: Outcome) -> UpstreamTimeout:
+        return UpstreamTimeout(f"no backend answered model '{alias}' within the deadline; "
+                               f"tried: {_tried(outcome)}")
+
+    @staticmethod
+    def _exhausted(decision: RouteDecision, outcome: Outcome) -> ServiceUnavailable:
+        alias = decision.alias
         if not outcome.attempts:
-            return ServiceUnavailable(f"no backend is available for model '{alias}'")
-        tried = ", ".join(f"{a.backend} ({a.failure_kind})" for a in outcome.attempts)
-        return ServiceUnavailable(f"no backend could serve model '{alias}'; tried: {tried}")
+            why = "; ".join(f"{d.backend}: {d.reason}" for d in decision.dropped)
+            return ServiceUnavailable(f"no backend is available for model '{alias}'"
+                                      + (f" ({why})" if why else ""))
+        return ServiceUnavailable(f"no backend could serve model '{alias}'; tried: "
+                                  f"{_tried(outcome)}")
+
+
+def _tried(outcome: Outcome) -> str:
+    return ", ".join(f"{a.backend} ({a.failure_kind or a.outcome})" for a in outcome.attempts)
+
+
+def _as_provider_error(name: str, raw: BaseException) -> ProviderError:
+    if isinstance(raw, ProviderError):
+        return raw
+    if isinstance(raw, StopAsyncIteration):
+        return ProviderError(FailureKind.PROVIDER, f"backend '{name}' sent an empty stream",
+                             backend=name)
+    return ProviderError(FailureKind.TIMEOUT, f"backend '{name}' missed its deadline",
+                         backend=name)
 
 
 async def _close(it: AsyncIterator[ChatChunk]) -> None:

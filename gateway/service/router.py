@@ -1,33 +1,79 @@
-"""The spine's router: an alias's backends in policy order, minus those not running here.
-
-The full policy engine (data class, transfer basis, SLOs, cost) replaces this behind the same
-`route()` signature."""
+"""The policy router: classify the request, take the effective data class, ask the pure
+engine for a decision with the live stats and budget state. Fails closed: a classifier error
+makes the request `special`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import logging
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
 
-from gateway.core.errors import ModelNotFound
+from gateway.core.clock import Clock
+from gateway.core.errors import InvalidRequest, ModelNotFound
 from gateway.core.types import ChatRequest, RequestContext
+from gateway.policy.decision import RouteDecision
+from gateway.policy.explain import route
+from gateway.policy.inputs import NO_BUDGET_LIMITS, BudgetState
 from gateway.policy.loader import CompiledPolicy
-from gateway.service.decision import Dropped, RouteDecision
+from gateway.sensitivity import Classifier
+from gateway.sensitivity.redaction import RedactionMap, Redactor
+from gateway.service.stats import LiveStats
+
+log = logging.getLogger("gateway.router")
+
+PolicySource = Callable[[], CompiledPolicy]
+BudgetSource = Callable[[RequestContext], BudgetState]
 
 
-class AliasRouter:
-    def __init__(self, policy: CompiledPolicy, disabled: Mapping[str, str]) -> None:
+class ClassifierCache:
+    """One classifier per policy version (its sensitivity settings travel with the policy)."""
+
+    def __init__(self) -> None:
+        self._sha: str | None = None
+        self._classifier: Classifier | None = None
+
+    def for_policy(self, compiled: CompiledPolicy) -> Classifier:
+        if self._classifier is None or self._sha != compiled.sha256:
+            self._classifier = Classifier(compiled.policy.sensitivity)
+            self._sha = compiled.sha256
+        return self._classifier
+
+
+class PolicyRouter:
+    def __init__(self, policy: PolicySource, stats: LiveStats, clock: Clock,
+                 disabled: Mapping[str, str] | Callable[[], Mapping[str, str]],
+                 budgets: BudgetSource | None = None,
+                 rand: Callable[[], float] | None = None) -> None:
         self._policy = policy
+        self._stats = stats
+        self._clock = clock
         self._disabled = disabled
+        self._budgets = budgets or (lambda _ctx: NO_BUDGET_LIMITS)
+        self._rand = rand or (lambda: 0.0)
+        self._classifiers = ClassifierCache()
 
     def route(self, ctx: RequestContext, request: ChatRequest) -> RouteDecision:
-        alias = self._policy.policy.aliases.get(request.model)
-        if alias is None:
+        compiled = self._policy()
+        if request.model not in compiled.policy.aliases:
             raise ModelNotFound(f"The model '{request.model}' does not exist", param="model")
-        keep: list[str] = []
-        dropped: list[Dropped] = []
-        for name in alias.backends:
-            reason = self._disabled.get(name)
-            if reason is None:
-                keep.append(name)
-            else:
-                dropped.append(Dropped(name, f"disabled: {reason}"))
-        return RouteDecision(alias=request.model, candidates=tuple(keep), dropped=tuple(dropped))
+        today = datetime.fromtimestamp(self._clock.now(), UTC).date()
+        disabled = self._disabled() if callable(self._disabled) else self._disabled
+        try:
+            return route(compiled, self._classifiers.for_policy(compiled), ctx, request,
+                         stats=self._stats.snapshot(self._clock.monotonic()),
+                         budget=self._budgets(ctx), disabled=disabled, today=today,
+                         seed=self._rand())
+        except ValueError as exc:  # an unknown declared data class
+            raise InvalidRequest(str(exc), param="data_class") from None
+
+
+def redactor_for(policy: PolicySource, cache: ClassifierCache | None = None
+                 ) -> Callable[[ChatRequest], tuple[ChatRequest, RedactionMap]]:
+    """The redaction function ChatService uses: placeholders with the current policy's
+    sensitivity settings."""
+    classifiers = cache or ClassifierCache()
+
+    def redact(request: ChatRequest) -> tuple[ChatRequest, RedactionMap]:
+        return Redactor(classifiers.for_policy(policy())).redact_request(request)
+
+    return redact

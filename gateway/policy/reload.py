@@ -1,0 +1,113 @@
+"""Hot reload: the running policy is swapped atomically (one reference assignment) when the
+file changes or an admin PUTs a new one. A bad policy is refused with its problems and the old
+one keeps serving. Every change is recorded (who, when, hash) through an injected sink."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from gateway.policy.loader import CompiledPolicy, PolicyError, load_text
+
+log = logging.getLogger("gateway.policy")
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyChange:
+    actor: str  # "file-watch", "admin:<key id>", "startup"
+    at: float  # epoch seconds
+    sha256: str
+    previous_sha256: str | None
+    source: str
+
+
+class ChangeSink(Protocol):
+    def __call__(self, change: PolicyChange) -> None: ...
+
+
+SwapHook = Callable[[CompiledPolicy, CompiledPolicy], None]  # (old, new), before the swap
+
+
+class PolicyReloader:
+    """Holds the running policy. `current()` is what every request reads once, at its start."""
+
+    def __init__(self, initial: CompiledPolicy, now: Callable[[], float],
+                 sink: ChangeSink | None = None, on_swap: SwapHook | None = None,
+                 path: str | Path | None = None) -> None:
+        self._current = initial
+        self._now = now
+        self._sink = sink
+        self._on_swap = on_swap
+        self.path = Path(path) if path is not None else None
+        self.changes: list[PolicyChange] = []
+        self._file_sha = _file_sha(self.path) if self.path else None
+
+    def current(self) -> CompiledPolicy:
+        return self._current
+
+    def apply_text(self, text: str, actor: str, source: str = "<admin>") -> CompiledPolicy:
+        """Validate and swap in. Raises PolicyError (nothing changes) when the text is bad."""
+        new = load_text(text, source=source)
+        if new.sha256 == self._current.sha256:
+            return self._current
+        old = self._current
+        if self._on_swap is not None:
+            self._on_swap(old, new)  # e.g. build providers for new backends; may raise
+        self._current = new
+        change = PolicyChange(actor=actor, at=self._now(), sha256=new.sha256,
+                              previous_sha256=old.sha256, source=source)
+        self.changes.append(change)
+        log.info("policy changed by %s: %s -> %s (%s)", actor, old.sha256[:12],
+                 new.sha256[:12], source)
+        if self._sink is not None:
+            try:
+                self._sink(change)
+            except Exception as exc:  # recording must not undo a valid change
+                log.error("policy change sink failed: %s", type(exc).__name__)
+        return new
+
+    def check_file(self) -> CompiledPolicy | None:
+        """Reload the watched file if its content changed. Returns the new policy, or None
+        when unchanged or refused (the problems are logged; the old policy keeps serving)."""
+        if self.path is None:
+            return None
+        try:
+            raw = self.path.read_bytes()
+        except OSError as exc:
+            log.warning("policy file %s unreadable (%s); keeping the running policy",
+                        self.path, exc.strerror)
+            return None
+        sha = hashlib.sha256(raw).hexdigest()
+        if sha == self._file_sha:
+            return None
+        self._file_sha = sha
+        try:
+            return self.apply_text(raw.decode("utf-8", "replace"), "file-watch", str(self.path))
+        except PolicyError as exc:
+            log.error("%s\nthe running policy (%s) keeps serving", exc,
+                      self._current.sha256[:12])
+            return None
+        except Exception as exc:
+            log.error("policy swap failed (%s); the running policy keeps serving",
+                      type(exc).__name__)
+            return None
+
+    async def watch(self, interval_s: float = 2.0,
+                    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+        """Poll the file forever (cancel the task to stop). Polling works the same on every
+        filesystem, including Kubernetes ConfigMap symlink swaps."""
+        while True:
+            await sleep(interval_s)
+            self.check_file()
+
+
+def _file_sha(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None

@@ -1,0 +1,189 @@
+"""Live per-backend statistics fed by every attempt, a circuit breaker, and health probes.
+
+Time always comes in as an argument (monotonic seconds), so tests drive it without sleeping.
+Samples older than `window_s` age out: a backend skipped for a slow spell is measured afresh
+once the window has passed (unknown latency counts as meeting the SLO).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+
+from gateway.core.errors import FailureKind
+from gateway.policy.inputs import BackendLive, CircuitState
+
+log = logging.getLogger("gateway.stats")
+
+# failures that say something about the backend's health (not about the request)
+_HEALTH_FAILURES = frozenset({FailureKind.TRANSIENT, FailureKind.TIMEOUT,
+                              FailureKind.UNREACHABLE, FailureKind.PROVIDER,
+                              FailureKind.INTERRUPTED, FailureKind.CREDENTIAL})
+
+
+@dataclass(frozen=True, slots=True)
+class StatsConfig:
+    window: int = 200  # samples kept per series
+    window_s: float = 300.0  # samples older than this are forgotten
+    failure_threshold: int = 3  # consecutive failures that open the circuit
+    cooldown_s: float = 30.0  # open -> half-open after this
+
+
+@dataclass(slots=True)
+class _Sample:
+    at: float
+    value: float
+
+
+class _Series:
+    def __init__(self, size: int) -> None:
+        self._d: deque[_Sample] = deque(maxlen=size)
+
+    def add(self, at: float, value: float) -> None:
+        self._d.append(_Sample(at, value))
+
+    def values(self, now: float, window_s: float) -> list[float]:
+        while self._d and now - self._d[0].at > window_s:
+            self._d.popleft()
+        return [s.value for s in self._d]
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    k = max(0, min(len(ordered) - 1, round(q * (len(ordered) - 1))))
+    return ordered[k]
+
+
+class BackendStats:
+    """One backend's rolling figures and circuit."""
+
+    def __init__(self, config: StatsConfig) -> None:
+        self._cfg = config
+        self._ttft = _Series(config.window)
+        self._total = _Series(config.window)
+        self._tps = _Series(config.window)
+        self._outcomes = _Series(config.window)  # 1.0 = failure
+        self._consecutive = 0
+        self._opened_at: float | None = None
+        self._probing = False
+
+    def success(self, now: float, ttft_ms: float | None, total_ms: float | None,
+                tokens_per_s: float | None) -> None:
+        if ttft_ms is not None:
+            self._ttft.add(now, ttft_ms)
+        if total_ms is not None:
+            self._total.add(now, total_ms)
+        if tokens_per_s is not None and tokens_per_s > 0:
+            self._tps.add(now, tokens_per_s)
+        self._outcomes.add(now, 0.0)
+        self._consecutive = 0
+        self._opened_at = None
+        self._probing = False
+
+    def failure(self, now: float, kind: FailureKind) -> None:
+        self._outcomes.add(now, 1.0)
+        if kind not in _HEALTH_FAILURES:
+            return
+        self._consecutive += 1
+        if self._probing or self._consecutive >= self._cfg.failure_threshold:
+            self._opened_at = now
+            self._probing = False
+
+    def circuit(self, now: float) -> CircuitState:
+        if self._opened_at is None:
+            return "closed"
+        if now - self._opened_at >= self._cfg.cooldown_s:
+            return "half_open"
+        return "open"
+
+    def begin_attempt(self, now: float) -> bool:
+        """Whether an attempt may go ahead; in half-open only one probe at a time."""
+        state = self.circuit(now)
+        if state == "open":
+            return False
+        if state == "half_open":
+            if self._probing:
+                return False
+            self._probing = True
+        return True
+
+    def snapshot(self, now: float) -> BackendLive:
+        w = self._cfg.window_s
+        outcomes = self._outcomes.values(now, w)
+        tps = self._tps.values(now, w)
+        state = self.circuit(now)
+        if state == "half_open" and self._probing:
+            state = "open"  # a probe is in flight: others wait for its verdict
+        return BackendLive(
+            ttft_p95_ms=percentile(self._ttft.values(now, w), 0.95),
+            total_p95_ms=percentile(self._total.values(now, w), 0.95),
+            tokens_per_s=percentile(tps, 0.5),
+            error_rate=sum(outcomes) / len(outcomes) if outcomes else 0.0,
+            samples=len(outcomes), circuit=state)
+
+    def p50(self, now: float) -> tuple[float | None, float | None]:
+        w = self._cfg.window_s
+        return (percentile(self._ttft.values(now, w), 0.5),
+                percentile(self._total.values(now, w), 0.5))
+
+
+class LiveStats:
+    """All backends' stats. Created once per process and passed to router and dispatcher."""
+
+    def __init__(self, config: StatsConfig | None = None) -> None:
+        self._cfg = config or StatsConfig()
+        self._by_name: dict[str, BackendStats] = {}
+
+    def of(self, name: str) -> BackendStats:
+        s = self._by_name.get(name)
+        if s is None:
+            s = self._by_name[name] = BackendStats(self._cfg)
+        return s
+
+    def snapshot(self, now: float) -> Mapping[str, BackendLive]:
+        return {n: s.snapshot(now) for n, s in self._by_name.items()}
+
+
+Probe = Callable[[], Awaitable[bool]]
+
+
+async def probe_once(stats: LiveStats, probes: Mapping[str, Probe],
+                     now: Callable[[], float]) -> dict[str, bool]:
+    """Run each health probe once; a failed probe counts as an UNREACHABLE failure, a passed
+    one closes a half-open circuit."""
+    names = list(probes)
+    results = await asyncio.gather(*(_safe(probes[n]) for n in names))
+    out: dict[str, bool] = {}
+    for name, ok in zip(names, results, strict=True):
+        s = stats.of(name)
+        if ok:
+            if s.circuit(now()) == "half_open":
+                s.success(now(), None, None, None)
+        else:
+            s.failure(now(), FailureKind.UNREACHABLE)
+        out[name] = ok
+    return out
+
+
+async def run_probes(stats: LiveStats, probes: Callable[[], Mapping[str, Probe]],
+                     now: Callable[[], float], interval_s: float,
+                     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+    """Probe on-prem nodes forever (cancel the task to stop)."""
+    while True:
+        await sleep(interval_s)
+        try:
+            await probe_once(stats, probes(), now)
+        except Exception as exc:  # a probe loop must never die
+            log.warning("health probe round failed: %s", type(exc).__name__)
+
+
+async def _safe(probe: Probe) -> bool:
+    try:
+        return bool(await probe())
+    except Exception:
+        return False
