@@ -85,7 +85,7 @@ class VertexProvider:
     # ---- calls -----------------------------------------------------------------------------
     async def complete(self, request: ChatRequest, options: CallOptions) -> ChatResult:
         require_capabilities(self, request)
-        call = to_vertex(request, self.http_options(options))
+        call = to_vertex(request, self.http_options(options), model=self.model)
         try:
             async with asyncio.timeout(options.total_timeout):
                 response = await self._client.aio.models.generate_content(
@@ -103,7 +103,7 @@ class VertexProvider:
 
     async def stream(self, request: ChatRequest, options: CallOptions) -> AsyncIterator[ChatChunk]:
         require_capabilities(self, request)
-        call = to_vertex(request, self.http_options(options))
+        call = to_vertex(request, self.http_options(options), model=self.model)
         deadline = asyncio.get_running_loop().time() + options.total_timeout
         try:
             async with asyncio.timeout_at(deadline):

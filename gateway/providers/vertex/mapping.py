@@ -8,7 +8,9 @@ merged, as Gemini expects alternating turns.
 
 from __future__ import annotations
 
+import base64
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +23,10 @@ _TOOL_MODES = {"auto": types.FunctionCallingConfigMode.AUTO,
                "required": types.FunctionCallingConfigMode.ANY,
                "none": types.FunctionCallingConfigMode.NONE}
 
+_GEMINI_MAJOR = re.compile(r"^gemini-(\d+)")
+# bytes whose url-safe base64 form (the SDK's encoding) is the sentinel string itself
+SKIP_THOUGHT_SIGNATURE = base64.urlsafe_b64decode("skip_thought_signature_validator")
+
 
 @dataclass(frozen=True, slots=True)
 class VertexCall:
@@ -30,7 +36,8 @@ class VertexCall:
     config: types.GenerateContentConfig
 
 
-def to_vertex(request: ChatRequest, http_options: types.HttpOptions | None = None) -> VertexCall:
+def to_vertex(request: ChatRequest, http_options: types.HttpOptions | None = None, *,
+              model: str = "") -> VertexCall:
     system: list[str] = []
     contents: list[types.Content] = []
     call_names = _call_names(request.messages)
@@ -41,6 +48,8 @@ def to_vertex(request: ChatRequest, http_options: types.HttpOptions | None = Non
                 system.append(text)
             continue
         role, parts = _turn(message, call_names)
+        if role == "model" and needs_thought_signature(model):
+            _sign_replayed_calls(parts)
         if not parts:
             continue
         if contents and contents[-1].role == role:
@@ -50,6 +59,21 @@ def to_vertex(request: ChatRequest, http_options: types.HttpOptions | None = Non
     if not contents:
         raise ProviderError(FailureKind.CALLER, "the request has no user or assistant content")
     return VertexCall(contents=contents, config=_config(request, system, http_options))
+
+
+def needs_thought_signature(model: str) -> bool:
+    """Gemini 3 and later refuse replayed functionCall parts without a thoughtSignature."""
+    match = _GEMINI_MAJOR.search(model.rsplit("/", 1)[-1])
+    return match is not None and int(match.group(1)) >= 3
+
+
+def _sign_replayed_calls(parts: list[types.Part]) -> None:
+    """The OpenAI wire format cannot carry Gemini's thought signatures back, so a replayed
+    model turn gets Google's documented validator-skip sentinel on its first function call
+    (only the first call of a parallel set is signed)."""
+    calls = [p for p in parts if p.function_call is not None]
+    if calls and not any(p.thought_signature for p in calls):
+        calls[0].thought_signature = SKIP_THOUGHT_SIGNATURE
 
 
 def _call_names(messages: list[ChatMessage]) -> dict[str, str]:

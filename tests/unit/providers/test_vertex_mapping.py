@@ -9,7 +9,7 @@ from google.genai import types
 
 from gateway.core.errors import FailureKind, ProviderError
 from gateway.core.types import ChatRequest
-from gateway.providers.vertex.mapping import to_vertex
+from gateway.providers.vertex.mapping import needs_thought_signature, to_vertex
 
 TOOL = {"type": "function", "function": {
     "name": "get_weather", "description": "Weather for a city",
@@ -140,3 +140,12 @@ def test_a_request_with_only_a_system_message_is_a_caller_error() -> None:
     with pytest.raises(ProviderError) as err:
         to_vertex(req(messages=[{"role": "system", "content": "x"}]))
     assert err.value.kind == FailureKind.CALLER
+
+
+@pytest.mark.parametrize(("model", "needed"), [
+    ("gemini-3-flash-preview", True), ("gemini-3.1-pro-preview", True),
+    ("publishers/google/models/gemini-3-pro", True), ("gemini-2.5-flash", False),
+    ("gemini-2.0-flash-001", False), ("text-embedding-005", False),
+])
+def test_thought_signature_sentinel_only_for_gemini_3_and_later(model: str, needed: bool) -> None:
+    assert needs_thought_signature(model) is needed

@@ -148,3 +148,24 @@ async def test_check_probes_the_model(server: EmulatorServer, provider: VertexPr
         assert await dead.check() is False
     finally:
         await dead.aclose()
+
+
+async def test_gemini_3_replayed_tool_calls_carry_the_signature_sentinel(
+        server: EmulatorServer) -> None:
+    server.state.reset()
+    p = VertexProvider("vx", project="p1", location="global", model="gemini-3-flash-preview",
+                       credentials=Credentials(token="t"), base_url=server.url)
+    calls = [{"id": f"call_{n}", "type": "function",
+              "function": {"name": "get_weather", "arguments": f'{{"city": "{n}"}}'}}
+             for n in ("Ankara", "İzmir")]
+    try:
+        await p.complete(req(tools=[TOOL], messages=[
+            {"role": "user", "content": "Hava?"},
+            {"role": "assistant", "content": None, "tool_calls": calls},
+            {"role": "tool", "tool_call_id": "call_Ankara", "content": '{"temp_c": 9}'},
+            {"role": "tool", "tool_call_id": "call_İzmir", "content": '{"temp_c": 17}'}]), FAST)
+    finally:
+        await p.aclose()
+    first, second = sent(server)["contents"][1]["parts"]
+    assert first["thoughtSignature"] == "skip_thought_signature_validator"
+    assert "thoughtSignature" not in second  # only the first of parallel calls is signed
