@@ -119,8 +119,6 @@ class BedrockProvider:
                 if chunk is not None:
                     started = True
                     yield chunk
-        except ProviderError:
-            raise
         except Exception as exc:
             if started:
                 raise interrupted(self.name, exc) from None
