@@ -1,0 +1,76 @@
+"""`gateway policy check FILE`, `gateway policy explain FILE --model A --text "..."`,
+`gateway policy schema` — none of them calls a backend."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import date
+from pathlib import Path
+
+from gateway.policy.explain import explain_text
+from gateway.policy.loader import PolicyError, json_schema_text, load_file
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("policy", help="check a policy file, explain a routing decision")
+    psub = p.add_subparsers(dest="policy_command", required=True)
+    check = psub.add_parser("check", help="validate a policy; every problem with path and line")
+    check.add_argument("file")
+    check.set_defaults(func=_check)
+    ex = psub.add_parser("explain", help="print the decision trace for a text (no backend call)")
+    ex.add_argument("file")
+    ex.add_argument("--model", required=True, help="the alias a client would call")
+    ex.add_argument("--text", required=True)
+    ex.add_argument("--tenant", default="default")
+    ex.add_argument("--app", default="default")
+    ex.add_argument("--header", action="append", default=[], metavar="NAME=VALUE")
+    ex.set_defaults(func=_explain)
+    sc = psub.add_parser("schema", help="print the policy JSON Schema")
+    sc.add_argument("--output", "-o", help="write to this file instead of stdout")
+    sc.set_defaults(func=_schema)
+
+
+def _check(args: argparse.Namespace) -> int:
+    try:
+        compiled = load_file(args.file)
+    except PolicyError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    for w in compiled.warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    p = compiled.policy
+    print(f"{args.file}: OK (sha256 {compiled.sha256[:12]}; {len(p.backends)} backends, "
+          f"{len(p.aliases)} aliases, {len(p.rules)} rules)")
+    return 0
+
+
+def _explain(args: argparse.Namespace) -> int:
+    try:
+        compiled = load_file(args.file)
+    except PolicyError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    if args.model not in compiled.policy.aliases:
+        print(f"unknown model '{args.model}'; aliases: {', '.join(compiled.aliases)}",
+              file=sys.stderr)
+        return 2
+    headers = dict(h.split("=", 1) for h in args.header if "=" in h)
+    try:
+        trace = explain_text(compiled, args.model, args.text, tenant=args.tenant,
+                             app=args.app, headers=headers, today=date.today())
+    except ValueError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    print(json.dumps(trace, indent=2, ensure_ascii=False))
+    return 0
+
+
+def _schema(args: argparse.Namespace) -> int:
+    text = json_schema_text()
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
