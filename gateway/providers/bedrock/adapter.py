@@ -5,6 +5,7 @@ stream is read in a pool thread and handed to the event loop through a queue."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import threading
 from collections.abc import AsyncIterator, Callable, Iterable
@@ -114,11 +115,14 @@ class BedrockProvider:
         mapper = StreamMapper()
         started = False
         try:
-            async for event in iterate_in_thread(open_stream, self._executor, wait):
-                chunk = mapper.feed(event)
-                if chunk is not None:
-                    started = True
-                    yield chunk
+            # aclosing: leaving early closes the reader now, not when the GC gets to it
+            async with contextlib.aclosing(
+                    iterate_in_thread(open_stream, self._executor, wait)) as events:
+                async for event in events:
+                    chunk = mapper.feed(event)
+                    if chunk is not None:
+                        started = True
+                        yield chunk
         except Exception as exc:
             if started:
                 raise interrupted(self.name, exc) from None

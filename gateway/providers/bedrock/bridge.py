@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncGenerator, Callable, Iterable
 from concurrent.futures import Executor
 from typing import Any, Literal, TypeVar
 
@@ -15,7 +15,7 @@ _Kind = Literal["item", "end", "error"]
 
 
 async def iterate_in_thread(open_stream: Callable[[], Iterable[T]], executor: Executor,
-                            item_timeout: float) -> AsyncIterator[T]:
+                            item_timeout: float) -> AsyncGenerator[T, None]:
     """Yield the items of `open_stream()` (called in the thread, so a failure to open is raised
     here before any item). Each wait is bounded by `item_timeout` (TimeoutError). Leaving early
     (break, error, cancel) stops the thread and closes the stream when it has `close()`."""
