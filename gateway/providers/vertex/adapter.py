@@ -180,5 +180,6 @@ class VertexProvider:
 
     async def aclose(self) -> None:
         await self._client.aio.aclose()
+        self._client.close()  # the SDK's idle sync client (no I/O beyond closing sockets)
         await self._http.aclose()
 
