@@ -69,6 +69,10 @@ def create_app(settings: Settings, seams: Seams | None = None,
 async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None,
                  stack: contextlib.AsyncExitStack) -> Runtime:
     compiled = policy or load_file(settings.policy)
+    if settings.upstream:  # `serve --upstream URL`: that server replaces the local engine
+        from gateway.upstream import upstream_policy
+
+        compiled = await upstream_policy(compiled, settings.upstream, transport=seams.transport)
     env = dict(os.environ) if seams.env is None else dict(seams.env)
     local = await _maybe_start_local(settings, compiled, stack)
     local_url = local.base_url if local is not None else None
