@@ -215,6 +215,9 @@ def build_app(state: EmulatorState) -> Starlette:
 
     async def model_info(request: Request) -> Response:
         await log_request(state, request)
+        failed = await failure(state.current_mode())
+        if failed is not None:
+            return failed
         name = request.path_params["model"]
         return Response(orjson.dumps({"name": f"publishers/google/models/{name}",
                                       "versionId": "001", "launchStage": "GA"}),

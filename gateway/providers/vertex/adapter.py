@@ -173,7 +173,7 @@ class VertexProvider:
                     model=self.model, config=types.GetModelConfig(http_options=types.HttpOptions(
                         timeout=2000, retry_options=types.HttpRetryOptions(attempts=1))))
         except genai_errors.APIError as exc:
-            return 400 <= int(exc.code or 0) < 500 and exc.code not in (401, 403)
+            return exc.code == 429  # throttled, but reachable with working credentials
         except Exception:
             return False
         return True

@@ -141,6 +141,12 @@ async def test_stall_between_chunks_is_interrupted(server: EmulatorServer,
 async def test_check_probes_the_model(server: EmulatorServer, provider: VertexProvider) -> None:
     assert await provider.check() is True
     assert server.state.requests[-1].path == "/v1beta1/publishers/google/models/gemini-2.5-flash"
+    assert server.state.requests[-1].headers["authorization"] == "Bearer tok-1"
+    for status in (403, 404, 503):
+        server.state.mode = Mode(kind="status", status=status)
+        assert await provider.check() is False, status
+    server.state.mode = Mode(kind="throttle")
+    assert await provider.check() is True
     dead = VertexProvider("vx", project="p1", location="europe-west4", model="gemini-2.5-flash",
                           credentials=Credentials(token="t"),
                           base_url=f"http://127.0.0.1:{free_port()}")
