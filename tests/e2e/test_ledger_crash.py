@@ -40,13 +40,15 @@ aliases:
 
 
 class Gateway:
-    def __init__(self, tmp: Path, emulator_url: str, db_url: str) -> None:
+    def __init__(self, tmp: Path, emulator_url: str, db_url: str, *, name: str = "gw",
+                 policy: str | None = None) -> None:
         self.port = free_port()
-        self.policy = tmp / "policy.yaml"
-        self.policy.write_text(_policy(emulator_url))
+        self.policy = tmp / f"{name}-policy.yaml"
+        self.policy.write_text(policy or _policy(emulator_url))
         self.env = {**os.environ, "GECIT_DATABASE_URL": db_url,
-                    "GECIT_JOURNAL_PATH": str(tmp / "journal"), "GECIT_LOG_LEVEL": "warning"}
-        self.log = tmp / "gateway.log"
+                    "GECIT_JOURNAL_PATH": str(tmp / f"{name}-journal"),
+                    "GECIT_LOG_LEVEL": "warning"}
+        self.log = tmp / f"{name}.log"
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
