@@ -85,6 +85,9 @@ def calls_of(response: types.GenerateContentResponse,
 
 
 def to_result(response: types.GenerateContentResponse, model: str, new_id: NewId) -> ChatResult:
+    """Raises ValueError for an answer with neither a candidate nor a block reason."""
+    if _candidate(response) is None and finish_of(response, False) is None:
+        raise ValueError("no candidate in the answer")
     calls = tuple(ToolCallOut(id=i, name=n, arguments=a) for i, n, a in calls_of(response, new_id))
     text = text_of(response)
     finish = finish_of(response, bool(calls))

@@ -115,3 +115,8 @@ def test_stream_mapper_passes_on_a_usage_only_frame_after_the_finish() -> None:
     assert same is None  # a repeat of the count already reported
     assert later is not None and later.usage is not None and later.usage.completion_tokens == 3
     assert later.finish_reason is None and later.text == ""
+
+
+def test_an_answer_without_candidates_or_block_reason_is_unreadable() -> None:
+    with pytest.raises(ValueError):
+        to_result(resp(None, usage={"prompt_token_count": 3}), "m", ids())
