@@ -250,15 +250,18 @@ def _utc_date(col: Any, dialect: str) -> Any:
     return func.date(col)
 
 
-def _ledger_aggregate(req: Table, dialect: str) -> Select[Any]:
-    """GROUP BY the rollup key over the ledger."""
+def _ledger_aggregate(req: Table, dialect: str, zones: dict[str, str]) -> Select[Any]:
+    """GROUP BY the rollup key over the ledger, in rollup column order (KEY + SUM columns)."""
     c = req.c
-    cur = func.coalesce(c.currency, "USD") if "currency" in c else literal("USD")
-    cost = [func.sum(cast(func.round(c[name] * NANOS_INT), BigInteger)) if name in c
-            else literal(0) for name in ("cost", "cost_try")]
+    cur = func.coalesce(c.currency, "USD")
+    cost = [func.coalesce(func.sum(cast(func.round(c[name] * NANOS_INT), BigInteger)), 0)
+            for name in ("cost", "cost_try")]
+    backend = func.coalesce(c.backend, "")
+    zone: Any = (case(*[(backend == b, z) for b, z in zones.items()], else_="")
+                 if zones else literal(""))
     group = [_utc_date(c.created_at, dialect), func.coalesce(c.tenant, ""),
-             func.coalesce(c.app, ""), func.coalesce(c.backend, ""), func.coalesce(c.model, ""),
-             func.coalesce(c.data_class, ""), cur]
+             func.coalesce(c.app, ""), backend, func.coalesce(c.model, ""),
+             func.coalesce(c.data_class, ""), zone, cur]
     err = case(((c.status >= 400) | c.error_kind.is_not(None), 1), else_=0)
     return select(*group, func.count(), func.sum(err), func.sum(c.prompt_tokens),
                   func.sum(c.completion_tokens), *cost, *_bucket_sums(c.ttft_ms)).group_by(*group)
@@ -276,38 +279,28 @@ def _as_date(v: Any) -> date:
     return date.fromisoformat(str(v)[:10])
 
 
-def _delta_from(vals: Sequence[Any]) -> Delta:
-    d = Delta(requests=int(vals[0]), errors=int(vals[1] or 0), prompt_tokens=int(vals[2] or 0),
-              completion_tokens=int(vals[3] or 0), cost=from_nanos(int(vals[4] or 0)),
-              cost_try=from_nanos(int(vals[5] or 0)))
-    d.buckets = [int(v or 0) for v in vals[6:6 + N_BUCKETS]]
-    return d
-
-
 def rebuild(engine: Engine, zone_of: ZoneOf, start: date | None = None,
             end: date | None = None) -> int:
-    """Recompute rollups for UTC days in [start, end] (all days when None) from the ledger.
-
-    One transaction, so readers see the old rows or the new ones. Returns rows written."""
+    """Recompute rollups for UTC days in [start, end] (all days when None) from the ledger,
+    in the database (INSERT ... SELECT ... GROUP BY). One transaction, so readers see the old
+    rows or the new ones. Returns the number of rollup rows written."""
     req, roll = _tables()
-    q = _ledger_aggregate(req, engine.dialect.name)
-    rdel = delete(roll)
+    where: list[Any] = []
+    days: list[Any] = []
     if start is not None:
-        q = q.where(req.c.created_at >= utc_midnight(start))
-        rdel = rdel.where(roll.c.day >= start)
+        where.append(req.c.created_at >= utc_midnight(start))
+        days.append(roll.c.day >= start)
     if end is not None:
-        q = q.where(req.c.created_at < utc_midnight(date.fromordinal(end.toordinal() + 1)))
-        rdel = rdel.where(roll.c.day <= end)
+        where.append(req.c.created_at < utc_midnight(date.fromordinal(end.toordinal() + 1)))
+        days.append(roll.c.day <= end)
     with engine.begin() as conn:
-        deltas: dict[Key, Delta] = {}
-        for rec in conn.execute(q):
-            backend = str(rec[3])
-            key: Key = (_as_date(rec[0]), str(rec[1]), str(rec[2]), backend, str(rec[4]),
-                        str(rec[5]), (zone_of(backend) or "") if backend else "", str(rec[6]))
-            deltas[key] = _delta_from(rec[7:])
-        conn.execute(rdel)
-        upsert(conn, deltas)
-    return len(deltas)
+        names = conn.execute(select(req.c.backend).where(*where).distinct()).scalars()
+        zones = {b: z for b in names if b and (z := zone_of(b))}
+        agg = _ledger_aggregate(req, engine.dialect.name, zones).where(*where)
+        conn.execute(delete(roll).where(*days))
+        conn.execute(roll.insert().from_select(list(KEY_COLUMNS + SUM_COLUMNS), agg))
+        return int(conn.execute(select(func.count()).select_from(roll).where(*days))
+                   .scalar_one())
 
 
 def zone_resolver(zones: dict[str, str]) -> ZoneOf:
