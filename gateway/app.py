@@ -17,6 +17,7 @@ from fastapi import FastAPI
 from fastapi.responses import ORJSONResponse
 
 from gateway.admin.policy_routes import build_router as build_policy_admin_router
+from gateway.admin.reports import build_router as build_reports_admin_router
 from gateway.core.clock import Clock, IdGenerator, RandomIds, SystemClock
 from gateway.openai_api import errors as api_errors
 from gateway.openai_api.handlers import build_router
@@ -61,6 +62,7 @@ def create_app(settings: Settings, seams: Seams | None = None,
                   docs_url=None, redoc_url=None, openapi_url=None)
     api_errors.install(app)
     app.include_router(build_router())
+    app.include_router(build_reports_admin_router())
     app.include_router(build_policy_admin_router())
     app.add_middleware(RequestIdMiddleware, ids=seams.ids, clock=seams.clock)
     return app
