@@ -235,8 +235,9 @@ class Dispatcher:
             why = "; ".join(f"{d.backend}: {d.reason}" for d in decision.dropped)
             return ServiceUnavailable(f"no backend is available for model '{alias}'"
                                       + (f" ({why})" if why else ""))
-        return ServiceUnavailable(f"no backend could serve model '{alias}'; tried: "
-                                  f"{_tried(outcome)}")
+        why = "".join(f"; {d.backend}: {d.reason}" for d in decision.dropped)
+        return ServiceUnavailable(f"no backend could serve model '{alias}' (data class: "
+                                  f"{decision.data_class}); tried: {_tried(outcome)}{why}")
 
 
 def _tried(outcome: Outcome) -> str:
