@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Hot-path benchmark: Geçit (every feature on) vs a direct call to a fast mock OpenAI upstream,
+# optionally vs the LiteLLM proxy. Prints one table. Bounded: about 1 minute per target.
+#
+#   bench/run.sh                 # direct + Geçit
+#   bench/run.sh --litellm       # + LiteLLM proxy (installed once into bench/.venv-litellm)
+#   bench/run.sh --seconds 1 --open-seconds 2 --streams 40    # a quick smoke run
+#
+# Needs: the project venv (.venv, `make install`), wrk (Debian: apt-get install -y wrk; done
+# here when running as root), taskset (util-linux). Only 127.0.0.1 is ever contacted.
+# Run it on a quiet machine: the load average is printed under the table.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-.venv/bin/python}
+
+if [ ! -x "$PY" ]; then
+  echo "bench: $PY not found; run 'make install' first (or set PYTHON=...)" >&2; exit 2
+fi
+if ! command -v wrk >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "bench: installing wrk (apt-get install -y wrk)" >&2
+    apt-get update -qq >/dev/null && apt-get install -y -qq wrk >/dev/null
+  else
+    echo "bench: wrk is missing; install it: sudo apt-get install -y wrk" >&2; exit 2
+  fi
+fi
+command -v taskset >/dev/null 2>&1 || echo "bench: taskset missing (util-linux): nothing pinned" >&2
+
+for arg in "$@"; do
+  if [ "$arg" = "--litellm" ]; then
+    VENV=bench/.venv-litellm
+    if [ ! -x "$VENV/bin/litellm" ]; then
+      echo "bench: installing the LiteLLM proxy into $VENV (pip install 'litellm[proxy]')" >&2
+      python3 -m venv "$VENV"
+      "$VENV/bin/pip" install --quiet 'litellm[proxy]'
+    fi
+  fi
+done
+
+echo "bench: load average now: $(cut -d' ' -f1-3 /proc/loadavg) (figures are only meaningful below ~1.0)" >&2
+exec "$PY" bench/harness.py "$@"
