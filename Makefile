@@ -4,9 +4,8 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-# llama-cpp-python compiles llama.cpp from source; use both cores and skip what we don't run
+# llama-cpp-python compiles llama.cpp from source (once; pip caches the wheel): use both cores
 export CMAKE_BUILD_PARALLEL_LEVEL ?= 2
-export CMAKE_ARGS ?= -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_SERVER=OFF -DLLAMA_CURL=OFF
 
 .PHONY: serve test install install-dev lint typecheck pytest clean
 
