@@ -22,6 +22,7 @@ from sqlalchemy.engine import Engine
 
 from gateway.usage.rollups import (
     BUCKET_COLUMNS,
+    MONTHLY,
     N_BUCKETS,
     RollupRow,
     from_nanos,
@@ -127,13 +128,43 @@ class NoReference:
         return ()
 
 
-def _select(roll: Table, q: ReportQuery) -> Any:
+def _segments(q: ReportQuery) -> list[tuple[Table, str, date, date]]:
+    """Whole calendar months come from the monthly rollups, the days around them from the
+    daily ones (a grouping by day always reads the daily rollups)."""
+    daily: Table = RollupRow.__table__  # type: ignore[attr-defined]
+    if "day" in q.group_by:
+        return [(daily, "day", q.start, q.end)]
+    first = q.start if q.start.day == 1 else _next_month(q.start)
+    after = _next_month(q.end) if _is_month_end(q.end) else q.end.replace(day=1)
+    if first >= after:
+        return [(daily, "day", q.start, q.end)]
+    out = [(MONTHLY, "month", first, _prev_day(after))]
+    if q.start < first:
+        out.append((daily, "day", q.start, _prev_day(first)))
+    if after <= q.end:
+        out.append((daily, "day", after, q.end))
+    return out
+
+
+def _next_month(d: date) -> date:
+    return date(d.year + d.month // 12, d.month % 12 + 1, 1)
+
+
+def _prev_day(d: date) -> date:
+    return date.fromordinal(d.toordinal() - 1)
+
+
+def _is_month_end(d: date) -> bool:
+    return _next_month(d) == date.fromordinal(d.toordinal() + 1)
+
+
+def _select(roll: Table, q: ReportQuery, day_col: str, lo: date, hi: date) -> Any:
     c = roll.c
     keys = [c[g] for g in q.group_by]
     extra = [c[k] for k in ("zone", "data_class", "currency") if k not in q.group_by]
     sums = [func.sum(c[n]) for n in ("requests", "errors", "prompt_tokens", "completion_tokens",
                                      "cost_nanos", "cost_try_nanos", *BUCKET_COLUMNS)]
-    stmt = (select(*keys, *extra, *sums).where(c.day >= q.start, c.day <= q.end)
+    stmt = (select(*keys, *extra, *sums).where(c[day_col] >= lo, c[day_col] <= hi)
             .group_by(*keys, *extra))
     if q.tenant is not None:
         stmt = stmt.where(c.tenant == q.tenant)
@@ -166,11 +197,12 @@ def _text(v: Any) -> str:
 def run_report(engine: Engine, q: ReportQuery, reference: CloudReference | None = None
                ) -> Report:
     ref = reference or NoReference()
-    roll: Table = RollupRow.__table__  # type: ignore[attr-defined]
     groups: dict[tuple[Any, ...], ReportRow] = {}
     totals: dict[str, ReportRow] = {}
     with engine.connect() as conn:
-        for rec in conn.execute(_select(roll, q)):
+        records = [rec for table, col, lo, hi in _segments(q)
+                   for rec in conn.execute(_select(table, q, col, lo, hi))]
+        for rec in records:
             part = _part(q, rec, ref)
             key = (*part.group.values(), part.currency)
             if key in groups:

@@ -79,6 +79,20 @@ def test_p95_from_merged_buckets(engine: Engine) -> None:
         assert r.p95_ttft_ms <= 2 * max(true_p95, 50)
 
 
+def test_monthly_and_daily_paths_agree(engine: Engine) -> None:
+    _load(engine)  # Mar 15 .. May 10: days of March and May from daily, April from monthly
+    by_day = run_report(engine, ReportQuery(date(2026, 3, 15), date(2026, 5, 10),
+                                            ("day", "tenant")), Ref())
+    by_tenant = run_report(engine, ReportQuery(date(2026, 3, 15), date(2026, 5, 10),
+                                               ("tenant",)), Ref())
+    for r in by_tenant.rows:
+        days = [d for d in by_day.rows if d.group["tenant"] == r.group["tenant"]]
+        assert r.requests == sum(d.requests for d in days) > 0
+        assert r.cost == sum((d.cost for d in days), Decimal(0))
+        assert r.buckets == [sum(b) for b in zip(*(d.buckets for d in days), strict=True)]
+    assert {d.group["day"][:7] for d in by_day.rows} == {"2026-03", "2026-04", "2026-05"}
+
+
 def test_tenant_scope_and_day_grouping(engine: Engine) -> None:
     _load(engine)
     q = ReportQuery(date(2026, 3, 2), date(2026, 3, 3), ("day", "tenant"), tenant="acme")
