@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -118,6 +118,10 @@ def canonical(fields: Mapping[str, Any]) -> str:
 
 def chain_hash(fields: Mapping[str, Any], prev_hash: str) -> str:
     return hashlib.sha256((canonical(fields) + prev_hash).encode("utf-8")).hexdigest()
+
+
+def sa_table(name: str) -> Table:
+    return SQLModel.metadata.tables[name]
 
 
 def _tables() -> tuple[Table, Table]:
@@ -238,3 +242,48 @@ def verify_chain(conn: Connection, batch: int = 5000) -> VerifyResult:
                             f"head says #{head_seq} but the log ends at #{expected - 1} "
                             "(entries removed from the end, or the head was edited)")
     return VerifyResult(True, checked)
+
+
+def _entities(trace: Mapping[str, Any] | None) -> dict[str, int]:
+    sens = (trace or {}).get("sensitivity") or {}
+    out: dict[str, int] = {}
+    for item in sens.get("entities") or ():
+        if isinstance(item, Mapping) and "type" in item:
+            out[str(item["type"])] = out.get(str(item["type"]), 0) + int(item.get("count", 1))
+    return out
+
+
+@dataclass
+class AuditListener:
+    """A recorder batch listener: chains one decision entry per NEW request of the batch,
+    inside the ledger transaction (so a request is in both or in neither). The trace gives
+    class, rule, redaction and entity counts; `basis_of(backend)` names the destination's KVKK
+    transfer basis and `policy_hash()` the running policy's digest."""
+
+    log: AuditLog
+    policy_hash: Callable[[], str | None]
+    basis_of: Callable[[str], str | None]
+    zone_of: Callable[[str], str | None]
+
+    def __call__(self, session: Any, rows: Sequence[Any]) -> None:
+        if not rows:
+            return
+        conn = session.connection()
+        req = sa_table("requests")
+        ids = [r.id for r in rows]
+        seen = set(conn.execute(select(req.c.id).where(req.c.id.in_(ids))).scalars())
+        digest = self.policy_hash()
+        entries = []
+        for r in rows:
+            if r.id in seen:
+                continue
+            trace = r.trace or {}
+            entries.append(DecisionEntry(
+                request_id=r.id, policy_hash=digest, data_class=r.data_class,
+                entities=_entities(trace), rule=r.rule, destination=r.backend,
+                transfer_basis=self.basis_of(r.backend) if r.backend else None,
+                # the engine redacts only what leaves for the cloud
+                redaction=bool(trace.get("redact")) and bool(r.backend)
+                and self.zone_of(r.backend) == "cloud",
+                blocked=bool(trace.get("blocked")), at=r.created_at))
+        self.log.append_in(conn, entries)

@@ -111,3 +111,31 @@ def test_cli_verify_names_the_tampered_row(sqlite_url: str, capsys: pytest.Captu
     assert main(["audit", "verify", "--database-url", sqlite_url]) == 1
     err = capsys.readouterr().err
     assert "entry #5 (request req_0004)" in err
+
+
+def test_listener_chains_new_requests_once(engine: Engine) -> None:
+    from sqlmodel import Session
+
+    from gateway.usage.audit import AuditListener
+    from tests.unit.reports.helpers import ZONES, make_rows
+
+    rows = make_rows(6)
+    for r in rows:
+        r.trace = {"redact": True, "sensitivity": {"entities": [{"type": "TCKN", "count": 2}]}}
+    listener = AuditListener(AuditLog(engine), lambda: "ab" * 32,
+                             lambda b: "tr_scc" if b == "bedrock-eu" else None, ZONES.get)
+    for batch in (rows, rows[:3]):  # the second is a replay: nothing new to chain
+        with Session(engine) as session:
+            listener(session, [r.model_copy() for r in batch])
+            for r in batch:
+                session.merge(r.model_copy())
+            session.commit()
+    with engine.connect() as conn:
+        got = conn.execute(text("SELECT request_id, destination, transfer_basis, redaction, "
+                                "entities FROM audit_log ORDER BY seq")).all()
+    assert [g[0] for g in got] == [r.id for r in rows]
+    bedrock = next(g for g in got if g[1] == "bedrock-eu")
+    assert bedrock[2] == "tr_scc" and bool(bedrock[3]) is True and "TCKN" in str(bedrock[4])
+    local = next(g for g in got if g[1] == "gpu-local")
+    assert bool(local[3]) is False  # on-prem gets the original text
+    assert AuditLog(engine).verify().ok
