@@ -45,3 +45,16 @@ class PolicyCloudReference:
 
 def zones_of(policy: Policy) -> dict[str, str]:
     return {name: spec.zone for name, spec in policy.backends.items()}
+
+
+def transfer_basis_of(policy: Policy, backend: str) -> str | None:
+    """The audit's words for a destination's KVKK transfer basis, e.g. "tr_scc C2P 2025-01-10"
+    (None for on-prem or unknown backends, "none" for a cloud backend without one)."""
+    spec = policy.backends.get(backend)
+    if spec is None or spec.zone != "cloud":
+        return None
+    basis = spec.transfer
+    if basis is None:
+        return "none"
+    parts = [basis.mechanism, basis.module, basis.signed.isoformat() if basis.signed else None]
+    return " ".join(p for p in parts if p)
