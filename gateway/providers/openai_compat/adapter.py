@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 import httpx
@@ -20,6 +20,7 @@ from gateway.core.types import (
     Usage,
 )
 from gateway.providers.base import CallOptions, Capabilities, require_capabilities
+from gateway.providers.http1 import Http1Pool
 from gateway.providers.openai_compat.errors import classify_exception, classify_status
 
 _DROP = {"model", "metadata", "user", "stream", "stream_options", "max_completion_tokens",
@@ -58,6 +59,13 @@ class OpenAICompatProvider:
             limits=httpx.Limits(max_connections=max_connections,
                                 max_keepalive_connections=max_connections),
         )
+        # chat calls (the hot path) go over the lean HTTP/1.1 pool: httpx costs ~3-5 ms CPU
+        # per call on the CI machine (bench/, issue 7). An injected transport (tests) keeps
+        # everything on httpx.
+        self._fast: Http1Pool | None = None
+        self._path = httpx.URL(self._url).raw_path.decode("ascii")
+        if transport is None:
+            self._fast = Http1Pool(self._url, headers, max_connections=max_connections)
 
     # ---- mapping -------------------------------------------------------------------------
     def payload(self, request: ChatRequest, stream: bool) -> bytes:
@@ -79,19 +87,29 @@ class OpenAICompatProvider:
     # ---- calls ---------------------------------------------------------------------------
     async def complete(self, request: ChatRequest, options: CallOptions) -> ChatResult:
         require_capabilities(self, request)
+        body = self.payload(request, False)
+        headers: Mapping[str, str]
         try:
             async with asyncio.timeout(options.total_timeout):
-                resp = await self._client.post(self._url, content=self.payload(request, False),
-                                               timeout=self._timeout(options))
+                if self._fast is not None:
+                    fast = await self._fast.request(
+                        "POST", self._path, body, connect_timeout=options.connect_timeout,
+                        first_byte_timeout=options.first_byte_timeout)
+                    status, content = fast.status, fast.content
+                    headers = fast.headers
+                else:
+                    resp = await self._client.post(self._url, content=body,
+                                                   timeout=self._timeout(options))
+                    status, content, headers = resp.status_code, resp.content, resp.headers
         except TimeoutError:
             raise ProviderError(FailureKind.TIMEOUT, f"backend '{self.name}' timed out",
                                 backend=self.name) from None
         except Exception as exc:
             raise classify_exception(self.name, exc) from None
-        if resp.status_code != 200:
-            raise classify_status(self.name, resp.status_code, resp.content, resp.headers)
+        if status != 200:
+            raise classify_status(self.name, status, content, httpx.Headers(headers))
         try:
-            return parse_result(orjson.loads(resp.content), self.model)
+            return parse_result(orjson.loads(content), self.model)
         except (orjson.JSONDecodeError, KeyError, IndexError, TypeError, ValueError):
             raise ProviderError(FailureKind.PROVIDER,
                                 f"backend '{self.name}' gave an unreadable answer",
@@ -99,6 +117,23 @@ class OpenAICompatProvider:
 
     async def stream(self, request: ChatRequest, options: CallOptions) -> AsyncIterator[ChatChunk]:
         require_capabilities(self, request)
+        if self._fast is not None:
+            try:
+                fast = await self._fast.stream(
+                    "POST", self._path, self.payload(request, True),
+                    connect_timeout=options.connect_timeout,
+                    first_byte_timeout=options.first_byte_timeout)
+            except Exception as exc:
+                raise classify_exception(self.name, exc) from None
+            try:
+                if fast.status != 200:
+                    body = await fast.aread()
+                    raise classify_status(self.name, fast.status, body, httpx.Headers(fast.headers))
+                async for chunk in _iter_sse(self.name, _lines(fast.chunks())):
+                    yield chunk
+            finally:
+                await fast.aclose()
+            return
         req = self._client.build_request("POST", self._url, content=self.payload(request, True),
                                          timeout=self._timeout(options))
         try:
@@ -109,7 +144,7 @@ class OpenAICompatProvider:
             if resp.status_code != 200:
                 body = await resp.aread()
                 raise classify_status(self.name, resp.status_code, body, resp.headers)
-            async for chunk in _iter_sse(self.name, resp):
+            async for chunk in _iter_sse(self.name, resp.aiter_lines()):
                 yield chunk
         finally:
             await resp.aclose()
@@ -159,6 +194,8 @@ class OpenAICompatProvider:
 
     async def aclose(self) -> None:
         await self._client.aclose()
+        if self._fast is not None:
+            await self._fast.aclose()
 
 
 def parse_result(data: dict[str, Any], model: str) -> ChatResult:
@@ -184,11 +221,24 @@ def parse_usage(u: dict[str, Any] | None) -> Usage | None:
                  cached_tokens=int(details.get("cached_tokens") or 0))
 
 
-async def _iter_sse(name: str, resp: httpx.Response) -> AsyncIterator[ChatChunk]:
+async def _lines(chunks: AsyncIterator[bytes]) -> AsyncIterator[str]:
+    """Lines of a byte stream, each handed on as soon as its newline arrives."""
+    rest = b""
+    async for chunk in chunks:
+        if rest:
+            chunk = rest + chunk
+        *complete, rest = chunk.split(b"\n")
+        for line in complete:
+            yield line.rstrip(b"\r").decode("utf-8", "replace")
+    if rest:
+        yield rest.rstrip(b"\r").decode("utf-8", "replace")
+
+
+async def _iter_sse(name: str, lines: AsyncIterator[str]) -> AsyncIterator[ChatChunk]:
     started = False
     done = False
     try:
-        async for line in resp.aiter_lines():
+        async for line in lines:
             if not line.startswith("data:"):
                 continue
             data = line[5:].strip()

@@ -1,0 +1,141 @@
+"""The lean HTTP/1.1 pool: keep-alive reuse, stale connections, streamed pieces as they come,
+timeouts and refusals raised as the httpx exceptions the adapters classify."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import httpx
+import pytest
+
+from gateway.emulators.base import free_port
+from gateway.providers.http1 import Http1Pool
+
+Handler = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
+
+
+async def read_request(reader: asyncio.StreamReader) -> bytes:
+    head = await reader.readuntil(b"\r\n\r\n")
+    length = 0
+    for line in head.split(b"\r\n"):
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":")[1])
+    return head + await reader.readexactly(length)
+
+
+async def serve(handler: Handler) -> tuple[asyncio.Server, str]:
+    server = await asyncio.start_server(handler, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    return server, f"http://127.0.0.1:{port}/v1/chat/completions"
+
+
+def ok(body: bytes) -> bytes:
+    return b"HTTP/1.1 200 OK\r\ncontent-length: %d\r\n\r\n%s" % (len(body), body)
+
+
+async def test_reuses_connections_and_sends_fixed_headers() -> None:
+    seen: list[bytes] = []
+    connections = 0
+
+    async def handler(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+        nonlocal connections
+        connections += 1
+        try:
+            while True:
+                seen.append(await read_request(r))
+                w.write(ok(b'{"n":%d}' % len(seen)))
+        except asyncio.IncompleteReadError:
+            w.close()
+
+    server, url = await serve(handler)
+    pool = Http1Pool(url, {"authorization": "Bearer k"})
+    for i in range(3):
+        resp = await pool.request("POST", "/v1/chat/completions", b'{"a":1}')
+        assert (resp.status, resp.content) == (200, b'{"n":%d}' % (i + 1))
+    await pool.aclose()
+    server.close()
+    assert connections == 1
+    assert b"authorization: Bearer k\r\n" in seen[0]
+    assert seen[0].endswith(b'\r\n\r\n{"a":1}')
+
+
+async def test_stale_keep_alive_connection_is_retried_once() -> None:
+    async def handler(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+        await read_request(r)
+        w.write(ok(b"first"))
+        await w.drain()
+        w.close()  # the server drops the keep-alive connection after one answer
+
+    server, url = await serve(handler)
+    pool = Http1Pool(url)
+    assert (await pool.request("POST", "/", b"")).content == b"first"
+    await asyncio.sleep(0.05)
+    assert (await pool.request("POST", "/", b"")).content == b"first"
+    await pool.aclose()
+    server.close()
+
+
+async def test_stream_pieces_arrive_as_sent_and_partial_streams_are_not_reused() -> None:
+    gate = asyncio.Event()
+
+    async def handler(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                await read_request(r)
+                w.write(b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n")
+                w.write(b"5\r\nfirst\r\n")
+                await w.drain()
+                await gate.wait()
+                w.write(b"6\r\nsecond\r\n0\r\n\r\n")
+                await w.drain()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            w.close()
+
+    server, url = await serve(handler)
+    pool = Http1Pool(url)
+    s = await pool.stream("POST", "/", b"{}", first_byte_timeout=2)
+    it: AsyncIterator[bytes] = s.chunks()
+    assert await asyncio.wait_for(it.__anext__(), 1) == b"first"  # before the rest exists
+    gate.set()
+    assert [c async for c in it] == [b"second"]
+    await s.aclose()
+
+    gate.clear()
+    s = await pool.stream("POST", "/", b"{}", first_byte_timeout=2)
+    await s.chunks().__anext__()
+    await s.aclose()  # abandoned mid-stream: that connection must not be reused
+    assert pool._idle == []
+    await pool.aclose()
+    server.close()
+
+
+async def test_timeouts_and_refusals_are_httpx_errors() -> None:
+    async def silent(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+        await read_request(r)
+        await asyncio.sleep(5)
+
+    server, url = await serve(silent)
+    pool = Http1Pool(url)
+    with pytest.raises(httpx.ReadTimeout):
+        await pool.request("POST", "/", b"", first_byte_timeout=0.1)
+    await pool.aclose()
+    server.close()
+
+    refused = Http1Pool(f"http://127.0.0.1:{free_port()}")
+    with pytest.raises(httpx.ConnectError):
+        await refused.request("POST", "/", b"")
+
+
+async def test_malformed_answer_is_a_protocol_error() -> None:
+    async def garbage(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+        await read_request(r)
+        w.write(b"NOT HTTP AT ALL\r\n\r\n")
+        await w.drain()
+
+    server, url = await serve(garbage)
+    pool = Http1Pool(url)
+    with pytest.raises(httpx.RemoteProtocolError):
+        await pool.request("POST", "/", b"", first_byte_timeout=1)
+    await pool.aclose()
+    server.close()
