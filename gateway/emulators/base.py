@@ -33,6 +33,10 @@ class Mode:
     delay_s: float = 0.0  # before the first byte, in "ok"
     inter_chunk_s: float = 0.0
     times: int | None = None  # apply this mode to the next N requests, then back to "ok"
+    # answer with the last user message's text instead of `reply`, streamed in pieces of
+    # `echo_piece` characters (small, so placeholders like [TCKN_1] split across chunks)
+    echo: bool = False
+    echo_piece: int = 3
 
 
 @dataclass
@@ -64,7 +68,7 @@ class EmulatorState:
         m = self.mode
         if m.times is not None:
             if m.times <= 0:
-                self.mode = Mode(reply=m.reply)
+                self.mode = Mode(reply=m.reply, echo=m.echo, echo_piece=m.echo_piece)
                 return self.mode
             m.times -= 1
         return m
@@ -89,6 +93,25 @@ def words(text: str) -> list[str]:
     """Split a reply into stream pieces (each word keeps its following space)."""
     parts = text.split(" ")
     return [p + (" " if i < len(parts) - 1 else "") for i, p in enumerate(parts)]
+
+
+def pieces_of(text: str, size: int) -> list[str]:
+    """Split a text into pieces of `size` characters (the echo mode's stream pieces)."""
+    size = max(1, size)
+    return [text[i:i + size] for i in range(0, len(text), size)] or [""]
+
+
+def last_user_text(body: dict[str, Any]) -> str:
+    """The text of the last user message of an OpenAI-style body (parts joined)."""
+    for m in reversed(body.get("messages") or []):
+        if m.get("role") != "user":
+            continue
+        c = m.get("content")
+        if isinstance(c, str):
+            return c
+        if isinstance(c, list):
+            return "".join(p.get("text") or "" for p in c if isinstance(p, dict))
+    return ""
 
 
 def count_tokens(text: str) -> int:

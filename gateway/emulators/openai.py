@@ -19,7 +19,9 @@ from gateway.emulators.base import (
     apply_failure_mode,
     control_routes,
     count_tokens,
+    last_user_text,
     log_request,
+    pieces_of,
     words,
 )
 
@@ -106,8 +108,9 @@ def _completion(state: EmulatorState, mode: Mode, body: dict[str, Any]) -> dict[
              "function": {"name": tool["name"], "arguments": '{"city": "İstanbul"}'}}]}
         finish, ct = "tool_calls", 12
     else:
-        message = {"role": "assistant", "content": mode.reply}
-        finish, ct = "stop", len(words(mode.reply))
+        reply = last_user_text(body) if mode.echo else mode.reply
+        message = {"role": "assistant", "content": reply}
+        finish, ct = "stop", len(words(reply))
     state.served_prompt_tokens += pt
     state.served_completion_tokens += ct
     return {"id": "chatcmpl-emu", "object": "chat.completion", "created": int(time.time()),
@@ -124,7 +127,8 @@ async def _stream(state: EmulatorState, mode: Mode, body: dict[str, Any]) -> Asy
     head = {"id": "chatcmpl-emu", "object": "chat.completion.chunk", "created": int(time.time()),
             "model": body.get("model", MODEL)}
     pt = prompt_tokens(body)
-    pieces = words(mode.reply)
+    pieces = (pieces_of(last_user_text(body), mode.echo_piece) if mode.echo
+              else words(mode.reply))
     tool = wants_tool_call(body)
     if tool is not None:
         yield _frame({**head, "choices": [{"index": 0, "delta": {"role": "assistant",
