@@ -28,6 +28,7 @@ from gateway.providers.registry import BuildContext
 from gateway.runtime import Runtime
 from gateway.service.chat import ChatService
 from gateway.service.dispatcher import Dispatcher
+from gateway.service.policy_sync import PolicySync, file_text
 from gateway.service.pool import ProviderPool
 from gateway.service.router import PolicyRouter, redactor_for
 from gateway.service.routing import start_routing as _start_routing
@@ -91,7 +92,10 @@ async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None
     await recorder.start()
     stack.push_async_callback(recorder.stop)
 
-    routing = _start_routing(settings, seams.clock, compiled, pool, stack)
+    sync = PolicySync(engine, interval_s=float(settings.extra.get("policy_sync_s", 1.0)),
+                      redis_url=settings.redis_url, channel=settings.redis_prefix + "policy")
+    routing = _start_routing(settings, seams.clock, compiled, pool, stack, sink=sync.sink)
+    sync.attach(routing.reloader)
     dispatcher = Dispatcher(pool.providers, seams.clock, pool.options_for, stats=routing.stats,
                             zone_of=pool.zone_of)
     router = PolicyRouter(routing.reloader.current, routing.stats, seams.clock, pool.disabled,
@@ -104,6 +108,9 @@ async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None
     runtime = Runtime(policy=compiled, providers=pool.providers, disabled=pool.disabled,
                       chat=chat, clock=seams.clock, started_at=seams.clock.now(), extras=extras)
     routing.runtime.append(runtime)
+    # shared policy version: newest accepted document in the database wins on every replica
+    await sync.start(stack, None if settings.upstream else file_text(compiled))
+    extras["policy_sync"] = sync
     return runtime
 
 

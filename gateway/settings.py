@@ -18,6 +18,7 @@ class Settings:
     port: int = 8080
     log_level: str = "info"
     redis_url: str | None = None
+    redis_prefix: str = "gecit:"  # keys and channels on a shared Redis
     admin_key: str | None = None
     # None = decide from the listen address (loopback only -> keys optional)
     require_keys: bool | None = None
@@ -26,6 +27,7 @@ class Settings:
     local_model_path: str | None = None
     local_ctx: int = 2048
     journal_path: str | None = None
+    drain_seconds: float = 30.0  # SIGTERM: how long in-flight requests (streams) may finish
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -52,6 +54,7 @@ class Settings:
 
 _BOOLS = {"require_keys", "local_engine"}
 _INTS = {"port", "local_ctx"}
+_FLOATS = {"drain_seconds"}
 
 
 def _coerce(name: str, raw: str) -> Any:
@@ -67,4 +70,9 @@ def _coerce(name: str, raw: str) -> Any:
             return int(raw)
         except ValueError:
             raise ValueError(f"GECIT_{name.upper()} must be an integer, got {raw!r}") from None
+    if name in _FLOATS:
+        try:
+            return float(raw)
+        except ValueError:
+            raise ValueError(f"GECIT_{name.upper()} must be a number, got {raw!r}") from None
     return raw

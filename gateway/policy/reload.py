@@ -8,7 +8,7 @@ import asyncio
 import hashlib
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
@@ -24,6 +24,7 @@ class PolicyChange:
     sha256: str
     previous_sha256: str | None
     source: str
+    text: str = field(default="", repr=False)  # the accepted document (shared across replicas)
 
 
 class ChangeSink(Protocol):
@@ -60,7 +61,7 @@ class PolicyReloader:
             self._on_swap(old, new)  # e.g. build providers for new backends; may raise
         self._current = new
         change = PolicyChange(actor=actor, at=self._now(), sha256=new.sha256,
-                              previous_sha256=old.sha256, source=source)
+                              previous_sha256=old.sha256, source=source, text=text)
         self.changes.append(change)
         log.info("policy changed by %s: %s -> %s (%s)", actor, old.sha256[:12],
                  new.sha256[:12], source)
