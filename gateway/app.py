@@ -20,6 +20,7 @@ from gateway.admin.policy_routes import build_router as build_policy_admin_route
 from gateway.admin.reports import build_router as build_reports_admin_router
 from gateway.core.clock import Clock, IdGenerator, RandomIds, SystemClock
 from gateway.openai_api import errors as api_errors
+from gateway.openai_api.embeddings import build_embeddings_router
 from gateway.openai_api.handlers import build_router
 from gateway.openai_api.middleware import RequestIdMiddleware
 from gateway.policy.loader import CompiledPolicy, load_file
@@ -28,6 +29,8 @@ from gateway.providers.registry import BuildContext
 from gateway.runtime import Runtime
 from gateway.service.chat import ChatService
 from gateway.service.dispatcher import Dispatcher
+from gateway.service.embed_dispatch import EmbedDispatcher
+from gateway.service.embeddings import EmbeddingsService
 from gateway.service.policy_sync import PolicySync, file_text
 from gateway.service.pool import ProviderPool
 from gateway.service.router import PolicyRouter, redactor_for
@@ -63,6 +66,7 @@ def create_app(settings: Settings, seams: Seams | None = None,
                   docs_url=None, redoc_url=None, openapi_url=None)
     api_errors.install(app)
     app.include_router(build_router())
+    app.include_router(build_embeddings_router())
     app.include_router(build_reports_admin_router())
     app.include_router(build_policy_admin_router())
     app.add_middleware(RequestIdMiddleware, ids=seams.ids, clock=seams.clock)
@@ -105,6 +109,10 @@ async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None
     extras: dict[str, Any] = {"recorder": recorder, "engine": engine, "local_engine": local,
                               "policy_reloader": routing.reloader, "stats": routing.stats,
                               "settings": settings}
+    extras["embeddings"] = EmbeddingsService(  # /v1/embeddings, routed like chat
+        router, EmbedDispatcher(pool.providers, seams.clock, pool.options_for,
+                                stats=routing.stats, zone_of=pool.zone_of),
+        recorder, seams.clock, budgets=extras.get("budgets"))
     runtime = Runtime(policy=compiled, providers=pool.providers, disabled=pool.disabled,
                       chat=chat, clock=seams.clock, started_at=seams.clock.now(), extras=extras)
     routing.runtime.append(runtime)

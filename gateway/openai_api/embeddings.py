@@ -1,0 +1,63 @@
+"""`POST /v1/embeddings`: parse, authenticate like chat, call the embeddings service, answer
+the OpenAI embeddings shape (float lists, or base64 of little-endian float32 when asked)."""
+
+from __future__ import annotations
+
+import base64
+import struct
+from typing import Any
+
+import orjson
+from fastapi import APIRouter, Request
+from starlette.responses import Response
+
+from gateway.core.errors import GatewayError, InvalidRequest
+from gateway.core.types import RequestContext
+from gateway.openai_api.handlers import JSON, route_headers
+from gateway.service.embeddings import Embedded, EmbeddingsService, parse_embeddings
+
+
+def _vector(v: list[float], fmt: str) -> list[float] | str:
+    if fmt == "base64":
+        return base64.b64encode(struct.pack(f"<{len(v)}f", *v)).decode("ascii")
+    return v
+
+
+def embeddings_json(alias: str, served: Embedded, fmt: str) -> bytes:
+    body: dict[str, Any] = {
+        "object": "list",
+        "data": [{"object": "embedding", "index": i, "embedding": _vector(v, fmt)}
+                 for i, v in enumerate(served.vectors)],
+        "model": alias,
+        "usage": {"prompt_tokens": served.prompt_tokens, "total_tokens": served.prompt_tokens},
+    }
+    return orjson.dumps(body)
+
+
+def build_embeddings_router() -> APIRouter:
+    router = APIRouter()
+
+    @router.post("/v1/embeddings")
+    async def embeddings(request: Request) -> Response:
+        rt = request.app.state.runtime
+        service: EmbeddingsService | None = rt.extras.get("embeddings")
+        if service is None:
+            raise GatewayError("embeddings are not configured", code="not_configured",
+                               status=501)
+        try:
+            body = parse_embeddings(await request.body())
+        except InvalidRequest as exc:
+            state = request.scope.get("state", {})
+            service.record_rejected(
+                RequestContext(request_id=state.get("request_id", ""),
+                               received_at=state.get("received_at", rt.clock.monotonic())),
+                "", exc)
+            raise
+        ctx: RequestContext = await rt.authenticate(request, None)
+        served = await service.embed(ctx, body)
+        headers = route_headers(served.decision, served.outcome.backend,
+                                len(served.outcome.attempts))
+        return Response(embeddings_json(body.model, served, body.encoding_format),
+                        media_type=JSON, headers=headers)
+
+    return router
