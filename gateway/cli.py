@@ -30,6 +30,9 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
     p.add_argument("--upstream", help="an OpenAI-compatible server to use as the on-prem backend")
     p.add_argument("--no-local-engine", dest="local_engine", action="store_const", const=False,
                    help="do not start the bundled llama.cpp engine")
+    p.add_argument("--drain-seconds", dest="drain_seconds", type=float,
+                   help="SIGTERM grace for in-flight requests (env GECIT_DRAIN_SECONDS; "
+                        "default 30)")
     p.set_defaults(func=_serve)
 
 
@@ -41,7 +44,8 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         settings = Settings.from_env(
             policy=args.policy, database_url=args.database_url, host=args.host, port=args.port,
-            log_level=args.log_level, upstream=args.upstream, local_engine=args.local_engine)
+            log_level=args.log_level, upstream=args.upstream, local_engine=args.local_engine,
+            drain_seconds=args.drain_seconds)
     except ValueError as exc:
         print(f"gateway: {exc}", file=sys.stderr)
         return 2
@@ -56,10 +60,20 @@ def _serve(args: argparse.Namespace) -> int:
     except PolicyError as exc:
         print(str(exc), file=sys.stderr)
         return 2
-    app = create_app(settings, policy=policy)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level=settings.log_level,
-                access_log=False, loop="uvloop", http="httptools", timeout_graceful_shutdown=30)
-    return 0
+    from gateway.drain import DrainingServer, DrainMiddleware, DrainState
+
+    drain = DrainState(grace_s=settings.drain_seconds)
+    app = DrainMiddleware(create_app(settings, policy=policy), drain)
+    config = uvicorn.Config(app, host=settings.host, port=settings.port,
+                            log_level=settings.log_level, access_log=False, loop="uvloop",
+                            http="httptools",
+                            timeout_graceful_shutdown=max(1, round(settings.drain_seconds)))
+    server = DrainingServer(config, drain)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    return 0 if server.started else 3  # 3: uvicorn's start-up failure code
 
 
 def build_parser() -> argparse.ArgumentParser:
