@@ -42,7 +42,7 @@ class PolicyReloader:
                  path: str | Path | None = None) -> None:
         self._current = initial
         self._now = now
-        self._sink = sink
+        self._sinks: list[ChangeSink] = [sink] if sink is not None else []
         self._on_swap = on_swap
         self.path = Path(path) if path is not None else None
         self.changes: list[PolicyChange] = []
@@ -65,12 +65,16 @@ class PolicyReloader:
         self.changes.append(change)
         log.info("policy changed by %s: %s -> %s (%s)", actor, old.sha256[:12],
                  new.sha256[:12], source)
-        if self._sink is not None:
+        for sink in self._sinks:
             try:
-                self._sink(change)
+                sink(change)
             except Exception as exc:  # recording must not undo a valid change
                 log.error("policy change sink failed: %s", type(exc).__name__)
         return new
+
+    def add_sink(self, sink: ChangeSink) -> None:
+        """One more receiver of every accepted change (e.g. the ledger's policy_changes)."""
+        self._sinks.append(sink)
 
     def check_file(self) -> CompiledPolicy | None:
         """Reload the watched file if its content changed. Returns the new policy, or None

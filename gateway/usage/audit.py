@@ -138,10 +138,17 @@ class AuditLog:
         return self._append([self._decision_fields(e) for e in entries])
 
     def append_policy_change(self, entry: PolicyChangeEntry) -> int:
+        return self._append([self._policy_change_fields(entry)])
+
+    def append_policy_change_in(self, conn: Connection, entry: PolicyChangeEntry) -> int:
+        """As append_policy_change, inside the caller's transaction (the policy_changes row)."""
+        return self._append_conn(conn, [self._policy_change_fields(entry)])
+
+    def _policy_change_fields(self, entry: PolicyChangeEntry) -> dict[str, Any]:
         detail = {"previous_hash": entry.previous_hash, "source": entry.source,
                   "accepted": entry.accepted, "actor": entry.actor, "problems": entry.problems}
-        return self._append([self._base("policy_change", entry.at) | {
-            "policy_hash": entry.policy_hash, "detail": detail}])
+        return self._base("policy_change", entry.at) | {
+            "policy_hash": entry.policy_hash, "detail": detail}
 
     def append_in(self, conn: Connection, entries: Sequence[DecisionEntry]) -> int:
         """As append_decisions, inside the caller's transaction (e.g. the ledger write)."""
@@ -207,41 +214,61 @@ def lock_head(conn: Connection) -> tuple[int, str]:
     return int(row[0]), str(row[1])
 
 
-def _rows(conn: Connection, batch: int) -> Iterator[RowMapping]:
+def _rows(conn: Connection, batch: int, after: int = 0, upto: int | None = None
+          ) -> Iterator[RowMapping]:
     log, _ = _tables()
-    last = 0
+    last = after
     while True:
-        chunk = conn.execute(select(log).where(log.c.seq > last).order_by(log.c.seq)
-                             .limit(batch)).mappings().all()
+        q = select(log).where(log.c.seq > last)
+        if upto is not None:
+            q = q.where(log.c.seq <= upto)
+        chunk = conn.execute(q.order_by(log.c.seq).limit(batch)).mappings().all()
         if not chunk:
             return
         yield from chunk
         last = int(chunk[-1]["seq"])
 
 
-def verify_chain(conn: Connection, batch: int = 5000) -> VerifyResult:
-    """Walk the chain in seq order; the first entry whose link or hash does not hold is named."""
-    prev, expected, checked = GENESIS, 1, 0
-    for row in _rows(conn, batch):
-        seq, rid = int(row["seq"]), row["request_id"]
-        reason = None
-        if seq != expected:
-            reason = f"sequence gap: expected #{expected}, found #{seq} (entries removed)"
-        elif row["prev_hash"] != prev:
-            reason = "prev_hash does not match the previous entry's hash"
-        elif chain_hash(dict(row), prev) != row["hash"]:
-            reason = "content does not match its hash (entry edited)"
-        if reason is not None:
-            return VerifyResult(False, checked, seq, rid, reason)
-        prev, expected, checked = row["hash"], seq + 1, checked + 1
+def _head(conn: Connection) -> tuple[int, str]:
     _, head = _tables()
     h = conn.execute(select(head.c.seq, head.c.hash).where(head.c.id == HEAD_ID)).first()
-    head_seq, head_hash = (int(h[0]), str(h[1])) if h is not None else (0, GENESIS)
-    if head_seq != expected - 1 or head_hash != prev:
-        return VerifyResult(False, checked, None, None,
-                            f"head says #{head_seq} but the log ends at #{expected - 1} "
-                            "(entries removed from the end, or the head was edited)")
-    return VerifyResult(True, checked)
+    return (int(h[0]), str(h[1])) if h is not None else (0, GENESIS)
+
+
+def verify_chain(conn: Connection, batch: int = 5000) -> VerifyResult:
+    """Walk the chain in seq order; the first entry whose link or hash does not hold is named.
+
+    Safe while the gateway keeps appending: the head is read FIRST and the log walked up to it
+    (an append commits its entries and the head together), then entries appended meanwhile
+    are walked up to the new head. Entries past a head that no longer moves are an error."""
+    prev, expected, checked = GENESIS, 1, 0
+    head_seq, head_hash = _head(conn)
+    while True:
+        for row in _rows(conn, batch, after=expected - 1, upto=head_seq):
+            seq, rid = int(row["seq"]), row["request_id"]
+            reason = None
+            if seq != expected:
+                reason = f"sequence gap: expected #{expected}, found #{seq} (entries removed)"
+            elif row["prev_hash"] != prev:
+                reason = "prev_hash does not match the previous entry's hash"
+            elif chain_hash(dict(row), prev) != row["hash"]:
+                reason = "content does not match its hash (entry edited)"
+            if reason is not None:
+                return VerifyResult(False, checked, seq, rid, reason)
+            prev, expected, checked = row["hash"], seq + 1, checked + 1
+        if head_seq != expected - 1 or head_hash != prev:
+            return VerifyResult(False, checked, None, None,
+                                f"head says #{head_seq} but the log ends at #{expected - 1} "
+                                "(entries removed from the end, or the head was edited)")
+        log, _ = _tables()
+        beyond = conn.execute(select(log.c.seq).where(log.c.seq > head_seq).limit(1)).first()
+        if beyond is None:
+            return VerifyResult(True, checked)
+        new_seq, new_hash = _head(conn)
+        if new_seq <= head_seq:
+            return VerifyResult(False, checked, int(beyond[0]), None,
+                                f"entries after the chain head #{head_seq} (added around it)")
+        head_seq, head_hash = new_seq, new_hash
 
 
 def _entities(trace: Mapping[str, Any] | None) -> dict[str, int]:
