@@ -37,6 +37,7 @@ from gateway.service.router import PolicyRouter, redactor_for
 from gateway.service.routing import start_routing as _start_routing
 from gateway.settings import Settings
 from gateway.usage.db import create_schema, make_engine
+from gateway.usage.policy_changes import start_change_log
 from gateway.usage.recorder import Recorder
 
 log = logging.getLogger("gateway")
@@ -99,6 +100,9 @@ async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None
     sync = PolicySync(engine, interval_s=float(settings.extra.get("policy_sync_s", 1.0)),
                       redis_url=settings.redis_url, channel=settings.redis_prefix + "policy")
     routing = _start_routing(settings, seams.clock, compiled, pool, stack, sink=sync.sink)
+    changes = await start_change_log(engine, seams.clock, stack, compiled.sha256,
+                                     compiled.source)  # policy_changes + audit entries
+    routing.reloader.add_sink(changes.record)
     sync.attach(routing.reloader)
     dispatcher = Dispatcher(pool.providers, seams.clock, pool.options_for, stats=routing.stats,
                             zone_of=pool.zone_of)
