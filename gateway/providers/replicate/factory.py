@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gateway.providers.base import Capabilities
 from gateway.providers.registry import BackendDisabled, BuildContext
-from gateway.providers.replicate.adapter import DEFAULT_CAPABILITIES, ReplicateProvider
+
+if TYPE_CHECKING:  # the adapter imports the replicate client: only once a token is there
+    from gateway.providers.replicate.adapter import ReplicateProvider
 
 
 def build(name: str, spec: Any, ctx: BuildContext) -> ReplicateProvider:
     token = ctx.env.get(spec.api_token_env)
     if not token:
         raise BackendDisabled(f"credential env var {spec.api_token_env} is not set")
+    from gateway.providers.replicate.adapter import DEFAULT_CAPABILITIES, ReplicateProvider
+
     caps = spec.capabilities
     capabilities = DEFAULT_CAPABILITIES if caps is None else Capabilities(
         streaming=caps.streaming, tools=False, json_mode=False,

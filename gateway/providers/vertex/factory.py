@@ -11,14 +11,16 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from google.auth import exceptions as auth_exceptions
 from google.auth.credentials import Credentials
 
 from gateway.providers.base import Capabilities
 from gateway.providers.registry import BackendDisabled, BuildContext
-from gateway.providers.vertex.adapter import VertexProvider, is_embedding_model
+
+if TYPE_CHECKING:  # the adapter imports google-genai (seconds, tens of MiB): only when built
+    from gateway.providers.vertex.adapter import VertexProvider
 
 SCOPES = ("https://www.googleapis.com/auth/cloud-platform",)
 
@@ -78,6 +80,8 @@ def build(name: str, spec: Any, ctx: BuildContext) -> VertexProvider:
     injected = ctx.extra.get("vertex_credentials")
     credentials = injected if isinstance(injected, Credentials) else resolve_credentials(
         spec.credentials_env, ctx.env)
+    from gateway.providers.vertex.adapter import VertexProvider
+
     return VertexProvider(
         name, project=spec.project, location=spec.location, model=spec.model,
         credentials=credentials, base_url=spec.base_url, transport=ctx.transport,
@@ -85,6 +89,8 @@ def build(name: str, spec: Any, ctx: BuildContext) -> VertexProvider:
 
 
 def _capabilities(spec: Any) -> Capabilities:
+    from gateway.providers.vertex.adapter import is_embedding_model
+
     embeddings = is_embedding_model(spec.model)
     caps = getattr(spec, "capabilities", None)
     if caps is None:
