@@ -42,26 +42,57 @@ def budget_ids(ctx: RequestContext) -> list[str]:
 
 class BudgetGate:
     def __init__(self, engine: Engine, policy: PolicyNow, pricer: Pricer, clock: Clock, *,
-                 refresh_s: float = 1.0) -> None:
+                 refresh_s: float = 1.0, sweep_every_s: float = 60.0,
+                 stale_after_s: float = 3600.0, backlog: Callable[[], int] | None = None
+                 ) -> None:
         self._engine = engine
         self._policy = policy
         self._pricer = pricer
         self._clock = clock
         self._refresh_s = refresh_s
+        # holds older than `stale_after_s` belong to requests whose process died (a live
+        # request settles its hold when its ledger row is written, well within that)
+        self._sweep_every_s = sweep_every_s
+        self._stale_after_s = stale_after_s
+        self._backlog = backlog or (lambda: 0)
         self._snapshot: dict[str, store.BudgetView] = {}
-        self._task: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
 
     # ---- life cycle ------------------------------------------------------------------
     async def start(self) -> None:
         await asyncio.to_thread(self.sync_policy_budgets)
         await self.refresh()
-        self._task = asyncio.create_task(self._loop(), name="budget-snapshot")
+        self._tasks.append(asyncio.create_task(self._loop(), name="budget-snapshot"))
+        if self._sweep_every_s > 0:
+            self._tasks.append(asyncio.create_task(self._sweep_loop(), name="budget-sweep"))
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        for task in self._tasks:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+                await task
+        self._tasks.clear()
+
+    async def sweep(self) -> int:
+        """Release stale holds (budget reservations left by a dead process). Skipped while
+        the ledger has entries not yet in the database: their rows may still settle holds."""
+        if self._backlog() > 0:
+            return 0
+        n = await asyncio.to_thread(store.sweep_stale_holds, self._engine,
+                                    self._stale_after_s, self._clock.now())
+        if n:
+            log.warning("released the budget holds of %d request(s) that never reached the "
+                        "ledger (older than %.0f s)", n, self._stale_after_s)
+            await self.refresh()
+        return n
+
+    async def _sweep_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self._sweep_every_s)
+            try:
+                await self.sweep()
+            except Exception as exc:  # database down: try again next round
+                log.warning("budget hold sweep failed (%s)", type(exc).__name__)
 
     def sync_policy_budgets(self) -> None:
         """The policy's `billing.tenant_budgets` become (or update) budget rows."""
