@@ -14,6 +14,7 @@ from gateway.core.errors import (
     Blocked,
     FailureKind,
     GatewayError,
+    InvalidRequest,
     ProviderError,
     ServiceUnavailable,
 )
@@ -26,7 +27,7 @@ from gateway.core.types import (
     Usage,
 )
 from gateway.providers.tokens import estimate_prompt_tokens, estimate_text_tokens
-from gateway.service.decision import Dropped, RouteDecision
+from gateway.service.decision import Dropped, DropReason, RouteDecision
 from gateway.service.dispatcher import Dispatcher, Outcome
 from gateway.usage.records import UsageRecord
 
@@ -272,6 +273,11 @@ def _refuse_if_empty(decision: RouteDecision) -> None:
         raise Blocked(decision.blocked)
     if decision.candidates:
         return
+    if decision.dropped and all(d.code == DropReason.CAPABILITY for d in decision.dropped):
+        raise InvalidRequest(f"model '{decision.alias}' cannot serve this request: "
+                             + "; ".join(f"backend '{d.backend}' {d.reason}"
+                                         for d in decision.dropped),
+                             code="unsupported_capability")
     why = "; ".join(f"{d.backend}: {d.reason}" for d in decision.dropped) or "none configured"
     raise ServiceUnavailable(
         f"no backend may serve this request for model '{decision.alias}' "

@@ -12,7 +12,14 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 from gateway.core.clock import Clock
-from gateway.core.errors import FailureKind, ProviderError, ServiceUnavailable, UpstreamTimeout
+from gateway.core.errors import (
+    FailureKind,
+    GatewayError,
+    InvalidRequest,
+    ProviderError,
+    ServiceUnavailable,
+    UpstreamTimeout,
+)
 from gateway.core.types import ChatChunk, ChatRequest, ChatResult
 from gateway.policy.decision import Limits, RouteDecision
 from gateway.providers.base import CallOptions, Provider
@@ -34,6 +41,7 @@ class Outcome:
     backend: str | None = None
     first_chunk_at: float | None = None
     interrupted: bool = False
+    unsupported: list[str] = field(default_factory=list)  # what each backend said it lacks
 
 
 OptionsFor = Callable[[str], CallOptions]
@@ -213,6 +221,8 @@ class Dispatcher:
 
     def _failed(self, outcome: Outcome, name: str, exc: ProviderError, t0: float) -> None:
         self._note(outcome, name, "failed", t0, exc.kind.value, exc.status)
+        if exc.kind == FailureKind.UNSUPPORTED:
+            outcome.unsupported.append(exc.message)
         self._stats.of(name).failure(self._clock.monotonic(), exc.kind)
 
     def _note(self, outcome: Outcome, name: str, result: str, t0: float | None,
@@ -229,8 +239,13 @@ class Dispatcher:
                                f"tried: {_tried(outcome)}")
 
     @staticmethod
-    def _exhausted(decision: RouteDecision, outcome: Outcome) -> ServiceUnavailable:
+    def _exhausted(decision: RouteDecision, outcome: Outcome) -> GatewayError:
         alias = decision.alias
+        if outcome.attempts and len(outcome.unsupported) == len(outcome.attempts):
+            # every backend tried said the request needs what it lacks: the caller's to fix
+            return InvalidRequest(f"model '{alias}' cannot serve this request: "
+                                  + "; ".join(dict.fromkeys(outcome.unsupported)),
+                                  code="unsupported_capability")
         if not outcome.attempts:
             why = "; ".join(f"{d.backend}: {d.reason}" for d in decision.dropped)
             return ServiceUnavailable(f"no backend is available for model '{alias}'"
