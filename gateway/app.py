@@ -17,9 +17,12 @@ from fastapi import FastAPI
 from fastapi.responses import ORJSONResponse
 
 from gateway.admin.policy_routes import build_router as build_policy_admin_router
+from gateway.admin.reference import transfer_basis_of
 from gateway.admin.reports import build_router as build_reports_admin_router
 from gateway.core.clock import Clock, IdGenerator, RandomIds, SystemClock
+from gateway.metrics import Metrics, build_metrics_router
 from gateway.openai_api import errors as api_errors
+from gateway.openai_api.auth import Authenticator, KeyCache
 from gateway.openai_api.embeddings import build_embeddings_router
 from gateway.openai_api.handlers import build_router
 from gateway.openai_api.middleware import RequestIdMiddleware
@@ -27,6 +30,7 @@ from gateway.policy.loader import CompiledPolicy, load_file
 from gateway.providers.base import Provider
 from gateway.providers.registry import BuildContext
 from gateway.runtime import Runtime
+from gateway.service.budgets import BudgetGate
 from gateway.service.chat import ChatService
 from gateway.service.dispatcher import Dispatcher
 from gateway.service.embed_dispatch import EmbedDispatcher
@@ -36,9 +40,11 @@ from gateway.service.pool import ProviderPool
 from gateway.service.router import PolicyRouter, redactor_for
 from gateway.service.routing import start_routing as _start_routing
 from gateway.settings import Settings
+from gateway.usage.audit import AuditListener, AuditLog
 from gateway.usage.db import create_schema, make_engine
 from gateway.usage.policy_changes import start_change_log
-from gateway.usage.recorder import Recorder
+from gateway.usage.rollups import RollupListener
+from gateway.usage.wiring import PolicyView, start_ledger
 
 log = logging.getLogger("gateway")
 
@@ -69,6 +75,7 @@ def create_app(settings: Settings, seams: Seams | None = None,
     app.include_router(build_router())
     app.include_router(build_embeddings_router())
     app.include_router(build_reports_admin_router())
+    app.include_router(build_metrics_router())
     app.include_router(build_policy_admin_router())
     app.add_middleware(RequestIdMiddleware, ids=seams.ids, clock=seams.clock)
     return app
@@ -93,9 +100,23 @@ async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None
     engine = make_engine(settings.database_url)
     create_schema(engine)
     stack.callback(engine.dispose)
-    recorder = Recorder(engine)
-    await recorder.start()
-    stack.push_async_callback(recorder.stop)
+    metrics = Metrics()
+    policy_now = PolicyView(compiled)
+    ledger = await start_ledger(settings, engine, policy_now, stack, observers=[metrics.observe],
+                                listeners=[RollupListener(pool.zone_of), AuditListener(
+                                    AuditLog(engine, seams.clock),
+                                    lambda: policy_now.source().sha256,
+                                    lambda b: transfer_basis_of(policy_now(), b), pool.zone_of)])
+    recorder = ledger.recorder
+    gate = BudgetGate(engine, policy_now, ledger.pricer, seams.clock,
+                      sweep_every_s=float(settings.extra.get("budget_sweep_s", 60.0)),
+                      stale_after_s=float(settings.extra.get("budget_hold_stale_s", 3600.0)),
+                      backlog=lambda: recorder.backlog)
+    await gate.start()
+    stack.push_async_callback(gate.stop)
+    metrics.add_budget_source(gate.views, lambda: recorder.backlog)
+    auth = Authenticator(KeyCache(engine, seams.clock), seams.clock,
+                         keys_required=settings.keys_required, admin_key=settings.admin_key)
 
     sync = PolicySync(engine, interval_s=float(settings.extra.get("policy_sync_s", 1.0)),
                       redis_url=settings.redis_url, channel=settings.redis_prefix + "policy")
@@ -104,15 +125,17 @@ async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None
                                      compiled.source)  # policy_changes + audit entries
     routing.reloader.add_sink(changes.record)
     sync.attach(routing.reloader)
+    policy_now.source = routing.reloader.current
     dispatcher = Dispatcher(pool.providers, seams.clock, pool.options_for, stats=routing.stats,
                             zone_of=pool.zone_of)
     router = PolicyRouter(routing.reloader.current, routing.stats, seams.clock, pool.disabled,
-                          rand=random.random)
+                          budgets=gate.state_for, rand=random.random)
     chat = ChatService(router, dispatcher, recorder, seams.clock,
-                       redact=redactor_for(routing.reloader.current))
+                       redact=redactor_for(routing.reloader.current), budgets=gate)
     extras: dict[str, Any] = {"recorder": recorder, "engine": engine, "local_engine": local,
                               "policy_reloader": routing.reloader, "stats": routing.stats,
                               "settings": settings}
+    extras.update(metrics=metrics, budgets=gate, auth=auth, ledger=ledger)
     extras["embeddings"] = EmbeddingsService(  # /v1/embeddings, routed like chat
         router, EmbedDispatcher(pool.providers, seams.clock, pool.options_for,
                                 stats=routing.stats, zone_of=pool.zone_of),
