@@ -81,6 +81,14 @@ backends:
     model: meta/meta-llama-3-8b-instruct
     transfer: {TRANSFER}
     {t}
+  replicate-declared:  # the same model, its lack of tools written in the policy
+    kind: replicate
+    zone: cloud
+    base_url: {urls["replicate"]}
+    model: meta/meta-llama-3-8b-instruct
+    capabilities: {{tools: false}}
+    transfer: {TRANSFER}
+    {t}
   ollama:
     kind: ollama
     zone: on_prem
@@ -97,13 +105,15 @@ backends:
     {t}
 aliases:
 {"".join(f"  {v}-chat: {{backends: [{v}]}}{chr(10)}" for v in VENDORS)}
+  replicate-declared-chat: {{backends: [replicate-declared]}}
 rules:
   - name: public-anywhere
     match: {{data_classes: [public]}}
     allow_zones: [on_prem, cloud]
     objective: ordered
   - name: cloud-only-aliases-take-public-text-only
-    match: {{aliases: [bedrock-chat, vertex-chat, replicate-chat]}}
+    match: {{aliases: [bedrock-chat, vertex-chat, replicate-chat,
+                       replicate-declared-chat]}}
     action: block
     message: this alias reaches a cloud backend and takes public text only
 """
@@ -196,7 +206,8 @@ def vendor_calls(srv: EmulatorServer) -> list[Any]:
 
 
 def test_every_vendor_alias_is_listed(client: openai.OpenAI) -> None:
-    assert {m.id for m in client.models.list()} == {f"{v}-chat" for v in VENDORS}
+    assert {m.id for m in client.models.list()} == {f"{v}-chat" for v in VENDORS} | {
+        "replicate-declared-chat"}
 
 
 @pytest.mark.parametrize("vendor", VENDORS)
@@ -302,11 +313,17 @@ def test_streamed_tool_call(client: openai.OpenAI, vendor: str) -> None:
 
 def test_replicate_refuses_tools_with_a_clear_400(client: openai.OpenAI,
                                                   emulators: dict[str, EmulatorServer]) -> None:
-    for stream in (False, True):
-        with pytest.raises(openai.BadRequestError) as err:
-            client.chat.completions.create(model="replicate-chat", messages=ask(),
-                                           tools=[WEATHER_TOOL], stream=stream)
-        body: Any = err.value.body
-        assert body["code"] == "unsupported_capability"
-        assert "replicate" in body["message"] and "tools" in body["message"]
+    """Refused by the adapter before any call (`replicate-chat`), or by the policy engine
+    when the policy declares the backend's capabilities (`replicate-declared-chat`)."""
+    for alias in ("replicate-chat", "replicate-declared-chat"):
+        for stream in (False, True):
+            with pytest.raises(openai.BadRequestError) as err:
+                client.chat.completions.create(model=alias, messages=ask(),
+                                               tools=[WEATHER_TOOL], stream=stream)
+            body: Any = err.value.body
+            assert body["code"] == "unsupported_capability"
+            assert body["type"] == "invalid_request_error"
+            assert "'replicate" in body["message"] and "tools" in body["message"], body
     assert vendor_calls(emulators["replicate"]) == []
+    ok = client.chat.completions.create(model="replicate-declared-chat", messages=ask())
+    assert ok.choices[0].message.content == emulators["replicate"].state.mode.reply
