@@ -292,18 +292,33 @@ def _restore_result(result: ChatResult, mapping: Restorer) -> ChatResult:
 
 
 async def _restore_stream(chunks: AsyncIterator[ChatChunk], restorer: StreamRestorer,
-                          mapping: Restorer) -> AsyncIterator[ChatChunk]:
+                          mapping: RedactionMapLike) -> AsyncIterator[ChatChunk]:
+    """Text and each tool call's arguments get their own stream restorer: a placeholder split
+    across chunks is held back until complete, then restored."""
+    args: dict[int, StreamRestorer] = {}
     async for chunk in chunks:
         text = restorer.feed(chunk.text) if chunk.text else ""
+        calls: list[ToolCallDelta] = []
+        for d in chunk.tool_calls:
+            r = args.get(d.index) or args.setdefault(d.index, mapping.stream_restorer())
+            calls.append(ToolCallDelta(d.index, d.id, d.name,
+                                       r.feed(d.arguments) if d.arguments else d.arguments))
         if chunk.finish_reason is not None or chunk.usage is not None:
             text += restorer.flush()
-        calls = tuple(ToolCallDelta(d.index, d.id, d.name,
-                                    mapping.restore(d.arguments) if d.arguments else d.arguments)
-                      for d in chunk.tool_calls)
-        yield dataclasses.replace(chunk, text=text, tool_calls=calls)
-    tail = restorer.flush()
-    if tail:
-        yield ChatChunk(text=tail)
+            calls.extend(_flush_arguments(args))
+        yield dataclasses.replace(chunk, text=text, tool_calls=tuple(calls))
+    tail, calls = restorer.flush(), _flush_arguments(args)
+    if tail or calls:
+        yield ChatChunk(text=tail, tool_calls=tuple(calls))
+
+
+def _flush_arguments(args: dict[int, StreamRestorer]) -> list[ToolCallDelta]:
+    out = []
+    for index, r in args.items():
+        held = r.flush()
+        if held:
+            out.append(ToolCallDelta(index, arguments=held))
+    return out
 
 
 async def _chain(first: ChatChunk, rest: AsyncIterator[ChatChunk]) -> AsyncIterator[ChatChunk]:
