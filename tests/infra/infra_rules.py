@@ -45,7 +45,7 @@ def tf_files(root: Path = TERRAFORM) -> list[Path]:
     return sorted(p for p in root.rglob("*.tf") if ".terraform" not in p.parts)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_module(directory: Path) -> dict[str, Any]:
     """Merge every .tf file of one directory (a Terraform module) into one document."""
     merged: dict[str, Any] = {}
@@ -227,7 +227,9 @@ def _statements(policy_doc: dict) -> list[dict]:
 def _key_policy_docs(doc: dict[str, Any]) -> set[str]:
     names = set()
     for _, _, body in blocks(doc, "resource", "aws_kms_key"):
-        m = re.fullmatch(r"\$\{data\.aws_iam_policy_document\.(\w+)\.json\}", str(body.get("policy")))
+        m = re.fullmatch(
+            r"\$\{data\.aws_iam_policy_document\.(\w+)\.json\}", str(body.get("policy"))
+        )
         if m:
             names.add(m.group(1))
     return names
@@ -259,7 +261,9 @@ def aws_iam(doc: dict[str, Any], where: str) -> list[str]:
             if f"aws_iam_role.{role}." not in str(body.get("role")):
                 continue
             found = True
-            m = re.fullmatch(r"\$\{data\.aws_iam_policy_document\.(\w+)\.json\}", str(body.get("policy")))
+            m = re.fullmatch(
+                r"\$\{data\.aws_iam_policy_document\.(\w+)\.json\}", str(body.get("policy"))
+            )
             if not m or m.group(1) not in docs:
                 bad.append(f"{where}: task role policy {name} is not a policy document")
                 continue
@@ -288,7 +292,9 @@ def gcp_iam(doc: dict[str, Any], where: str) -> list[str]:
         else:
             roles = {role}
         if not roles or not roles <= GCP_GATEWAY_ROLES:
-            bad.append(f"{where}: project role(s) {sorted(roles - GCP_GATEWAY_ROLES)} granted ({name})")
+            bad.append(
+                f"{where}: project role(s) {sorted(roles - GCP_GATEWAY_ROLES)} granted ({name})"
+            )
     for _, name, body in blocks(doc, "resource", "google_secret_manager_secret_iam_member"):
         if body.get("role") != "roles/secretmanager.secretAccessor":
             bad.append(f"{where}: secret IAM {name} grants {body.get('role')}")
@@ -303,14 +309,18 @@ def tls(doc: dict[str, Any], where: str) -> list[str]:
             bad.append(f"{where}: Cloud SQL {name} accepts unencrypted connections")
     groups = {n: b for _, n, b in blocks(doc, "resource", "aws_db_parameter_group")}
     for _, name, body in blocks(doc, "resource", "aws_db_instance"):
-        m = re.fullmatch(r"\$\{aws_db_parameter_group\.(\w+)\.name\}", str(body.get("parameter_group_name")))
+        m = re.fullmatch(
+            r"\$\{aws_db_parameter_group\.(\w+)\.name\}", str(body.get("parameter_group_name"))
+        )
         params = as_list(groups[m.group(1)].get("parameter")) if m and m.group(1) in groups else []
         if not any(p.get("name") == "rds.force_ssl" and str(p.get("value")) == "1" for p in params):
             bad.append(f"{where}: RDS {name} does not force TLS (rds.force_ssl=1)")
     for _, name, body in blocks(doc, "resource", "aws_lb_listener"):
         if body.get("protocol") == "HTTPS":
             if not body.get("certificate_arn") or "TLS13" not in str(body.get("ssl_policy", "")):
-                bad.append(f"{where}: HTTPS listener {name} lacks a certificate or a TLS 1.2+/1.3 policy")
+                bad.append(
+                    f"{where}: HTTPS listener {name} lacks a certificate or a TLS 1.2+/1.3 policy"
+                )
             continue
         action = first(body, "default_action") or {}
         redirect = first(action, "redirect") or {}
@@ -332,7 +342,9 @@ SECRET_PATTERNS = {
     "Replicate token": re.compile(r"\br8_[A-Za-z0-9]{20,}\b"),
     "Google API key": re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b"),
 }
-_ASSIGN = re.compile(r"(?i)\b([A-Z_]*(?:PASSWORD|SECRET|TOKEN|ADMIN_KEY)[A-Z_]*)\s*(?:=|:\s)\s*(.*)$")
+_ASSIGN = re.compile(
+    r"(?i)\b([A-Z_]*(?:PASSWORD|SECRET|TOKEN|ADMIN_KEY)[A-Z_]*)\s*(?:=|:\s)\s*(.*)$"
+)
 _REFERENCE = re.compile(r"^[A-Za-z_][\w-]*(\.[\w\[\]\"-]+)+$")  # var.x, random_password.y.result
 
 

@@ -6,11 +6,10 @@ import json
 import re
 from pathlib import Path
 
+import infra_rules as r
 import pytest
 import yaml
 from compose_spec import PyCompose
-
-import infra_rules as r
 
 COMPOSE = r.INFRA / "compose.yaml"
 TEST_ENV = r.INFRA / "checks" / "compose.env"
@@ -81,7 +80,12 @@ def test_compose_spec_schema_rejects_a_broken_copy(compose: dict) -> None:
 
 def test_every_password_is_required_from_the_environment() -> None:
     env = read_env(TEST_ENV)
-    for name in ("POSTGRES_PASSWORD", "REDIS_PASSWORD", "GECIT_ADMIN_KEY", "GRAFANA_ADMIN_PASSWORD"):
+    for name in (
+        "POSTGRES_PASSWORD",
+        "REDIS_PASSWORD",
+        "GECIT_ADMIN_KEY",
+        "GRAFANA_ADMIN_PASSWORD",
+    ):
         partial = {k: v for k, v in env.items() if k != name}
         with pytest.raises(MissingVariable, match=name):
             load_compose(partial)
@@ -129,7 +133,9 @@ def test_inference_services(compose: dict) -> None:
     assert devices[0]["driver"] == "nvidia" and "gpu" in devices[0]["capabilities"]
 
 
-def test_every_depends_on_target_exists_and_long_running_services_have_healthchecks(compose: dict) -> None:
+def test_every_depends_on_target_exists_and_long_running_services_have_healthchecks(
+    compose: dict,
+) -> None:
     services = compose["services"]
     for name, svc in services.items():
         assert "healthcheck" in svc, name
@@ -150,7 +156,9 @@ def test_prometheus_scrapes_every_replica(compose: dict) -> None:
 
 def test_grafana_dashboard() -> None:
     dash = json.loads((r.INFRA / "grafana" / "dashboards" / "gecit-gateway.json").read_text())
-    ds = yaml.safe_load((r.INFRA / "grafana" / "provisioning" / "datasources" / "prometheus.yaml").read_text())
+    ds = yaml.safe_load(
+        (r.INFRA / "grafana" / "provisioning" / "datasources" / "prometheus.yaml").read_text()
+    )
     uid = ds["datasources"][0]["uid"]
     ids = [p["id"] for p in dash["panels"]]
     assert len(ids) == len(set(ids)) >= 8
@@ -158,8 +166,12 @@ def test_grafana_dashboard() -> None:
     assert all(p["datasource"]["uid"] == uid for p in dash["panels"])
     assert all(e.count("(") == e.count(")") for e in exprs)
     metrics = {m for e in exprs for m in re.findall(r"\b(gecit_\w+)", e)}
-    assert {"gecit_requests_total", "gecit_request_duration_seconds_bucket",
-            "gecit_time_to_first_token_seconds_bucket", "gecit_cost_usd_total"} <= metrics
+    assert {
+        "gecit_requests_total",
+        "gecit_request_duration_seconds_bucket",
+        "gecit_time_to_first_token_seconds_bucket",
+        "gecit_cost_usd_total",
+    } <= metrics
 
 
 def test_compose_policy_is_valid_for_the_gateway() -> None:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import copy
 
+import infra_rules as r
 import kubernetes_validate
 import pytest
 import yaml
-
-import infra_rules as r
 
 K8S = r.INFRA / "k8s"
 VERSIONS = ["1.30.0", "1.33.0"]
@@ -35,7 +34,9 @@ def test_kustomization_lists_every_manifest() -> None:
 
 
 @pytest.mark.parametrize("version", VERSIONS)
-@pytest.mark.parametrize(("name", "doc"), documents(), ids=lambda v: v if isinstance(v, str) else v["kind"])
+@pytest.mark.parametrize(
+    ("name", "doc"), documents(), ids=lambda v: v if isinstance(v, str) else v["kind"]
+)
 def test_manifest_passes_strict_schema(name: str, doc: dict, version: str) -> None:
     kubernetes_validate.validate(doc, version, strict=True)
 
@@ -67,8 +68,16 @@ def test_policy_configmap_is_mounted_for_hot_reload() -> None:
     dep = by_kind("Deployment")
     pod = dep["spec"]["template"]["spec"]
     [c] = pod["containers"]
-    settings = next(d for _, d in documents() if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "gecit-settings")
-    policy_cm = next(d for _, d in documents() if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "gecit-policy")
+    settings = next(
+        d
+        for _, d in documents()
+        if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "gecit-settings"
+    )
+    policy_cm = next(
+        d
+        for _, d in documents()
+        if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "gecit-policy"
+    )
     vol = next(v for v in pod["volumes"] if v.get("configMap", {}).get("name") == "gecit-policy")
     mount = next(m for m in c["volumeMounts"] if m["name"] == vol["name"])
     assert "subPath" not in mount  # subPath mounts never receive ConfigMap updates
@@ -79,7 +88,11 @@ def test_policy_configmap_is_mounted_for_hot_reload() -> None:
 
 def test_policy_configmap_is_valid_for_the_gateway() -> None:
     schema = pytest.importorskip("gateway.policy.schema")
-    policy_cm = next(d for _, d in documents() if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "gecit-policy")
+    policy_cm = next(
+        d
+        for _, d in documents()
+        if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "gecit-policy"
+    )
     schema.Policy.model_validate(yaml.safe_load(policy_cm["data"]["policy.yaml"]))
 
 
@@ -93,7 +106,11 @@ def test_selectors_match_the_pods() -> None:
     ):
         assert selector.items() <= labels.items(), kind
     hpa = by_kind("HorizontalPodAutoscaler")
-    assert hpa["spec"]["scaleTargetRef"] == {"apiVersion": "apps/v1", "kind": "Deployment", "name": dep["metadata"]["name"]}
+    assert hpa["spec"]["scaleTargetRef"] == {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "name": dep["metadata"]["name"],
+    }
     assert hpa["spec"]["minReplicas"] >= 2
     assert by_kind("PodDisruptionBudget")["spec"]["minAvailable"] < hpa["spec"]["minReplicas"]
 

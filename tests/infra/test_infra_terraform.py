@@ -8,13 +8,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+import infra_rules as r
 import pytest
 
-import infra_rules as r
-
 MODULE_DIRS = sorted({p.parent for p in r.tf_files()})
-RULES = [r.undocumented, r.secret_defaults, r.database_exposure, r.world_ingress,
-         r.public_invoker, r.aws_iam, r.gcp_iam, r.tls]
+RULES = [
+    r.undocumented,
+    r.secret_defaults,
+    r.database_exposure,
+    r.world_ingress,
+    r.public_invoker,
+    r.aws_iam,
+    r.gcp_iam,
+    r.tls,
+]
 
 
 def test_the_four_configurations_exist() -> None:
@@ -182,8 +189,12 @@ def test_rule_catches_seeded_violation(rule, source: str, expected: str) -> None
 
 
 def test_no_secret_in_deployment_files() -> None:
-    files = [p for base in (r.INFRA, r.TERRAFORM) for p in base.rglob("*")
-             if p.is_file() and not {".venv-checkov", ".terraform", ".out"} & set(p.parts)]
+    files = [
+        p
+        for base in (r.INFRA, r.TERRAFORM)
+        for p in base.rglob("*")
+        if p.is_file() and not {".venv-checkov", ".terraform", ".out"} & set(p.parts)
+    ]
     assert len(files) > 20
     found = [v for p in files for v in r.secrets_in_text(p.read_text(errors="ignore"), str(p))]
     assert found == []
@@ -199,11 +210,20 @@ def test_terraform_fmt() -> None:
     tf = shutil.which("terraform")
     if tf:
         env = {k: v for k, v in os.environ.items() if k != "TF_CLI_CONFIG_FILE"}
-        res = subprocess.run([tf, "fmt", "-check", "-recursive", "-diff", str(r.TERRAFORM)],
-                             capture_output=True, text=True, env=env, timeout=120)
+        res = subprocess.run(
+            [tf, "fmt", "-check", "-recursive", "-diff", str(r.TERRAFORM)],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
     else:
-        res = subprocess.run([sys.executable, str(r.INFRA / "checks" / "tf_fmt_check.py"), str(r.TERRAFORM)],
-                             capture_output=True, text=True, timeout=120)
+        res = subprocess.run(
+            [sys.executable, str(r.INFRA / "checks" / "tf_fmt_check.py"), str(r.TERRAFORM)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     assert res.returncode == 0, res.stdout + res.stderr
 
 
