@@ -7,13 +7,14 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import Engine
 from sqlmodel import create_engine
 
 from gateway.usage import tables  # noqa: F401  (registers the tables)
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+MIGRATION_LOCK = 0x6765636974  # "gecit": a PostgreSQL advisory lock key
 
 
 def normalise_url(url: str) -> str:
@@ -52,6 +53,8 @@ def migrate(engine: Engine, revision: str = "heads") -> None:
     """Bring the ledger schema up to date (idempotent; safe to run at every start-up)."""
     cfg = alembic_config()
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":  # replicas starting together migrate one by one
+            conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)
 

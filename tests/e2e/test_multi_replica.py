@@ -120,7 +120,6 @@ def test_two_replicas_share_ledger_budget_and_policy(emulator: EmulatorServer,
                                                      tmp_path: Path) -> None:
     prefix = f"gecit-test-{os.urandom(4).hex()}:"
     with throwaway_database("replicas") as db_url:
-        key = _create_key(db_url)
         gws = [Gateway(tmp_path, emulator.url, db_url, name=f"gw{i}",
                        policy=_policy(emulator.url)) for i in range(2)]
         for gw in gws:
@@ -128,8 +127,13 @@ def test_two_replicas_share_ledger_budget_and_policy(emulator: EmulatorServer,
                           GECIT_ADMIN_KEY=ADMIN, GECIT_LOG_LEVEL="info")
         a, b = gws
         try:
-            for gw in gws:  # one after the other: the first one runs the migrations
-                gw.start()
+            starters = [threading.Thread(target=gw.start) for gw in gws]
+            for t in starters:  # together, on an empty database
+                t.start()
+            for t in starters:
+                t.join(60)
+            assert all(gw.proc is not None and gw.proc.poll() is None for gw in gws)
+            key = _create_key(db_url)  # a key made after start-up is seen by both
             # (a) + (b): concurrent clients on both replicas, anonymous and with the budget key
             results: dict[str, list[tuple[int, str]]] = {"anon": [], "key": []}
             threads = [threading.Thread(target=_client, args=(
