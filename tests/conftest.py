@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+import os
+
+# Tests talk to 127.0.0.1 only. The AWS and Google credential chains would otherwise probe the
+# cloud metadata address (169.254.169.254) when no credentials are configured; switch those
+# probes off for this process and every gateway subprocess it starts (they inherit the env).
+os.environ["AWS_EC2_METADATA_DISABLED"] = "true"
+os.environ["NO_GCE_CHECK"] = "true"
+
 from collections.abc import Iterator
 from pathlib import Path
 
