@@ -14,6 +14,7 @@ import contextlib
 import http.client
 import os
 import re
+import secrets
 import shutil
 import socket
 import subprocess
@@ -183,10 +184,13 @@ class Bench:
             "  telemetry: false\n")
         cmd = [str(exe), "--config", str(cfg), "--host", "127.0.0.1", "--port", str(port),
                "--num_workers", "1"]
+        master = "sk-bench-" + secrets.token_hex(24)  # its key check runs, like Geçit's
         env = {"LITELLM_LOG": "ERROR", "LITELLM_TELEMETRY": "False",
-               "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
-        return self.start("litellm", cmd, port, "/health/liveliness", cpu=self.gw_cpu,
-                          env=env, log="litellm")
+               "LITELLM_LOCAL_MODEL_COST_MAP": "True", "LITELLM_MASTER_KEY": master}
+        t = self.start("litellm", cmd, port, "/health/liveliness", cpu=self.gw_cpu,
+                       env=env, log="litellm")
+        t.key = master
+        return t
 
     # ---- load ------------------------------------------------------------------------
     def wrk(self, t: Target, connections: int, seconds: float) -> dict[str, Any]:
