@@ -1,5 +1,9 @@
 """Runs every enabled detector over one text and returns entity candidates and category hits.
-Pure functions of (compiled detectors, text); the Classifier owns timing and fail-closed."""
+Pure functions of (compiled detectors, text); the Classifier owns timing and fail-closed.
+
+A text is folded once into three byte views of the same length (folded, word view, shape view)
+and its lexicon tokens are found in one regex pass; every detector reads those views, so each
+character of a long text is touched by a handful of C loops and only hits reach Python."""
 
 from __future__ import annotations
 
@@ -10,11 +14,17 @@ from dataclasses import dataclass
 from gateway.sensitivity.checksums import CHECKSUMS, strip_separators
 from gateway.sensitivity.config import SensitivityConfig
 from gateway.sensitivity.emails import emails
-from gateway.sensitivity.identifiers import Candidate, digit_identifiers
-from gateway.sensitivity.lexicon import Lexicon
-from gateway.sensitivity.names import addresses, person_names
+from gateway.sensitivity.identifiers import (
+    DOB_TOKENS,
+    PASSPORT_TOKENS,
+    PLATE_TOKENS,
+    Candidate,
+    digit_identifiers,
+)
+from gateway.sensitivity.lexicon import Lexicon, Occurrences, TokenScanner
+from gateway.sensitivity.names import ADDRESS_LEXICON, NAME_LEXICON, addresses, person_names
 from gateway.sensitivity.special import CategoryHit, build_lexicon, categories
-from gateway.sensitivity.textnorm import digit_count, fold, fold_bytes, word_view
+from gateway.sensitivity.textnorm import fold, fold_bytes, shape_view, word_view
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,14 +52,24 @@ class Detectors:
             for p in config.custom_patterns
         )
         self.allow = frozenset(fold(strip_separators(v)) for v in config.allow_list)
+        lexicons = (self.special, NAME_LEXICON, ADDRESS_LEXICON)
+        self.scanner = TokenScanner(
+            exact=[
+                *(k for lex in lexicons for k in lex.exact_keys),
+                *PLATE_TOKENS,
+                *PASSPORT_TOKENS,
+                *DOB_TOKENS,
+            ],
+            stems=[k for lex in lexicons for k in lex.stem_keys],
+        )
 
     def entities(
-        self, text: str, folded: bytes, words: bytes, tokens: frozenset[bytes]
+        self, text: str, folded: bytes, words: bytes, shape: bytes, tokens: Occurrences
     ) -> list[Candidate]:
         on = self.config.detectors
         found: list[Candidate] = []
-        if digit_count(folded) >= 4:  # a plate has at least 4 digits
-            found.extend(digit_identifiers(text, folded, on, tokens))
+        if shape.count(b"0") >= 4:  # a plate has at least 4 digits
+            found.extend(digit_identifiers(text, folded, shape, on, tokens.keys()))
         if on.email and b"@" in folded:
             found.extend(emails(text))
         if on.person_name:
@@ -90,8 +110,8 @@ class Detectors:
     ) -> tuple[list[Candidate], list[CategoryHit]]:
         folded = fold_bytes(text)
         words = word_view(folded)
-        tokens = frozenset(words.split())
-        ents = self.entities(text, folded, words, tokens)
+        tokens = self.scanner.scan(words)
+        ents = self.entities(text, folded, words, shape_view(folded), tokens)
         cats: list[CategoryHit] = []
         if self.config.detectors.special_categories:
             # a person nearby makes a term about that person; a lone first name counts here

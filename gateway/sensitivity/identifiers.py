@@ -1,14 +1,17 @@
 """Number-shaped identifiers found from digit runs: TCKN/YKN, VKN, IBAN, phone numbers,
 payment cards, dates of birth, plates and passports.
 
-One compiled scan finds runs of digits that may contain spaces, dots, dashes, slashes or
-brackets; only those runs are examined in Python. A run may hold several numbers written
-next to each other, so contiguous groups of a run are tried, longest first."""
+One compiled scan over the shape view (textnorm.shape_view) finds runs of digits that may
+contain spaces, dots, dashes, slashes or brackets; only those runs are examined in Python, and
+runs too short for what is being looked for are dropped after one C-level count. A run may hold
+several numbers written next to each other, so contiguous groups of a run are tried, longest
+first."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from bisect import bisect_left
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from typing import Final
 
@@ -22,11 +25,16 @@ from gateway.sensitivity.checksums import (
 )
 from gateway.sensitivity.config import Detectors
 
-# six digits or more: nothing shorter can be an identifier (plates are scanned separately)
-RUN: Final = re.compile(rb"\d(?:[ .\-/()]{0,2}\d){5,}")
-IBAN_HEAD: Final = re.compile(rb"(?<![a-z0-9])[a-z]{2}\d{2}(?=[ \-]?[a-z0-9])")
+# On the shape view ('0' digit, 'a' letter, '.' for . / ( ), ' ' and '-' kept). A run is a
+# maximal chain of digits joined by at most two separators, with six digits or more: nothing
+# shorter can be an identifier (plates are scanned separately). The lookbehinds, placed after the
+# literal first digit so the engine still skips ahead in C, start a match only at a chain's
+# first digit (never retrying inside a short chain).
+RUN: Final = re.compile(rb"0(?<!00)(?<!0[ .\-]0)(?<!0[ .\-]{2}0)(?:[ .\-]{0,2}0){5,}")
+# an IBAN's country code and check digits: two letters, not inside a word, two digits
+IBAN_HEAD: Final = re.compile(rb"aa00(?<![a0]aa00)(?=[ \-]?[a0])")
+PLATE_HINT: Final = re.compile(rb"00[ \-]?a")
 PLATE_START: Final = re.compile(r"(?<![\w])(?:0[1-9]|[1-7]\d|8[01])[ -]?[A-PR-VYZ]")
-_NON_DIGIT: Final = bytes(c for c in range(256) if not 48 <= c <= 57)
 # Detectors that only ever count with context run only when a context word is in the text.
 PLATE_TOKENS: Final = frozenset(
     b"plaka plakali plakasi plakayi plakanin plakalarini arac araci aracin aracim araba "
@@ -131,13 +139,16 @@ def _phone(
     return None
 
 
-def _iban_before(folded: bytes, run_start: int) -> Candidate | None:
+def _iban_before(folded: bytes, heads: list[int], run_start: int) -> Candidate | None:
     """An IBAN whose country code starts at most 36 characters before this digit run (the
-    run may be its account part, after letters such as 'GB82 WEST ')."""
-    for head in IBAN_HEAD.finditer(folded, max(0, run_start - 36), run_start + 4):
-        found = _iban(folded, head.start())
+    run may be its account part, after letters such as 'GB82 WEST '). `heads` are the sorted
+    offsets of every IBAN_HEAD in the text."""
+    i = bisect_left(heads, run_start - 36)
+    while i < len(heads) and heads[i] < run_start:
+        found = _iban(folded, heads[i])
         if found is not None:
             return found
+        i += 1
     return None
 
 
@@ -170,29 +181,35 @@ def _groups(raw: bytes, base: int) -> list[tuple[int, int, str]]:
 
 
 def digit_identifiers(
-    text: str, folded: bytes, on: Detectors, tokens: frozenset[bytes]
+    text: str, folded: bytes, shape: bytes, on: Detectors, tokens: Collection[bytes]
 ) -> Iterator[Candidate]:
-    """All number-shaped identifiers in one text (folded is its `fold_bytes`)."""
-    if on.plate and not tokens.isdisjoint(PLATE_TOKENS):
-        for m in PLATE_START.finditer(text):
-            plate = _plate(text, folded, m.start())
-            if plate is not None:
-                yield plate
-    want_passport = on.passport and not tokens.isdisjoint(PASSPORT_TOKENS)
-    want_dob = on.birth_date and not tokens.isdisjoint(DOB_TOKENS)
+    """All number-shaped identifiers in one text (folded is its `fold_bytes`, shape its
+    `shape_view`; tokens holds at least the lexicon tokens of the text that are context words
+    for plates, passports and birth dates)."""
+    if on.plate and not PLATE_TOKENS.isdisjoint(tokens):
+        for m in PLATE_HINT.finditer(shape):
+            if PLATE_START.match(text, m.start()):
+                plate = _plate(text, folded, m.start())
+                if plate is not None:
+                    yield plate
+    want_passport = on.passport and not PASSPORT_TOKENS.isdisjoint(tokens)
+    want_dob = on.birth_date and not DOB_TOKENS.isdisjoint(tokens)
+    heads = [m.start() for m in IBAN_HEAD.finditer(shape)] if on.iban else []
     covered = 0
-    for run in RUN.finditer(folded):
+    for run in RUN.finditer(shape):
         start, end = run.span()
         if start < covered:
             continue
-        if on.iban:
-            iban = _iban_before(folded, start)
+        if heads:
+            iban = _iban_before(folded, heads, start)
             if iban is not None and iban.end > start:
                 covered = iban.end
                 yield iban
                 continue
-        raw = run.group(0)
-        ndigits = len(raw.translate(None, _NON_DIGIT))
+        ndigits = shape.count(b"0", start, end)
+        if ndigits < 10 and not want_dob and not want_passport:
+            continue  # the common case in prose: dates, amounts, order numbers
+        raw = folded[start:end]
         if want_dob and DATE.match(raw) and ctx.near(folded, start, end, ctx.DOB_CTX):
             yield Candidate("DOGUM_TARIHI", start, end, 0.8, "birth_date")
             continue

@@ -1,20 +1,26 @@
-"""Fast lexicon matching over a whole text without per-token Python loops.
+"""Lexicon matching over a whole text without per-token Python loops.
 
-A text's distinct tokens come from one C-level split of its word view. Exact terms are found by
-set intersection; stem terms (`stem*`) by one trie-shaped regex over the distinct tokens joined
-by newlines. Only the tokens that hit are then located in the text (str.find), so the cost is
-linear in the text and independent of the lexicon size."""
+A `TokenScanner` compiled from the keys of every lexicon finds, in one regex pass over a text's
+word view, the tokens that equal an exact key or start with a stem (`stem*`), with their
+offsets. Each `Lexicon` then resolves only those tokens (a dict look-up per distinct token), so
+the cost is linear in the text and barely depends on the lexicon size; the tokens that match
+nothing are never turned into Python objects."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from gateway.sensitivity.textnorm import fold_term
 
 T = TypeVar("T", bound=Hashable)
+
+# token -> its start offsets in the word view, in text order
+Occurrences = Mapping[bytes, list[int]]
+
+_WORD_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789")
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,26 +36,6 @@ class Hit(Generic[T]):
 class _Entry(Generic[T]):
     tag: T
     phrase: re.Pattern[bytes] | None  # whole-phrase check at the first token, if multi-word
-
-
-def _trie_regex(words: Iterable[bytes]) -> bytes:
-    trie: dict[int, dict] = {}  # type: ignore[type-arg]
-    for w in words:
-        node = trie
-        for ch in w:
-            node = node.setdefault(ch, {})
-        node[-1] = {}
-
-    def build(node: dict) -> bytes:  # type: ignore[type-arg]
-        alts = [
-            re.escape(bytes([ch])) + build(node[ch]) for ch in sorted(k for k in node if k >= 0)
-        ]
-        if not alts:
-            return b""
-        body = alts[0] if len(alts) == 1 else b"(?:" + b"|".join(alts) + b")"
-        return b"(?:" + body + b")?" if -1 in node else body
-
-    return build(trie)
 
 
 def _phrase_regex(words: list[str]) -> re.Pattern[bytes]:
@@ -82,52 +68,102 @@ class Lexicon(Generic[T]):
             else:
                 exact.setdefault(first.encode("ascii"), []).append(_Entry(tag, phrase))
         self._exact = exact
-        self._exact_keys = frozenset(exact)
         self._prefix = prefix
         self._prefix_lengths = tuple(sorted({len(k) for k in prefix}))
-        self._prefix_re = (
-            re.compile(rb"(?m)^" + _trie_regex(prefix) + rb"[a-z0-9]*$") if prefix else None
-        )
 
     def __len__(self) -> int:
         return len(self._exact) + len(self._prefix)
 
-    def matching_tokens(
-        self, tokens: frozenset[bytes]
-    ) -> dict[bytes, list[tuple[bytes, _Entry[T]]]]:
-        """Distinct tokens that hit, each with (stem, entry) pairs."""
-        out: dict[bytes, list[tuple[bytes, _Entry[T]]]] = {}
-        for tok in tokens & self._exact_keys:
-            out[tok] = [(tok, e) for e in self._exact[tok]]
-        if self._prefix_re is not None and tokens:
-            for m in self._prefix_re.finditer(b"\n".join(tokens)):
-                tok = m.group(0)
-                for n in self._prefix_lengths:
-                    if n > len(tok):
-                        break
-                    for e in self._prefix.get(tok[:n], ()):
-                        out.setdefault(tok, []).append((tok[:n], e))
+    @property
+    def exact_keys(self) -> frozenset[bytes]:
+        return frozenset(self._exact)
+
+    @property
+    def stem_keys(self) -> frozenset[bytes]:
+        return frozenset(self._prefix)
+
+    def entries(self, token: bytes) -> list[tuple[bytes, _Entry[T]]]:
+        """(stem, entry) pairs for one token: its exact key, then every stem it starts with."""
+        out = [(token, e) for e in self._exact.get(token, ())]
+        for n in self._prefix_lengths:
+            if n > len(token):
+                break
+            stem = token[:n]
+            out.extend((stem, e) for e in self._prefix.get(stem, ()))
         return out
 
-    def find(self, words: bytes, tokens: frozenset[bytes]) -> Iterator[Hit[T]]:
-        """Every occurrence in `words` (a word view) of every term, with its tag."""
-        for tok, entries in self.matching_tokens(tokens).items():
-            for start in occurrences(words, tok):
-                end = start + len(tok)
+    def find(self, words: bytes, found: Occurrences) -> list[Hit[T]]:
+        """Every occurrence in `words` (a word view) of every term, with its tag, in text order.
+        `found` comes from a TokenScanner built with this lexicon's keys."""
+        hits: list[Hit[T]] = []
+        for tok, starts in found.items():
+            entries = self.entries(tok)
+            if not entries:
+                continue
+            n = len(tok)
+            for start in starts:
                 for stem, entry in entries:
                     if entry.phrase is None:
-                        yield Hit(start, end, tok, stem, entry.tag)
+                        hits.append(Hit(start, start + n, tok, stem, entry.tag))
                         continue
                     m = entry.phrase.match(words, start)
                     if m is not None:
-                        yield Hit(start, m.end(), tok, stem, entry.tag)
+                        hits.append(Hit(start, m.end(), tok, stem, entry.tag))
+        hits.sort(key=lambda h: h.start)
+        return hits
 
 
-def occurrences(words: bytes, token: bytes) -> Iterator[int]:
-    """Start offsets of `token` as a whole word in a word view (words separated by spaces)."""
-    n = len(token)
-    i = words.find(token)
-    while i >= 0:
-        if (i == 0 or words[i - 1] == 32) and (i + n == len(words) or words[i + n] == 32):
-            yield i
-        i = words.find(token, i + n)
+def _trie_regex(exact: Iterable[bytes], stems: Iterable[bytes]) -> bytes:
+    """A regex matching exactly the tokens that equal an exact key or start with a stem. It is
+    shaped as a trie so the engine follows one branch per character."""
+    end_exact, end_stem = -1, -2
+    trie: dict[int, Any] = {}
+    for keys, mark in ((exact, end_exact), (stems, end_stem)):
+        for w in keys:
+            node = trie
+            for ch in w:
+                node = node.setdefault(ch, {})
+            node[mark] = {}
+
+    def build(node: dict[int, Any]) -> bytes:
+        if end_stem in node:  # any continuation matches: children add nothing
+            return rb"[a-z0-9]*"
+        alts = [
+            re.escape(bytes([ch])) + build(node[ch]) for ch in sorted(k for k in node if k >= 0)
+        ]
+        if end_exact in node:
+            alts.append(rb"(?![a-z0-9])")
+        return alts[0] if len(alts) == 1 else b"(?:" + b"|".join(alts) + b")"
+
+    return build(trie)
+
+
+class TokenScanner:
+    """Finds the tokens of a word view that some lexicon may care about, in one regex pass."""
+
+    def __init__(self, exact: Iterable[bytes], stems: Iterable[bytes]) -> None:
+        # keys with characters a word view never holds (e.g. 'hak-is') can never match
+        ex = sorted({k for k in exact if k and _WORD_CHARS.issuperset(k)})
+        st = sorted({k for k in stems if k and _WORD_CHARS.issuperset(k)})
+        self._empty = not ex and not st
+        body = _trie_regex(ex, st) if not self._empty else b"(?!)"
+        # a token starts after a space (the literal prefix lets the engine skip ahead in C)
+        # or at offset 0
+        self._inner = re.compile(rb" (" + body + rb")")
+        self._first = re.compile(rb"(" + body + rb")")
+
+    def scan(self, words: bytes) -> dict[bytes, list[int]]:
+        found: dict[bytes, list[int]] = {}
+        if self._empty or not words:
+            return found
+        m0 = self._first.match(words)
+        if m0 is not None:
+            found[m0.group(1)] = [0]
+        for m in self._inner.finditer(words):
+            tok = m.group(1)
+            starts = found.get(tok)
+            if starts is None:
+                found[tok] = [m.start(1)]
+            else:
+                starts.append(m.start(1))
+        return found

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from gateway.sensitivity.identifiers import Candidate
-from gateway.sensitivity.lexicon import Lexicon
+from gateway.sensitivity.lexicon import Lexicon, Occurrences
 from gateway.sensitivity.lexicon_names import (
     FIRST_NAMES,
     NOT_SURNAMES,
@@ -64,9 +64,9 @@ def _fold_word(word: str) -> str:
     return fold(word)
 
 
-def person_names(text: str, words: bytes, tokens: frozenset[bytes]) -> Iterator[Candidate]:
+def person_names(text: str, words: bytes, found: Occurrences) -> Iterator[Candidate]:
     """Full names with a known surname or a title; a lone first name stays below threshold."""
-    for hit in NAME_LEXICON.find(words, tokens):
+    for hit in NAME_LEXICON.find(words, found):
         if hit.tag == "first":
             if not text[hit.start].isupper():
                 continue
@@ -116,10 +116,10 @@ def _from_first_name(text: str, start: int, end: int) -> Iterator[Candidate]:
     yield Candidate("AD_SOYAD", start, last_end, 0.8 if surname_known else 0.55, "name_lexicon")
 
 
-def addresses(folded: bytes, words: bytes, tokens: frozenset[bytes]) -> Iterator[Candidate]:
+def addresses(folded: bytes, words: bytes, found: Occurrences) -> Iterator[Candidate]:
     """A street word (mah., cad., sok., street) with a number, door, floor or postcode near."""
     last_end = -1
-    for hit in ADDRESS_LEXICON.find(words, tokens):
+    for hit in ADDRESS_LEXICON.find(words, found):
         lo, hi = max(0, hit.start - 60), min(len(folded), hit.end + 60)
         if hit.start < last_end:
             continue

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from gateway.sensitivity.lexicon import Hit, Lexicon
+from gateway.sensitivity.lexicon import Hit, Lexicon, Occurrences
 from gateway.sensitivity.lexicon_special import FIRST_PERSON_SUFFIX, SPECIAL_TERMS
 
 _FIRST_PERSON: Final = re.compile(FIRST_PERSON_SUFFIX)
@@ -92,13 +92,13 @@ def categories(
     lexicon: Lexicon[str],
     folded: bytes,
     words: bytes,
-    tokens: frozenset[bytes],
+    found: Occurrences,
     entity_spans: Sequence[tuple[int, int]],
 ) -> Iterator[CategoryHit]:
     """Every special-category term, with 0.85 when a subject is there and 0.2 when not. A tag
     ending in '!' (an admin term that needs no subject) always counts."""
     hit: Hit[str]
-    for hit in lexicon.find(words, tokens):
+    for hit in lexicon.find(words, found):
         direct = hit.tag.endswith("!")
         subject = direct or has_subject(
             folded, hit.start, hit.end, hit.token, hit.stem, entity_spans
