@@ -12,8 +12,15 @@ from urllib.parse import urlencode
 from sqlalchemy.engine import Engine
 
 from gateway.admin import charts
-from gateway.usage.report_format import money
-from gateway.usage.reports import CloudReference, Report, ReportQuery, ReportRow, run_report
+from gateway.usage.report_format import NOT_SET, cents, money, rates_line
+from gateway.usage.reports import (
+    CloudReference,
+    Rates,
+    Report,
+    ReportQuery,
+    ReportRow,
+    run_report,
+)
 
 TOP_APPS = 10
 
@@ -30,9 +37,9 @@ class DashboardData:
 
 
 def load(engine: Engine, start: date, end: date, tenant: str | None,
-         reference: CloudReference) -> DashboardData:
+         reference: CloudReference, rates: Rates | None = None) -> DashboardData:
     def rep(*group: str) -> Report:
-        return run_report(engine, ReportQuery(start, end, group, tenant), reference)
+        return run_report(engine, ReportQuery(start, end, group, tenant), reference, rates)
 
     return DashboardData(start, end, tenant, rep("day", "backend"), rep("backend"),
                          rep("data_class"), rep("app"))
@@ -88,12 +95,17 @@ def top_apps(report: Report) -> str:
 def _cards(report: Report) -> str:
     cards: list[tuple[str, str]] = []
     for t in report.totals:
+        bill = t.billing(report.rates)
         cards += [("requests", f"{t.requests:,}"), (f"cost ({t.currency})", money(t.cost)),
-                  ("cost (TRY)", money(t.cost_try)), ("error rate", f"{t.error_rate:.2%}"),
+                  ("cost before KDV (TRY)", cents(bill.net_try) or NOT_SET),
+                  ("KDV (TRY)", cents(bill.kdv_try) or NOT_SET),
+                  ("total with KDV (TRY)", cents(bill.gross_try) or NOT_SET),
+                  ("error rate", f"{t.error_rate:.2%}"),
                   ("on-prem share", f"{t.on_prem_share:.1%}"),
                   (f"saving vs cloud ({t.currency})", money(t.saving))]
     if not cards:
         cards = [("requests", "0")]
+    cards.append(("rates", rates_line(report.rates).removeprefix("rates: ")))
     return "".join(f'<div class="card" data-metric="{escape(k)}">{escape(k)}<b>{escape(v)}</b>'
                    "</div>" for k, v in cards)
 

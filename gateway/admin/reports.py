@@ -17,8 +17,9 @@ from gateway.admin import dashboard
 from gateway.admin.auth import admin_key_of
 from gateway.admin.reference import PolicyCloudReference
 from gateway.core.errors import AuthenticationFailed, InvalidRequest, PermissionDenied
+from gateway.policy.schema import Policy
 from gateway.usage.report_format import FORMATS, to_csv, to_json, to_table
-from gateway.usage.reports import ReportError, ReportQuery, run_report
+from gateway.usage.reports import Rates, ReportError, ReportQuery, run_report
 
 ADMIN = "*"
 
@@ -76,12 +77,23 @@ def _query(request: Request, scope: str, group_by: str) -> ReportQuery:
         raise InvalidRequest(str(exc), param="group_by") from None
 
 
-def _reference(request: Request) -> PolicyCloudReference:
+def _policy(request: Request) -> Policy:
     rt = request.app.state.runtime
     reloader = rt.extras.get("policy_reloader")
     compiled = reloader.current() if reloader is not None else rt.policy
-    return PolicyCloudReference(compiled.policy,
+    policy: Policy = compiled.policy
+    return policy
+
+
+def _reference(request: Request) -> PolicyCloudReference:
+    rt = request.app.state.runtime
+    return PolicyCloudReference(_policy(request),
                                 datetime.fromtimestamp(rt.clock.now(), UTC).date())
+
+
+def _rates(request: Request) -> Rates:
+    """The billing rates of the policy in force (a PUT /admin/policy applies at once)."""
+    return Rates.of(_policy(request).billing)
 
 
 def build_router() -> APIRouter:
@@ -95,7 +107,8 @@ def build_router() -> APIRouter:
             raise InvalidRequest(f"format must be one of {', '.join(FORMATS)}", param="format")
         q = _query(request, scope, "tenant")
         engine = request.app.state.runtime.extras["engine"]
-        report = await asyncio.to_thread(run_report, engine, q, _reference(request))
+        report = await asyncio.to_thread(run_report, engine, q, _reference(request),
+                                         _rates(request))
         if fmt == "csv":
             name = f"gecit-cost-{q.start.isoformat()}-{q.end.isoformat()}.csv"
             return Response(to_csv(report), media_type="text/csv; charset=utf-8",
@@ -110,7 +123,7 @@ def build_router() -> APIRouter:
         q = _query(request, scope, "tenant")
         engine = request.app.state.runtime.extras["engine"]
         data = await asyncio.to_thread(dashboard.load, engine, q.start, q.end, q.tenant,
-                                       _reference(request))
+                                       _reference(request), _rates(request))
         return HTMLResponse(dashboard.render(data),
                             headers={"cache-control": "no-store",
                                      "content-security-policy": "default-src 'none'; "

@@ -30,8 +30,10 @@ class BudgetSpec(_Strict):
 class Billing(_Strict):
     usd_try: Decimal | None = Field(
         default=None, gt=0, description="TRY per 1 USD; without it costs are shown in USD only")
-    kdv_rate: Decimal = Field(default=Decimal("0.20"), ge=0, lt=1,
-                              description="KDV (VAT) rate, shown separately in reports")
+    kdv_rate: Decimal | None = Field(
+        default=None, ge=0, lt=1,
+        description='KDV (VAT) rate, e.g. "0.20"; reports show it separately and say so when '
+                    "it is not set (never a silent zero)")
     on_budget_exhausted: OnExhausted = "refuse"
     tenant_budgets: dict[str, BudgetSpec] = Field(default_factory=dict)
     key_budget_action: OnExhausted | None = Field(

@@ -5,6 +5,12 @@ per group: requests, tokens, cost (in the ledger's currency, USD, and in TRY at 
 rate), error rate, p95 TTFT, the share served on-prem, and what the same tokens would have cost
 on the cheapest cloud backend allowed for their data class (`CloudReference`) and so the saving.
 
+Billing figures (`Money`): cost before tax in USD and TRY, KDV and the total with KDV, at the
+policy's `billing.usd_try` and `billing.kdv_rate` (`Rates`). They are exact Decimals (no
+rounding anywhere: the products are computed in a context that raises rather than rounds);
+only the renderers quantize, for display. A rate the policy does not set gives None for the
+figures that need it, never a zero.
+
 p95 TTFT comes from the merged fixed-bucket histograms (`rollups.TTFT_BOUNDS_MS`): it is the
 upper bound of the bucket holding the 95th percentile, so it is exact to bucket resolution.
 """
@@ -14,7 +20,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from decimal import Decimal
+from decimal import (
+    ROUND_HALF_UP,
+    Context,
+    Decimal,
+    DivisionByZero,
+    Inexact,
+    InvalidOperation,
+    Overflow,
+    localcontext,
+)
 from typing import Any, Protocol
 
 from sqlalchemy import Table, func, select
@@ -33,8 +48,67 @@ GROUP_KEYS: tuple[str, ...] = ("tenant", "app", "backend", "model", "data_class"
 MTOK = Decimal(1_000_000)
 
 
+# Products of rollup sums (9 decimals) and policy rates are exact well inside 100 digits; the
+# Inexact trap turns any rounding into an error instead of a silently wrong figure.
+EXACT = Context(prec=100, rounding=ROUND_HALF_UP,
+                traps=[Inexact, InvalidOperation, DivisionByZero, Overflow])
+QUOTIENT = Context(prec=34, rounding=ROUND_HALF_UP, traps=[InvalidOperation, DivisionByZero])
+
+
 class ReportError(ValueError):
     """A bad report request (unknown group key, reversed range)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rates:
+    """The policy's billing rates a report converts and taxes with; None = not set."""
+
+    usd_try: Decimal | None = None  # TRY per 1 USD
+    kdv_rate: Decimal | None = None  # e.g. 0.20
+
+    @classmethod
+    def of(cls, billing: Any) -> Rates:
+        """From a policy's `billing:` section (or None)."""
+        return cls(getattr(billing, "usd_try", None), getattr(billing, "kdv_rate", None))
+
+
+@dataclass(frozen=True, slots=True)
+class Money:
+    """Cost before tax (net), KDV and total with KDV (gross), in USD and TRY. Exact; None where
+    a needed rate is not set (or the ledger currency is neither USD nor TRY)."""
+
+    net_usd: Decimal | None
+    net_try: Decimal | None
+    kdv_usd: Decimal | None
+    kdv_try: Decimal | None
+    gross_usd: Decimal | None
+    gross_try: Decimal | None
+
+    FIELDS = ("net_usd", "net_try", "kdv_usd", "kdv_try", "gross_usd", "gross_try")
+
+    def as_dict(self) -> dict[str, Decimal | None]:
+        return {f: getattr(self, f) for f in self.FIELDS}
+
+
+def billing_figures(cost: Decimal, currency: str, rates: Rates) -> Money:
+    """`cost` (in the ledger `currency`) as net / KDV / gross in USD and TRY."""
+    fx, kdv = rates.usd_try, rates.kdv_rate
+    net_usd: Decimal | None
+    net_try: Decimal | None
+    with localcontext(EXACT):
+        if currency == "USD":
+            net_usd, net_try = cost, (cost * fx if fx is not None else None)
+        elif currency == "TRY":
+            net_try = cost
+            with localcontext(QUOTIENT):  # the one inexact step: TRY -> USD (34 digits)
+                net_usd = cost / fx if fx is not None else None
+        else:
+            net_usd = net_try = None
+        kdv_usd = net_usd * kdv if net_usd is not None and kdv is not None else None
+        kdv_try = net_try * kdv if net_try is not None and kdv is not None else None
+        gross_usd = net_usd + kdv_usd if net_usd is not None and kdv_usd is not None else None
+        gross_try = net_try + kdv_try if net_try is not None and kdv_try is not None else None
+    return Money(net_usd, net_try, kdv_usd, kdv_try, gross_usd, gross_try)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +183,9 @@ class ReportRow:
     def saving(self) -> Decimal:
         return self.cloud_equivalent - self.comparable_cost
 
+    def billing(self, rates: Rates) -> Money:
+        return billing_figures(self.cost, self.currency, rates)
+
     def merge(self, other: ReportRow) -> None:
         for name in ("requests", "errors", "prompt_tokens", "completion_tokens", "cost",
                      "cost_try", "on_prem_requests", "cloud_equivalent", "comparable_cost"):
@@ -121,6 +198,7 @@ class Report:
     query: ReportQuery
     rows: list[ReportRow]
     totals: list[ReportRow]  # one per currency
+    rates: Rates = Rates()  # the policy's rates the billing figures use
 
 
 class NoReference:
@@ -194,8 +272,8 @@ def _text(v: Any) -> str:
     return v.isoformat() if isinstance(v, date) else str(v)
 
 
-def run_report(engine: Engine, q: ReportQuery, reference: CloudReference | None = None
-               ) -> Report:
+def run_report(engine: Engine, q: ReportQuery, reference: CloudReference | None = None,
+               rates: Rates | None = None) -> Report:
     ref = reference or NoReference()
     groups: dict[tuple[Any, ...], ReportRow] = {}
     totals: dict[str, ReportRow] = {}
@@ -212,4 +290,4 @@ def run_report(engine: Engine, q: ReportQuery, reference: CloudReference | None 
             total = totals.setdefault(part.currency, ReportRow(group={}, currency=part.currency))
             total.merge(part)
     rows = sorted(groups.values(), key=lambda r: (*r.group.values(), r.currency))
-    return Report(q, rows, [totals[c] for c in sorted(totals)])
+    return Report(q, rows, [totals[c] for c in sorted(totals)], rates or Rates())

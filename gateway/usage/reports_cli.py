@@ -29,7 +29,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument("--format", choices=("table", "csv", "json"), default="table")
     p.add_argument("--tenant", help="only this tenant's traffic")
     p.add_argument("--database-url", dest="database_url", help="env GECIT_DATABASE_URL")
-    p.add_argument("--policy", help="policy YAML for the cloud reference (env GECIT_POLICY)")
+    p.add_argument("--policy", help="policy YAML for the cloud reference and the billing rates "
+                   "(USD->TRY, KDV) (env GECIT_POLICY)")
     p.add_argument("--rebuild", action="store_true",
                    help="recompute the rollups of the range from the ledger first")
     p.set_defaults(func=_report)
@@ -40,7 +41,7 @@ def _report(args: argparse.Namespace) -> int:
     from gateway.policy.loader import PolicyError, load_file
     from gateway.usage.db import make_engine
     from gateway.usage.report_format import to_csv, to_json, to_table
-    from gateway.usage.reports import ReportError, ReportQuery, run_report
+    from gateway.usage.reports import Rates, ReportError, ReportQuery, run_report
     from gateway.usage.rollups import rebuild, zone_resolver
 
     settings = Settings.from_env(database_url=args.database_url, policy=args.policy)
@@ -58,7 +59,8 @@ def _report(args: argparse.Namespace) -> int:
     try:
         if args.rebuild:
             rebuild(engine, zone_resolver(zones_of(policy)), query.start, query.end)
-        report = run_report(engine, query, PolicyCloudReference(policy, today))
+        report = run_report(engine, query, PolicyCloudReference(policy, today),
+                            Rates.of(policy.billing))
     finally:
         engine.dispose()
     if args.format == "json":

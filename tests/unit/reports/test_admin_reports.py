@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterator
+from decimal import Decimal
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -55,6 +56,10 @@ def seeded(tmp_path: Path) -> Iterator[Engine]:
 
 @pytest.fixture
 def client(seeded: Engine) -> TestClient:
+    return _client(seeded, POLICY)
+
+
+def _client(seeded: Engine, policy: str) -> TestClient:
     clock = SystemClock()
     settings = Settings(admin_key=ADMIN)
     auth = Authenticator(KeyCache(seeded, clock), clock, keys_required=True, admin_key=ADMIN)
@@ -62,7 +67,7 @@ def client(seeded: Engine) -> TestClient:
     api_errors.install(app)
     app.include_router(build_router())
     app.state.runtime = SimpleNamespace(
-        policy=load_text(POLICY), clock=clock,
+        policy=load_text(policy), clock=clock,
         extras={"engine": seeded, "settings": settings, "auth": auth})
     return TestClient(app)
 
@@ -118,3 +123,34 @@ def test_dashboard_has_every_chart_with_data(client: TestClient) -> None:
         assert "/admin/reports/cost?" in chunk and "format=csv" in chunk
     assert "<script" not in r.text and "http://" not in r.text.replace(
         'xmlns="http://www.w3.org/2000/svg"', "")
+
+
+def test_billing_figures_use_the_policy_rates(seeded: Engine) -> None:
+    client = _client(seeded, POLICY + 'billing: {usd_try: "34.5", kdv_rate: "0.20"}\n')
+    doc = client.get("/admin/reports/cost", headers=_h(ADMIN), params=RANGE).json()
+    assert doc["rates"]["usd_try"] == "34.5" and doc["rates"]["kdv_rate"] == "0.20"
+    for t in doc["totals"]:
+        net_usd, net_try = Decimal(t["net_usd"]), Decimal(t["net_try"])
+        assert net_try == net_usd * Decimal("34.5")  # exact, from the rollups
+        assert Decimal(t["kdv_try"]) == net_try * Decimal("0.20")
+        assert Decimal(t["gross_try"]) == net_try + Decimal(t["kdv_try"])
+    r = client.get("/admin/reports/cost", headers=_h(ADMIN),
+                   params=RANGE | {"group_by": "backend", "format": "csv"})
+    rows = list(csv.DictReader(io.StringIO(r.text)))
+    assert {x["kdv_rate"] for x in rows} == {"0.20"}
+    assert all(x["kdv_try"] and x["gross_try"] for x in rows)
+    r = client.get("/admin/reports/cost", headers=_h(ADMIN),
+                   params=RANGE | {"format": "table"})
+    assert r.text.startswith("rates: 1 USD = 34.5 TRY (policy billing.usd_try); KDV 20%")
+    page = client.get("/admin/dashboard", headers=_h(ADMIN), params=RANGE).text
+    assert 'data-metric="KDV (TRY)"' in page and "1 USD = 34.5 TRY" in page
+
+
+def test_a_policy_without_billing_rates_says_so(client: TestClient) -> None:
+    doc = client.get("/admin/reports/cost", headers=_h(ADMIN), params=RANGE).json()
+    assert doc["rates"]["kdv_rate"] is None and doc["totals"][0]["kdv_try"] is None
+    assert "not set" in doc["notes"]["kdv"] and "not set" in doc["notes"]["usd_try"]
+    page = client.get("/admin/dashboard", headers=_h(ADMIN), params=RANGE).text
+    start = page.index('data-metric="KDV (TRY)"')
+    assert "not set in policy" in page[start:page.index("</div>", start)]
+    assert "billing.kdv_rate is not set in the policy" in page

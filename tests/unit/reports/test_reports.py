@@ -122,7 +122,8 @@ def test_formats(engine: Engine) -> None:
     json.dumps(doc)
     assert doc["totals"][0]["requests"] == report.totals[0].requests
     table = to_table(report).splitlines()
-    assert table[0].split()[:2] == ["tenant", "backend"] and table[-2].startswith("TOTAL")
+    assert table[0].startswith("rates: ")  # the rates used head the table
+    assert table[1].split()[:2] == ["tenant", "backend"] and table[-2].startswith("TOTAL")
 
 
 def test_cli_report_csv(engine: Engine, db_url: str, capsys: pytest.CaptureFixture[str],
