@@ -71,6 +71,7 @@ class BackendStats:
         self._consecutive = 0
         self._opened_at: float | None = None
         self._probing = False
+        self._probe_at = 0.0
 
     def success(self, now: float, ttft_ms: float | None, total_ms: float | None,
                 tokens_per_s: float | None) -> None:
@@ -88,6 +89,7 @@ class BackendStats:
     def failure(self, now: float, kind: FailureKind) -> None:
         self._outcomes.add(now, 1.0)
         if kind not in _HEALTH_FAILURES:
+            self._probing = False  # the probe ended without a verdict on health: allow another
             return
         self._consecutive += 1
         if self._probing or self._consecutive >= self._cfg.failure_threshold:
@@ -107,9 +109,12 @@ class BackendStats:
         if state == "open":
             return False
         if state == "half_open":
-            if self._probing:
+            # one probe at a time; a probe that never reported back (cancelled, deadline passed
+            # before it started) stops blocking once another cool-down has gone by
+            if self._probing and now - self._probe_at < self._cfg.cooldown_s:
                 return False
             self._probing = True
+            self._probe_at = now
         return True
 
     def snapshot(self, now: float) -> BackendLive:

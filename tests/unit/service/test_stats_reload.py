@@ -51,3 +51,22 @@ def test_file_watch_swaps_valid_and_refuses_invalid(tmp_path: Path) -> None:
     assert r.check_file() is None and r.current().aliases == ["two"]
     assert [c.actor for c in seen] == ["file-watch"] and seen[0].at == 1000.0
     assert seen[0].sha256 == r.current().sha256 and r.changes == seen
+
+
+def test_a_probe_that_never_reports_back_does_not_keep_the_circuit_open() -> None:
+    from gateway.core.errors import FailureKind
+    from gateway.service.stats import BackendStats, StatsConfig
+
+    cfg = StatsConfig(failure_threshold=1, cooldown_s=10.0)
+    s = BackendStats(cfg)
+    s.failure(0.0, FailureKind.TRANSIENT)
+    assert s.circuit(5.0) == "open" and not s.begin_attempt(5.0)
+    assert s.begin_attempt(11.0), "half-open: one probe may go"
+    assert not s.begin_attempt(12.0), "only one probe at a time"
+    # the probe vanished (e.g. the client went away before it started): after another
+    # cool-down a new probe is allowed instead of the circuit staying open for ever
+    assert s.begin_attempt(22.0)
+    s.failure(22.5, FailureKind.CALLER)  # a verdict that says nothing about health
+    assert s.begin_attempt(23.0), "a probe ending without a health verdict frees the slot"
+    s.success(23.5, 10.0, 20.0, None)
+    assert s.circuit(24.0) == "closed"
