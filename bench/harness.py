@@ -142,22 +142,29 @@ class Bench:
                "--itl-ms", str(a.itl_ms)]
         return self.start("direct", cmd, port, "/health", cpu=self.load_cpu, log="mock")
 
+    def gateway_cmd(self) -> tuple[list[str], dict[str, str]]:
+        """How to run `gateway`: the installed one, or the package in --tree (an export of a
+        commit, so a working tree that others are editing does not leak into the figures)."""
+        if self.a.tree:
+            return [PY, "-m", "gateway"], {"PYTHONPATH": str(Path(self.a.tree).resolve())}
+        return [str(Path(PY).with_name("gateway"))], {}
+
     def start_gecit(self, mock: Target) -> Target:
         port = free_port()
         db = f"sqlite:///{self.work / 'ledger.db'}"
-        gateway = str(Path(PY).with_name("gateway"))
-        key = self.create_key(gateway, db)
-        cmd = [gateway, "serve", "--upstream", mock.url, "--port", str(port),
+        gateway, env = self.gateway_cmd()
+        key = self.create_key(gateway, env, db)
+        cmd = [*gateway, "serve", "--upstream", mock.url, "--port", str(port),
                "--database-url", db, "--log-level", "warning"]
-        t = self.start("gecit", cmd, port, "/readyz", cpu=self.gw_cpu, log="gecit")
+        t = self.start("gecit", cmd, port, "/readyz", cpu=self.gw_cpu, env=env, log="gecit")
         t.key = key
         return t
 
-    def create_key(self, gateway: str, db: str) -> str | None:
+    def create_key(self, gateway: list[str], env: dict[str, str], db: str) -> str | None:
         """An API key, so the key check runs on every request (loopback would allow none)."""
-        proc = subprocess.run([gateway, "keys", "create", "--tenant", "bench", "--name", "bench",
+        proc = subprocess.run([*gateway, "keys", "create", "--tenant", "bench", "--name", "bench",
                                "--database-url", db], cwd=self.work, capture_output=True,
-                              text=True, timeout=60, check=False)
+                              text=True, timeout=60, check=False, env={**os.environ, **env})
         lines = proc.stdout.strip().splitlines()
         if proc.returncode != 0 or not lines:
             print(f"note: `gateway keys create` failed ({proc.stderr.strip()[-200:]}); "
@@ -314,6 +321,8 @@ def table(targets: list[Target], args: argparse.Namespace) -> str:
         lines.append(line)
     load = os.getloadavg()
     lines.append("")
+    if args.tree:
+        lines.append(f"gateway code: {args.tree_label}")
     lines.append(f"load average before/after: {args.load_before} / "
                  f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; cpus: gateway={args.gateway_cpu} "
                  f"mock+load={args.load_cpu}; wrk {args.seconds:g}s per run; open loop "
@@ -356,6 +365,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--litellm-venv", default=str(HERE / ".venv-litellm"))
     ap.add_argument("--no-gecit", action="store_true", help="skip Geçit (harness checks)")
     ap.add_argument("--keep", action="store_true", help="keep the work dir (logs, ledger)")
+    ap.add_argument("--tree", help="run the gateway package from this directory (run.sh "
+                    "--committed exports HEAD there)")
     ap.add_argument("--json", help="also write every figure to this file")
     a = ap.parse_args(argv)
     cpus = sorted(os.sched_getaffinity(0))
@@ -366,6 +377,7 @@ def main(argv: list[str] | None = None) -> int:
         a.gateway_cpu = a.load_cpu = None
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is not installed: apt-get install -y wrk (bench/run.sh does it)")
+    a.tree_label = os.environ.get("BENCH_TREE_LABEL", a.tree or "")
     load = os.getloadavg()
     a.load_before = f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
     with workdir(a.keep) as work:

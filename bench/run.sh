@@ -4,6 +4,7 @@
 #
 #   bench/run.sh                 # direct + Geçit
 #   bench/run.sh --litellm       # + LiteLLM proxy (installed once into bench/.venv-litellm)
+#   bench/run.sh --committed     # measure the committed HEAD, not a working tree in flux
 #   bench/run.sh --seconds 1 --open-seconds 2 --streams 40    # a quick smoke run
 #
 # Needs: the project venv (.venv, `make install`), wrk (Debian: apt-get install -y wrk; done
@@ -37,5 +38,21 @@ for arg in "$@"; do
   fi
 done
 
+# --committed: measure the committed HEAD (exported to a temp dir), not the working tree
+ARGS=()
+TREE=""
+for arg in "$@"; do
+  if [ "$arg" = "--committed" ]; then
+    TREE=$(mktemp -d /tmp/gecit-bench-tree.XXXXXX)
+    trap 'rm -rf "$TREE"' EXIT
+    git archive HEAD gateway | tar -x -C "$TREE"
+    ARGS+=(--tree "$TREE")
+    export BENCH_TREE_LABEL="commit $(git rev-parse --short HEAD) (git archive HEAD)"
+  else
+    ARGS+=("$arg")
+  fi
+done
+set -- "${ARGS[@]}"
+
 echo "bench: load average now: $(cut -d' ' -f1-3 /proc/loadavg) (figures are only meaningful below ~1.0)" >&2
-exec "$PY" bench/harness.py "$@"
+"$PY" bench/harness.py "$@"
