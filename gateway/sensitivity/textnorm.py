@@ -63,17 +63,17 @@ def _shape(c: int) -> int:
 _SHAPE_TABLE: Final[bytes] = bytes(_shape(c) for c in range(256))
 
 
+_DIACRITIC_TABLE: Final = str.maketrans(dict(_DIACRITICS))
+
+
 def fold(text: str) -> str:
-    """Casefold (Turkish rules) and strip diacritics without changing the length."""
+    """Casefold (Turkish rules) and strip diacritics without changing the length. Meant for
+    short strings (terms, words, values); a whole text goes through `fold_bytes`."""
     s = text.replace("İ", "i") if "İ" in text else text
     low = s.lower()
     if len(low) != len(s):  # a rare character whose lower case is longer: keep it as is
         low = "".join(c if len(c.lower()) != 1 else c.lower() for c in s)
-    if not low.isascii():
-        for src, dst in _DIACRITICS:
-            if src in low:
-                low = low.replace(src, dst)
-    return low
+    return low if low.isascii() else low.translate(_DIACRITIC_TABLE)
 
 
 def _byte_fold_table() -> bytes:

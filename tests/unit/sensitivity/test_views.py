@@ -1,0 +1,95 @@
+"""The fast paths agree with the plain definitions they replace: byte folding, the shape-view
+digit runs and IBAN heads, and the one-pass lexicon token scan."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gateway.sensitivity import identifiers
+from gateway.sensitivity.classifier import Classifier
+from gateway.sensitivity.config import SensitivityConfig
+from gateway.sensitivity.lexicon import Lexicon, TokenScanner
+from gateway.sensitivity.textnorm import fold, fold_bytes, shape_view, word_view
+
+from .helpers import make_tckn
+
+# the definitions on the folded text, before the shape view
+PLAIN_RUN = re.compile(rb"\d(?:[ .\-/()]{0,2}\d){5,}")
+PLAIN_LONG_RUN = re.compile(rb"\d(?:[ .\-/()]{0,2}\d){9,}")
+PLAIN_IBAN_HEAD = re.compile(rb"(?<![a-z0-9])[a-z]{2}\d{2}(?=[ \-]?[a-z0-9])")
+
+
+def test_fold_bytes_matches_fold_on_every_bmp_character() -> None:
+    for cp in [*range(0xD800), *range(0xE000, 0x10000), 0x1F600, 0x10FFFF]:
+        c = chr(cp)
+        assert fold_bytes(c) == fold(c).encode("ascii", "replace"), hex(cp)
+
+
+@given(st.text(alphabet=st.sampled_from("aAıIiİşŞçÇğĞöÖüÜ ẞKÅ\u00a0’ß€Σжé1.-@😀\ud800")))
+def test_fold_bytes_matches_fold_on_text(text: str) -> None:
+    assert fold_bytes(text) == fold(text).encode("ascii", "replace")
+    assert len(fold_bytes(text)) == len(text)
+
+
+digitish = st.text(alphabet=st.sampled_from("0123456789 .-/()ab,:+_\n"), max_size=120)
+
+
+@settings(max_examples=300)
+@given(digitish)
+def test_digit_runs_on_shape_view_match_the_plain_regex(text: str) -> None:
+    folded = fold_bytes(text)
+    shape = shape_view(folded)
+    assert [m.span() for m in identifiers.RUN.finditer(shape)] == [
+        m.span() for m in PLAIN_RUN.finditer(folded)
+    ]
+    assert [m.span() for m in identifiers.LONG_RUN.finditer(shape)] == [
+        m.span() for m in PLAIN_LONG_RUN.finditer(folded)
+    ]
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet=st.sampled_from("trTR0123456789 -.x"), max_size=80))
+def test_iban_heads_match_the_plain_regex(text: str) -> None:
+    folded = fold_bytes(text)
+    assert identifiers._iban_heads(shape_view(folded)) == [
+        m.start() for m in PLAIN_IBAN_HEAD.finditer(folded)
+    ]
+
+
+TERMS = [
+    ("diyabet*", "health"),
+    ("hiv", "health"),
+    ("seker hastasi*", "health"),
+    ("di*", "short"),
+    ("kalp krizi*", "health"),
+]
+WORDS = ["diyabet", "diyabetim", "di", "d", "hiv", "hivx", "seker", "hastasiyim", "kalp", "x"]
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from([*WORDS, " ", ".", "\n"]), max_size=40))
+def test_scanner_finds_the_same_hits_as_token_by_token_matching(parts: list[str]) -> None:
+    lex: Lexicon[str] = Lexicon(TERMS)
+    words = word_view(fold_bytes(" ".join(parts)))
+    found = TokenScanner(lex.exact_keys, lex.stem_keys).scan(words)
+    got = sorted((h.start, h.end, h.stem, h.tag) for h in lex.find(words, found))
+    want = []
+    for m in re.finditer(rb"[a-z0-9]+", words):
+        for stem, entry in lex.entries(m.group(0)):
+            if entry.phrase is None:
+                want.append((m.start(), m.end(), stem, entry.tag))
+            elif (p := entry.phrase.match(words, m.start())) is not None:
+                want.append((m.start(), p.end(), stem, entry.tag))
+    assert got == sorted(want)
+
+
+def test_512kb_prompt_stays_within_the_default_time_budget() -> None:
+    filler = "Üçüncü çeyrek satış sonuçları beklentinin üzerinde geldi; sipariş 88412, 12.03.2024. "
+    text = filler * (512 * 1024 // len(filler))
+    text += f" Sayın Ayşe Yılmaz, TC kimlik no {make_tckn('123456789')}."
+    result = Classifier(SensitivityConfig()).classify([text])
+    assert result.reason is None, result.reason
+    assert result.data_class == "personal"
