@@ -46,6 +46,7 @@ for arg in "$@"; do
     TREE=$(mktemp -d /tmp/gecit-bench-tree.XXXXXX)
     trap 'rm -rf "$TREE"' EXIT
     git archive HEAD gateway | tar -x -C "$TREE"
+    "$PY" -m compileall -q "$TREE" >/dev/null  # as an installed tree would be: no compile at start
     ARGS+=(--tree "$TREE")
     export BENCH_TREE_LABEL="commit $(git rev-parse --short HEAD) (git archive HEAD)"
   else
