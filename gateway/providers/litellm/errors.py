@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 
 from gateway.core.errors import FailureKind, ProviderError
+from gateway.providers.http_errors import classify_transport, kind_for_status, parse_retry_after
 
 _UNREADABLE = ("jsondecodeerror", "expecting value", "unterminated string", "invalid json",
                "validation error", "unexpected end")
@@ -21,26 +22,7 @@ def _retry_after(exc: BaseException) -> float | None:
         headers = getattr(response, "headers", None)
     if not isinstance(headers, Mapping | httpx.Headers):
         return None
-    value = headers.get("retry-after")
-    try:
-        return max(0.0, float(value)) if value else None
-    except (TypeError, ValueError):
-        return None
-
-
-def _kind_for_status(status: int, exc_name: str) -> FailureKind:
-    if status == 429:
-        return FailureKind.RATE_LIMIT
-    if status in (401, 403):
-        return FailureKind.CREDENTIAL
-    if status in (400, 413, 422):
-        return (FailureKind.CONTEXT_LENGTH if "ContextWindow" in exc_name
-                else FailureKind.CALLER)
-    if status in (408, 504):
-        return FailureKind.TIMEOUT
-    if status >= 500:
-        return FailureKind.TRANSIENT
-    return FailureKind.PROVIDER
+    return parse_retry_after(headers.get("retry-after"))
 
 
 def classify_exception(name: str, exc: BaseException) -> ProviderError:
@@ -60,18 +42,15 @@ def classify_exception(name: str, exc: BaseException) -> ProviderError:
     if exc_name == "ContextWindowExceededError":
         status = status or 400
     if isinstance(status, int) and status >= 400:
-        kind = _kind_for_status(status, exc_name)
+        kind = kind_for_status(status, too_long="ContextWindow" in exc_name)
         if exc_name == "APIConnectionError" and kind == FailureKind.TRANSIENT:
             kind = (FailureKind.UNREACHABLE if "connect" in text and "refused" in text
                     else FailureKind.TRANSIENT)
         return ProviderError(kind, f"backend '{name}' failed ({kind.value}, {status})",
                              status=status, backend=name,
                              retry_after=_retry_after(exc) if status == 429 else None)
-    if isinstance(exc, httpx.ConnectError):
-        return ProviderError(FailureKind.UNREACHABLE, f"backend '{name}' is unreachable",
-                             backend=name)
-    if isinstance(exc, httpx.TransportError | ConnectionError):
-        return ProviderError(FailureKind.TRANSIENT, f"connection to backend '{name}' failed",
-                             backend=name)
+    known = classify_transport(name, exc)
+    if known is not None:
+        return known
     return ProviderError(FailureKind.PROVIDER, f"backend '{name}' failed unexpectedly",
                          backend=name)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Mapping
-from typing import Any
 
 import httpx
 import orjson
@@ -14,21 +13,12 @@ from gateway.core.types import (
     ChatChunk,
     ChatRequest,
     ChatResult,
-    FinishReason,
     ToolCallDelta,
-    ToolCallOut,
-    Usage,
 )
 from gateway.providers.base import CallOptions, Capabilities, require_capabilities
 from gateway.providers.http1 import Http1Pool
 from gateway.providers.openai_compat.errors import classify_exception, classify_status
-
-_DROP = {"model", "metadata", "user", "stream", "stream_options", "max_completion_tokens",
-         "max_tokens"}
-_FINISH: dict[str, FinishReason] = {
-    "stop": "stop", "length": "length", "tool_calls": "tool_calls",
-    "function_call": "tool_calls", "content_filter": "content_filter",
-}
+from gateway.providers.openai_shape import finish_of, parse_result, request_body, usage_of
 
 
 class OpenAICompatProvider:
@@ -69,15 +59,7 @@ class OpenAICompatProvider:
 
     # ---- mapping -------------------------------------------------------------------------
     def payload(self, request: ChatRequest, stream: bool) -> bytes:
-        body: dict[str, Any] = request.model_dump(exclude_none=True, exclude=_DROP)
-        body["model"] = self.model
-        limit = request.token_limit
-        if limit is not None:
-            body["max_tokens"] = limit
-        if stream:
-            body["stream"] = True
-            body["stream_options"] = {"include_usage": True}
-        return orjson.dumps(body)
+        return orjson.dumps(request_body(request, self.model, stream))
 
     @staticmethod
     def _timeout(options: CallOptions) -> httpx.Timeout:
@@ -198,29 +180,6 @@ class OpenAICompatProvider:
             await self._fast.aclose()
 
 
-def parse_result(data: dict[str, Any], model: str) -> ChatResult:
-    choice = data["choices"][0]
-    msg = choice.get("message") or {}
-    calls = tuple(
-        ToolCallOut(id=c.get("id") or f"call_{i}", name=c["function"]["name"],
-                    arguments=c["function"].get("arguments") or "")
-        for i, c in enumerate(msg.get("tool_calls") or [])
-    )
-    finish = _FINISH.get(choice.get("finish_reason") or "stop", "stop")
-    return ChatResult(text=msg.get("content"), finish_reason=finish,
-                      usage=parse_usage(data.get("usage")), model=data.get("model") or model,
-                      tool_calls=calls)
-
-
-def parse_usage(u: dict[str, Any] | None) -> Usage | None:
-    if not u:
-        return None
-    details = u.get("prompt_tokens_details") or {}
-    return Usage(prompt_tokens=int(u.get("prompt_tokens") or 0),
-                 completion_tokens=int(u.get("completion_tokens") or 0),
-                 cached_tokens=int(details.get("cached_tokens") or 0))
-
-
 async def _lines(chunks: AsyncIterator[bytes]) -> AsyncIterator[str]:
     """Lines of a byte stream, each handed on as soon as its newline arrives."""
     rest = b""
@@ -269,7 +228,7 @@ def _parse_chunk(name: str, data: str) -> ChatChunk | None:
         if "error" in obj and not obj.get("choices"):
             raise ProviderError(FailureKind.TRANSIENT,
                                 f"backend '{name}' reported an error in the stream", backend=name)
-        usage = parse_usage(obj.get("usage"))
+        usage = usage_of(obj.get("usage"))
         choices = obj.get("choices") or []
         if not choices:
             return ChatChunk(usage=usage) if usage else None
@@ -283,7 +242,7 @@ def _parse_chunk(name: str, data: str) -> ChatChunk | None:
         )
         fr = ch.get("finish_reason")
         return ChatChunk(text=delta.get("content") or "",
-                         finish_reason=_FINISH.get(fr, "stop") if fr else None,
+                         finish_reason=finish_of(fr) if fr else None,
                          usage=usage, tool_calls=calls)
     except ProviderError:
         raise
