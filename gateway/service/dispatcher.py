@@ -10,6 +10,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 from gateway.core.clock import Clock
 from gateway.core.errors import (
@@ -47,6 +48,11 @@ class Outcome:
 OptionsFor = Callable[[str], CallOptions]
 ZoneOf = Callable[[str], str | None]
 RequestFor = Callable[[str], ChatRequest]
+T = TypeVar("T")
+# one try of one backend: raises ProviderError (or TimeoutError) on failure
+Attempt = Callable[[str, Provider, CallOptions], Awaitable[T]]
+# the walls before a backend is tried: the provider, or None (skip; the reason is noted)
+Admit = Callable[[RouteDecision, str, Outcome], Provider | None]
 
 
 class Dispatcher:
@@ -66,65 +72,40 @@ class Dispatcher:
     # ---- non-streamed ------------------------------------------------------------------
     async def complete(self, decision: RouteDecision, request_for: RequestFor,
                        outcome: Outcome) -> ChatResult:
+        async def call(name: str, provider: Provider, options: CallOptions) -> ChatResult:
+            async with asyncio.timeout(options.total_timeout):
+                return await provider.complete(request_for(name), options)
+
         deadline = self._deadline(decision.limits)
-        for name in decision.candidates:
-            provider = self._admit(decision, name, outcome)
-            if provider is None:
-                continue
-            for attempt in range(decision.limits.retries + 1):
-                options = self._options(name, decision.limits, deadline, stream=False)
-                if options is None:
-                    raise self._timed_out(decision.alias, outcome)
-                t0 = self._clock.monotonic()
-                try:
-                    async with asyncio.timeout(options.total_timeout):
-                        result = await provider.complete(request_for(name), options)
-                except (ProviderError, TimeoutError) as raw:
-                    exc = _as_provider_error(name, raw)
-                    self._failed(outcome, name, exc, t0)
-                    if not exc.kind.may_fall_back:
-                        raise exc from None
-                    if await self._should_retry(exc, attempt, decision.limits, deadline):
-                        continue
-                    break
-                self._served(outcome, name, t0, result)
-                return result
-        raise self._exhausted(decision, outcome)
+        name, t0, result = await self._attempts(decision, outcome, deadline, call, stream=False)
+        self._served(outcome, name, t0,
+                     result.usage.completion_tokens if result.usage else None)
+        return result
 
     # ---- streamed ----------------------------------------------------------------------
     async def open_stream(self, decision: RouteDecision, request_for: RequestFor,
                           outcome: Outcome) -> tuple[ChatChunk, AsyncIterator[ChatChunk]]:
         """Start a stream: the first chunk and the rest. Fallback happens only here, before
         the first chunk is handed to the client."""
+
+        async def call(name: str, provider: Provider, options: CallOptions
+                       ) -> tuple[ChatChunk, AsyncIterator[ChatChunk]]:
+            it = provider.stream(request_for(name), options).__aiter__()
+            try:
+                async with asyncio.timeout(options.first_byte_timeout):
+                    return await it.__anext__(), it
+            except (ProviderError, TimeoutError, StopAsyncIteration) as raw:
+                await _close(it)
+                raise _as_provider_error(name, raw) from None
+
         deadline = self._deadline(decision.limits)
-        for name in decision.candidates:
-            provider = self._admit(decision, name, outcome)
-            if provider is None:
-                continue
-            for attempt in range(decision.limits.retries + 1):
-                options = self._options(name, decision.limits, deadline, stream=True)
-                if options is None:
-                    raise self._timed_out(decision.alias, outcome)
-                t0 = self._clock.monotonic()
-                it = provider.stream(request_for(name), options).__aiter__()
-                try:
-                    async with asyncio.timeout(options.first_byte_timeout):
-                        first = await it.__anext__()
-                except (ProviderError, TimeoutError, StopAsyncIteration) as raw:
-                    await _close(it)
-                    exc = _as_provider_error(name, raw)
-                    self._failed(outcome, name, exc, t0)
-                    if not exc.kind.may_fall_back:
-                        raise exc from None
-                    if await self._should_retry(exc, attempt, decision.limits, deadline):
-                        continue
-                    break
-                now = self._clock.monotonic()
-                outcome.first_chunk_at = now
-                record = self._note(outcome, name, "ok", t0)
-                outcome.backend = name
-                return first, self._tail(name, it, t0, now, record, outcome, deadline)
-        raise self._exhausted(decision, outcome)
+        name, t0, (first, it) = await self._attempts(decision, outcome, deadline, call,
+                                                     stream=True)
+        now = self._clock.monotonic()
+        outcome.first_chunk_at = now
+        record = self._note(outcome, name, "ok", t0)
+        outcome.backend = name
+        return first, self._tail(name, it, t0, now, record, outcome, deadline)
 
     async def _tail(self, name: str, it: AsyncIterator[ChatChunk], t0: float, first_at: float,
                     record: AttemptRecord, outcome: Outcome, deadline: float | None
@@ -160,6 +141,37 @@ class Dispatcher:
         gen_s = end - first_at
         tps = (completion or pieces) / gen_s if gen_s > 0 else None
         self._stats.of(name).success(end, (first_at - t0) * 1000, (end - t0) * 1000, tps)
+
+    # ---- the attempt loop (chat, streamed chat and embeddings share it) ------------------
+    async def _attempts(self, decision: RouteDecision, outcome: Outcome, deadline: float | None,
+                        call: Attempt[T], *, stream: bool,
+                        admit: Admit | None = None) -> tuple[str, float, T]:
+        """Try the decision's candidates in order, each up to `retries` more times on a
+        retryable failure, until `call` succeeds: the backend that served, when its successful
+        attempt started and what `call` returned. Every failure is recorded and fed to the live
+        stats; the caller records the success. Raises when no backend could serve."""
+        admit = admit or self._admit
+        for name in decision.candidates:
+            provider = admit(decision, name, outcome)
+            if provider is None:
+                continue
+            for attempt in range(decision.limits.retries + 1):
+                options = self._options(name, decision.limits, deadline, stream=stream)
+                if options is None:
+                    raise self._timed_out(decision.alias, outcome)
+                t0 = self._clock.monotonic()
+                try:
+                    value = await call(name, provider, options)
+                except (ProviderError, TimeoutError) as raw:
+                    exc = _as_provider_error(name, raw)
+                    self._failed(outcome, name, exc, t0)
+                    if not exc.kind.may_fall_back:
+                        raise exc from None
+                    if await self._should_retry(exc, attempt, decision.limits, deadline):
+                        continue
+                    break
+                return name, t0, value
+        raise self._exhausted(decision, outcome)
 
     # ---- helpers -----------------------------------------------------------------------
     def _admit(self, decision: RouteDecision, name: str, outcome: Outcome) -> Provider | None:
@@ -211,11 +223,11 @@ class Dispatcher:
         await self._sleep(delay)
         return True
 
-    def _served(self, outcome: Outcome, name: str, t0: float, result: ChatResult) -> None:
+    def _served(self, outcome: Outcome, name: str, t0: float, tokens: int | None) -> None:
+        """Record a whole answer (not a stream) from `name`: `tokens` generated, if known."""
         outcome.backend = name
         rec = self._note(outcome, name, "ok", t0)
         secs = rec.latency_ms / 1000
-        tokens = result.usage.completion_tokens if result.usage else None
         tps = tokens / secs if tokens and secs > 0 else None
         self._stats.of(name).success(self._clock.monotonic(), None, rec.latency_ms, tps)
 

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
-from gateway.core.errors import ProviderError
 from gateway.policy.decision import RouteDecision
-from gateway.providers.base import CallOptions
-from gateway.service.dispatcher import Dispatcher, Outcome, _as_provider_error
+from gateway.providers.base import CallOptions, Provider
+from gateway.service.dispatcher import Dispatcher, Outcome
 
 
 @runtime_checkable
@@ -30,33 +29,23 @@ class EmbedDispatcher(Dispatcher):
 
     async def embed(self, decision: RouteDecision, inputs: Sequence[str], outcome: Outcome
                     ) -> tuple[list[list[float]], int]:
+        async def call(name: str, provider: Provider, options: CallOptions
+                       ) -> tuple[list[list[float]], int]:
+            embedder = cast(Embedder, provider)  # `_admit_embedder` lets only those through
+            async with asyncio.timeout(options.total_timeout):
+                return await embedder.embed(list(inputs), options)
+
         deadline = self._deadline(decision.limits)
-        for name in decision.candidates:
-            provider = self._admit(decision, name, outcome)
-            if provider is None:
-                continue
-            if not isinstance(provider, Embedder):
-                self._note(outcome, name, "skipped", None, "no_embeddings")
-                continue
-            for attempt in range(decision.limits.retries + 1):
-                options = self._options(name, decision.limits, deadline, stream=False)
-                if options is None:
-                    raise self._timed_out(decision.alias, outcome)
-                t0 = self._clock.monotonic()
-                try:
-                    async with asyncio.timeout(options.total_timeout):
-                        vectors, tokens = await provider.embed(list(inputs), options)
-                except (ProviderError, TimeoutError) as raw:
-                    exc = _as_provider_error(name, raw)
-                    self._failed(outcome, name, exc, t0)
-                    if not exc.kind.may_fall_back:
-                        raise exc from None
-                    if await self._should_retry(exc, attempt, decision.limits, deadline):
-                        continue
-                    break
-                outcome.backend = name
-                rec = self._note(outcome, name, "ok", t0)
-                self._stats.of(name).success(self._clock.monotonic(), None, rec.latency_ms,
-                                             None)
-                return vectors, tokens
-        raise self._exhausted(decision, outcome)
+        name, t0, (vectors, tokens) = await self._attempts(
+            decision, outcome, deadline, call, stream=False, admit=self._admit_embedder)
+        self._served(outcome, name, t0, None)  # no generation speed for embeddings
+        return vectors, tokens
+
+    def _admit_embedder(self, decision: RouteDecision, name: str,
+                        outcome: Outcome) -> Provider | None:
+        """The chat walls (zone, running, circuit), then: can this backend embed at all."""
+        provider = self._admit(decision, name, outcome)
+        if provider is not None and not isinstance(provider, Embedder):
+            self._note(outcome, name, "skipped", None, "no_embeddings")
+            return None
+        return provider
