@@ -1,4 +1,8 @@
-"""`GET /admin/dashboard`: one server-rendered HTML page of SVG charts over the daily rollups."""
+"""`GET /admin/dashboard`: one server-rendered HTML page of SVG charts over the daily rollups.
+
+When some requests in the range had no known price (their cost is NULL in the ledger), the page
+opens with a warning naming the backends concerned, and the cost cards say "incomplete": the cost
+charts and figures leave those requests out (issue 6: unknown, never a silent zero)."""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ from urllib.parse import urlencode
 from sqlalchemy.engine import Engine
 
 from gateway.admin import charts
-from gateway.usage.report_format import NOT_SET, cents, money, rates_line
+from gateway.usage.report_format import NOT_SET, cents, money, rates_line, unpriced_line
 from gateway.usage.reports import (
     CloudReference,
     Rates,
@@ -23,6 +27,9 @@ from gateway.usage.reports import (
 )
 
 TOP_APPS = 10
+INCOMPLETE = " (incomplete)"
+WARNING_STYLE = ("flex-basis: 100%; background: #fef3c7; border-color: #f59e0b; "
+                 "color: #78350f")
 
 
 @dataclass(frozen=True)
@@ -92,22 +99,45 @@ def top_apps(report: Report) -> str:
     return charts.horizontal_bars("top apps by cost", items, "$")
 
 
+def unpriced_warning(report: Report) -> str:
+    """A visible warning when some requests had no known price (by-backend report), else ""."""
+    line = unpriced_line(report)
+    if line is None:
+        return ""
+    backends = ", ".join(f"{r.group['backend'] or '(no backend)'} ({r.unpriced_requests:,})"
+                         for r in sorted(report.rows, key=lambda r: -r.unpriced_requests)
+                         if r.unpriced_requests and "backend" in r.group)
+    where = f" Backends without a known price: {backends}." if backends else ""
+    return (f'<div class="card warning" data-metric="unpriced" role="alert" '
+            f'style="{WARNING_STYLE}">⚠ Cost incomplete<b>{escape(line[:1].upper() + line[1:])}'
+            f".{escape(where)}</b></div>")
+
+
 def _cards(report: Report) -> str:
     cards: list[tuple[str, str]] = []
     for t in report.totals:
         bill = t.billing(report.rates)
-        cards += [("requests", f"{t.requests:,}"), (f"cost ({t.currency})", money(t.cost)),
-                  ("cost before KDV (TRY)", cents(bill.net_try) or NOT_SET),
-                  ("KDV (TRY)", cents(bill.kdv_try) or NOT_SET),
-                  ("total with KDV (TRY)", cents(bill.gross_try) or NOT_SET),
+        mark = "" if t.cost_complete else INCOMPLETE
+
+        def shown(v: str | None, mark: str = mark) -> str:
+            return NOT_SET if v is None else v + mark
+
+        cards += [("requests", f"{t.requests:,}"),
+                  (f"cost ({t.currency})", shown(money(t.cost))),
+                  ("cost before KDV (TRY)", shown(cents(bill.net_try))),
+                  ("KDV (TRY)", shown(cents(bill.kdv_try))),
+                  ("total with KDV (TRY)", shown(cents(bill.gross_try))),
                   ("error rate", f"{t.error_rate:.2%}"),
                   ("on-prem share", f"{t.on_prem_share:.1%}"),
-                  (f"saving vs cloud ({t.currency})", money(t.saving))]
+                  (f"saving vs cloud ({t.currency})", shown(money(t.saving)))]
+        if not t.cost_complete:
+            cards.append((f"unpriced requests ({t.currency})", f"{t.unpriced_requests:,}"))
     if not cards:
         cards = [("requests", "0")]
     cards.append(("rates", rates_line(report.rates).removeprefix("rates: ")))
-    return "".join(f'<div class="card" data-metric="{escape(k)}">{escape(k)}<b>{escape(v)}</b>'
-                   "</div>" for k, v in cards)
+    return unpriced_warning(report) + "".join(
+        f'<div class="card" data-metric="{escape(k)}">{escape(k)}<b>{escape(v)}</b></div>'
+        for k, v in cards)
 
 
 def _csv_link(d: DashboardData, group_by: str) -> str:

@@ -8,6 +8,11 @@ from the sum of the displayed rows by the rounding. CSV and table end with one T
 currency, in the first group column. The rates used (the policy's `billing.usd_try` and
 `billing.kdv_rate`) are printed in the table's first line, in CSV columns and in the JSON
 `rates` and `notes`; a rate the policy does not set is said to be missing, never shown as zero.
+
+A row (or total) that includes requests with no known price (`unpriced_requests` > 0) has
+incomplete cost figures, and says so: JSON `"cost_complete": false` and a note; CSV a
+`cost_complete` column (`true` / `false`); the table marks each of that row's money figures with
+`*` and explains the mark in a footnote line under the table.
 """
 
 from __future__ import annotations
@@ -23,8 +28,13 @@ FORMATS = ("table", "csv", "json")
 BILLING: tuple[str, ...] = Money.FIELDS
 METRICS: tuple[str, ...] = ("currency", "requests", "errors", "error_rate", "prompt_tokens",
                             "completion_tokens", "total_tokens", "cost", "cost_try", *BILLING,
-                            "on_prem_share", "p95_ttft_ms", "cloud_equivalent", "saving")
+                            "on_prem_share", "p95_ttft_ms", "cloud_equivalent", "saving",
+                            "unpriced_requests")
+UNPRICED_TOKENS: tuple[str, ...] = ("unpriced_prompt_tokens", "unpriced_completion_tokens")
+COST_FIGURES: tuple[str, ...] = ("cost", "cost_try", *BILLING, "cloud_equivalent", "saving")
 RATE_COLUMNS: tuple[str, ...] = ("usd_try", "kdv_rate")  # CSV only: the rates used, per row
+COMPLETE_COLUMN = "cost_complete"  # CSV only; the table marks the figures instead
+INCOMPLETE_MARK = "*"
 Q6 = Decimal("0.000001")
 CENT = Decimal("0.01")
 NOT_SET = "not set in policy"
@@ -76,7 +86,22 @@ def metrics(row: ReportRow, rates: Rates, full: bool = False) -> dict[str, Any]:
             **{k: tax(v) for k, v in figures.items()},
             "on_prem_share": round(row.on_prem_share, 6),
             "p95_ttft_ms": None if p95 is None else round(p95, 1),
-            "cloud_equivalent": six(row.cloud_equivalent), "saving": six(row.saving)}
+            "cloud_equivalent": six(row.cloud_equivalent), "saving": six(row.saving),
+            "unpriced_requests": row.unpriced_requests,
+            "unpriced_prompt_tokens": row.unpriced_prompt_tokens,
+            "unpriced_completion_tokens": row.unpriced_completion_tokens,
+            "cost_complete": row.cost_complete}
+
+
+def unpriced_line(report: Report) -> str | None:
+    """One sentence on the requests with no known price, or None when every cost is known."""
+    n = sum(t.unpriced_requests for t in report.totals)
+    if n == 0:
+        return None
+    total = sum(t.requests for t in report.totals)
+    return (f"{n:,} of {total:,} requests had no known price (cost unknown, not zero): the "
+            "cost, TRY and KDV figures marked incomplete leave them out, and cloud_equivalent "
+            "and saving compare the priced requests only")
 
 
 def rates_line(rates: Rates) -> str:
@@ -110,12 +135,19 @@ def _notes(rates: Rates) -> dict[str, str]:
                 "billing.kdv_rate is not set in the policy: kdv_* and gross_* are null, "
                 "not zero"),
         "money": "exact decimal strings; the CSV and table round half-up to the cent / kuruş",
+        "cost_complete": "false when unpriced_requests > 0: those requests had no known price "
+                         "(their cost is unknown, not zero) and are in none of the row's cost "
+                         "figures, which are therefore incomplete",
     }
 
 
 def to_json(report: Report) -> dict[str, Any]:
     q = report.query
     rates = report.rates
+    notes = _notes(rates)
+    line = unpriced_line(report)
+    if line is not None:
+        notes["unpriced"] = line
     return {
         "from": q.start.isoformat(), "to": q.end.isoformat(), "group_by": list(q.group_by),
         "tenant": q.tenant,
@@ -124,28 +156,35 @@ def to_json(report: Report) -> dict[str, Any]:
                   "source": "policy billing"},
         "rows": [{**r.group, **metrics(r, rates, full=True)} for r in report.rows],
         "totals": [metrics(t, rates, full=True) for t in report.totals],
-        "notes": _notes(rates),
+        "cost_complete": all(t.cost_complete for t in report.totals),
+        "notes": notes,
     }
 
 
-def _records(report: Report, with_rates: bool) -> tuple[list[str], list[list[Any]]]:
+def _records(report: Report, csv_only: bool) -> tuple[list[str], list[list[Any]]]:
+    """Header and lines; `csv_only` adds the CSV's columns (unpriced tokens, cost_complete,
+    rates), else the money figures of an incomplete row carry `INCOMPLETE_MARK`."""
     rates = report.rates
-    extra = [rate_text(rates.usd_try), rate_text(rates.kdv_rate)] if with_rates else []
-    header = [*report.query.group_by, *METRICS, *(RATE_COLUMNS if with_rates else ())]
+    extra = [rate_text(rates.usd_try), rate_text(rates.kdv_rate)] if csv_only else []
+    header = [*report.query.group_by, *METRICS,
+              *((*UNPRICED_TOKENS, COMPLETE_COLUMN, *RATE_COLUMNS) if csv_only else ())]
+    blanks = [""] * (len(report.query.group_by) - 1)
     lines: list[list[Any]] = []
-    for r in report.rows:
+    for r in [*report.rows, *report.totals]:
         m = metrics(r, rates)
-        lines.append([r.group[g] for g in report.query.group_by] + [m[k] for k in METRICS]
-                     + extra)
-    for t in report.totals:
-        m = metrics(t, rates)
-        blanks = [""] * (len(report.query.group_by) - 1)
-        lines.append(["TOTAL", *blanks] + [m[k] for k in METRICS] + extra)
+        if csv_only:
+            tail = [m[k] for k in UNPRICED_TOKENS] + [str(r.cost_complete).lower(), *extra]
+        else:
+            tail = []
+            if not r.cost_complete:
+                m.update({k: m[k] + INCOMPLETE_MARK for k in COST_FIGURES if m[k] is not None})
+        keys = [r.group[g] for g in report.query.group_by] if r.group else ["TOTAL", *blanks]
+        lines.append(keys + [m[k] for k in METRICS] + tail)
     return header, lines
 
 
 def to_csv(report: Report) -> str:
-    header, lines = _records(report, with_rates=True)
+    header, lines = _records(report, csv_only=True)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\r\n")
     w.writerow(header)
@@ -155,7 +194,7 @@ def to_csv(report: Report) -> str:
 
 
 def to_table(report: Report) -> str:
-    header, lines = _records(report, with_rates=False)
+    header, lines = _records(report, csv_only=False)
     cells = [header] + [["-" if v is None else str(v) for v in line] for line in lines]
     widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
     n_keys = len(report.query.group_by)
@@ -166,6 +205,9 @@ def to_table(report: Report) -> str:
 
     out = [rates_line(report.rates), fmt(cells[0]), "  ".join("-" * w for w in widths)]
     out += [fmt(r) for r in cells[1:]]
+    line = unpriced_line(report)
+    if line is not None:
+        out.append(f"{INCOMPLETE_MARK} cost incomplete: {line}")
     q = report.query
     scope = f" tenant={q.tenant}" if q.tenant else ""
     out.append(f"({q.start.isoformat()} .. {q.end.isoformat()} UTC{scope}; p95 TTFT from "

@@ -11,6 +11,12 @@ rounding anywhere: the products are computed in a context that raises rather tha
 only the renderers quantize, for display. A rate the policy does not set gives None for the
 figures that need it, never a zero.
 
+Unpriced traffic (issue 6): a request whose cost is unknown (NULL in the ledger) is not in any
+cost figure; each row and total counts such requests (`unpriced_requests`, with their tokens),
+and a row with any is `cost_complete = False`: its cost, TRY and billing figures cover only the
+priced requests. `cloud_equivalent` and `saving` compare the priced requests only (their cloud
+price is known, but what they actually cost is not).
+
 p95 TTFT comes from the merged fixed-bucket histograms (`rollups.TTFT_BOUNDS_MS`): it is the
 upper bound of the bucket holding the 95th percentile, so it is exact to bucket resolution.
 """
@@ -39,6 +45,7 @@ from gateway.usage.rollups import (
     BUCKET_COLUMNS,
     MONTHLY,
     N_BUCKETS,
+    UNPRICED_COLUMNS,
     RollupRow,
     from_nanos,
     percentile_from_buckets,
@@ -162,6 +169,13 @@ class ReportRow:
     cloud_equivalent: Decimal = Decimal(0)  # of the traffic that had an allowed cloud backend
     comparable_cost: Decimal = Decimal(0)  # what that same traffic actually cost
     buckets: list[int] = field(default_factory=lambda: [0] * N_BUCKETS)
+    # requests with an unknown cost (NULL in the ledger), not in any cost figure, and their tokens
+    unpriced_requests: int = 0
+    unpriced_prompt_tokens: int = 0
+    unpriced_completion_tokens: int = 0
+
+    SUMS = ("requests", "errors", "prompt_tokens", "completion_tokens", "cost", "cost_try",
+            "on_prem_requests", "cloud_equivalent", "comparable_cost", *UNPRICED_COLUMNS)
 
     @property
     def total_tokens(self) -> int:
@@ -180,6 +194,15 @@ class ReportRow:
         return percentile_from_buckets(self.buckets, 0.95)
 
     @property
+    def cost_complete(self) -> bool:
+        """False when some requests had no known price: the cost figures leave them out."""
+        return self.unpriced_requests == 0
+
+    @property
+    def priced_requests(self) -> int:
+        return self.requests - self.unpriced_requests
+
+    @property
     def saving(self) -> Decimal:
         return self.cloud_equivalent - self.comparable_cost
 
@@ -187,8 +210,7 @@ class ReportRow:
         return billing_figures(self.cost, self.currency, rates)
 
     def merge(self, other: ReportRow) -> None:
-        for name in ("requests", "errors", "prompt_tokens", "completion_tokens", "cost",
-                     "cost_try", "on_prem_requests", "cloud_equivalent", "comparable_cost"):
+        for name in self.SUMS:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.buckets = [a + b for a, b in zip(self.buckets, other.buckets, strict=True)]
 
@@ -236,12 +258,15 @@ def _is_month_end(d: date) -> bool:
     return _next_month(d) == date.fromordinal(d.toordinal() + 1)
 
 
+SUMMED: tuple[str, ...] = ("requests", "errors", "prompt_tokens", "completion_tokens",
+                           "cost_nanos", "cost_try_nanos", *UNPRICED_COLUMNS, *BUCKET_COLUMNS)
+
+
 def _select(roll: Table, q: ReportQuery, day_col: str, lo: date, hi: date) -> Any:
     c = roll.c
     keys = [c[g] for g in q.group_by]
     extra = [c[k] for k in ("zone", "data_class", "currency") if k not in q.group_by]
-    sums = [func.sum(c[n]) for n in ("requests", "errors", "prompt_tokens", "completion_tokens",
-                                     "cost_nanos", "cost_try_nanos", *BUCKET_COLUMNS)]
+    sums = [func.sum(c[n]) for n in SUMMED]
     stmt = (select(*keys, *extra, *sums).where(c[day_col] >= lo, c[day_col] <= hi)
             .group_by(*keys, *extra))
     if q.tenant is not None:
@@ -253,17 +278,23 @@ def _part(q: ReportQuery, rec: Sequence[Any], reference: CloudReference) -> Repo
     cols = list(q.group_by) + [k for k in ("zone", "data_class", "currency")
                                if k not in q.group_by]
     named = dict(zip(cols, rec[:len(cols)], strict=True))
-    v = [int(x or 0) for x in rec[len(cols):]]
+    v = dict(zip(SUMMED, (int(x or 0) for x in rec[len(cols):]), strict=True))
     row = ReportRow(group={g: _text(named[g]) for g in q.group_by},
-                    currency=str(named["currency"]), requests=v[0], errors=v[1],
-                    prompt_tokens=v[2], completion_tokens=v[3], cost=from_nanos(v[4]),
-                    cost_try=from_nanos(v[5]), buckets=v[6:6 + N_BUCKETS])
+                    currency=str(named["currency"]), requests=v["requests"],
+                    errors=v["errors"], prompt_tokens=v["prompt_tokens"],
+                    completion_tokens=v["completion_tokens"], cost=from_nanos(v["cost_nanos"]),
+                    cost_try=from_nanos(v["cost_try_nanos"]),
+                    buckets=[v[b] for b in BUCKET_COLUMNS],
+                    unpriced_requests=v["unpriced_requests"],
+                    unpriced_prompt_tokens=v["unpriced_prompt_tokens"],
+                    unpriced_completion_tokens=v["unpriced_completion_tokens"])
     if named["zone"] == "on_prem":
         row.on_prem_requests = row.requests
     prices = reference.prices(str(named["data_class"])) if row.currency == "USD" else ()
-    if prices:
-        row.cloud_equivalent = min(p.cost(row.prompt_tokens, row.completion_tokens)
-                                   for p in prices)
+    if prices:  # the priced requests only: what the unpriced ones cost is not known
+        prompt = row.prompt_tokens - row.unpriced_prompt_tokens
+        completion = row.completion_tokens - row.unpriced_completion_tokens
+        row.cloud_equivalent = min(p.cost(prompt, completion) for p in prices)
         row.comparable_cost = row.cost
     return row
 

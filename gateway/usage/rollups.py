@@ -9,6 +9,11 @@ however large the ledger grows. Two ways keep the table current:
 
 TTFT is kept as a small fixed-bucket histogram per row (`TTFT_BOUNDS_MS`), so a p95 can be taken
 from the merged buckets of any group of rows. Days are UTC days.
+
+A ledger row whose cost is unknown (NULL: no price for its backend) adds nothing to the cost sums
+but is counted in `unpriced_requests` (with its tokens in `unpriced_prompt_tokens` /
+`unpriced_completion_tokens`), so a report can tell a complete cost from one that leaves some
+traffic out (issue 6: an unknown cost is never a silent zero).
 """
 
 from __future__ import annotations
@@ -48,11 +53,22 @@ N_BUCKETS = len(TTFT_BOUNDS_MS) + 1
 BUCKET_COLUMNS: tuple[str, ...] = tuple(f"ttft_b{i:02d}" for i in range(N_BUCKETS))
 KEY_COLUMNS: tuple[str, ...] = ("day", "tenant", "app", "backend", "model", "data_class", "zone",
                                 "currency")
+UNPRICED_COLUMNS: tuple[str, ...] = ("unpriced_requests", "unpriced_prompt_tokens",
+                                     "unpriced_completion_tokens")
 SUM_COLUMNS: tuple[str, ...] = ("requests", "errors", "prompt_tokens", "completion_tokens",
-                                "cost_nanos", "cost_try_nanos", *BUCKET_COLUMNS)
+                                "cost_nanos", "cost_try_nanos", *BUCKET_COLUMNS,
+                                *UNPRICED_COLUMNS)
 
 ZoneOf = Callable[[str], str | None]
 """backend name -> "on_prem" | "cloud" | None (unknown backend)."""
+
+
+def _count_column(name: str | None = None, *, server_default: bool = False) -> Any:
+    """A NOT NULL BIGINT sum column; the unpriced counts (migration 0005) also carry a server
+    default of 0, which is how they were added to tables that already had rows."""
+    args: tuple[Any, ...] = (BigInteger,) if name is None else (name, BigInteger)
+    return Column(*args, nullable=False, default=0,
+                  server_default="0" if server_default else None)
 
 
 class RollupRow(SQLModel, table=True):
@@ -91,6 +107,12 @@ class RollupRow(SQLModel, table=True):
     ttft_b10: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
     ttft_b11: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
     ttft_b12: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
+    # requests whose cost is unknown (NULL in the ledger) and their tokens: not in the cost sums
+    unpriced_requests: int = Field(default=0, sa_column=_count_column(server_default=True))
+    unpriced_prompt_tokens: int = Field(default=0,
+                                        sa_column=_count_column(server_default=True))
+    unpriced_completion_tokens: int = Field(default=0,
+                                            sa_column=_count_column(server_default=True))
 
 
 MONTH_KEY_COLUMNS: tuple[str, ...] = ("month", *KEY_COLUMNS[1:])
@@ -100,7 +122,7 @@ MONTHLY = Table(
     "usage_monthly", SQLModel.metadata,
     Column("month", Date, primary_key=True),  # the 1st of the UTC month
     *[Column(k, String(n), primary_key=True) for k, n in _KEY_LENGTHS.items()],
-    *[Column(c, BigInteger, nullable=False, default=0) for c in SUM_COLUMNS],
+    *[_count_column(c, server_default=c in UNPRICED_COLUMNS) for c in SUM_COLUMNS],
 )
 """The same sums per calendar month: a monthly report reads ~30x fewer rows than daily."""
 
@@ -142,6 +164,9 @@ class Delta:
     cost: Decimal = Decimal(0)
     cost_try: Decimal = Decimal(0)
     buckets: list[int] = field(default_factory=lambda: [0] * N_BUCKETS)
+    unpriced_requests: int = 0
+    unpriced_prompt_tokens: int = 0
+    unpriced_completion_tokens: int = 0
 
     def add(self, other: Delta) -> None:
         self.requests += other.requests
@@ -151,6 +176,9 @@ class Delta:
         self.cost += other.cost
         self.cost_try += other.cost_try
         self.buckets = [a + b for a, b in zip(self.buckets, other.buckets, strict=True)]
+        self.unpriced_requests += other.unpriced_requests
+        self.unpriced_prompt_tokens += other.unpriced_prompt_tokens
+        self.unpriced_completion_tokens += other.unpriced_completion_tokens
 
     def values(self) -> dict[str, Any]:
         out: dict[str, Any] = {"requests": self.requests, "errors": self.errors,
@@ -159,6 +187,9 @@ class Delta:
                                "cost_nanos": to_nanos(self.cost),
                                "cost_try_nanos": to_nanos(self.cost_try)}
         out.update(zip(BUCKET_COLUMNS, self.buckets, strict=True))
+        out.update(unpriced_requests=self.unpriced_requests,
+                   unpriced_prompt_tokens=self.unpriced_prompt_tokens,
+                   unpriced_completion_tokens=self.unpriced_completion_tokens)
         return out
 
 
@@ -205,7 +236,12 @@ def aggregate(rows: Iterable[RequestRow], zone_of: ZoneOf) -> dict[Key, Delta]:
         d.errors += int(is_error(r.status, r.error_kind))
         d.prompt_tokens += r.prompt_tokens
         d.completion_tokens += r.completion_tokens
-        d.cost += _money(r.cost)
+        if r.cost is None:  # unknown, not zero: counted apart, never added to the cost
+            d.unpriced_requests += 1
+            d.unpriced_prompt_tokens += r.prompt_tokens
+            d.unpriced_completion_tokens += r.completion_tokens
+        else:
+            d.cost += Decimal(r.cost)
         d.cost_try += _money(r.cost_try)
         if r.ttft_ms is not None:
             d.buckets[bucket_of(r.ttft_ms)] += 1
@@ -300,8 +336,12 @@ def _ledger_aggregate(req: Table, dialect: str, zones: dict[str, str]) -> Select
              func.coalesce(c.app, ""), backend, func.coalesce(c.model, ""),
              func.coalesce(c.data_class, ""), zone, cur]
     err = case(((c.status >= 400) | c.error_kind.is_not(None), 1), else_=0)
+    unknown = c.cost.is_(None)
+    unpriced = [func.sum(case((unknown, v), else_=0))
+                for v in (1, c.prompt_tokens, c.completion_tokens)]
     return select(*group, func.count(), func.sum(err), func.sum(c.prompt_tokens),
-                  func.sum(c.completion_tokens), *cost, *_bucket_sums(c.ttft_ms)).group_by(*group)
+                  func.sum(c.completion_tokens), *cost, *_bucket_sums(c.ttft_ms),
+                  *unpriced).group_by(*group)
 
 
 def utc_midnight(day: date) -> datetime:
