@@ -8,6 +8,7 @@ character of a long text is touched by a handful of C loops and only hits reach 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, insort
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -131,11 +132,19 @@ def _value(m: re.Match[str]) -> str:
 
 
 def _resolve_overlaps(found: list[Candidate]) -> list[Candidate]:
-    """Keep the most confident of overlapping candidates (then the longest)."""
+    """Keep the most confident of overlapping candidates (then the longest).
+
+    The kept spans never overlap, so among those starting before a candidate's end the last
+    one (by start, then end) reaches furthest: one bisect per candidate tells whether it
+    overlaps any, and a prompt full of identifiers stays O(n log n)."""
     ordered = sorted(found, key=lambda c: (-c.confidence, c.start - c.end, c.start))
     kept: list[Candidate] = []
+    spans: list[tuple[int, int]] = []  # kept (start, end), sorted
     for c in ordered:
-        if all(c.end <= k.start or c.start >= k.end for k in kept):
-            kept.append(c)
+        i = bisect_left(spans, (c.end, -1))  # first kept span starting at or after c.end
+        if i and spans[i - 1][1] > c.start:
+            continue
+        insort(spans, (c.start, c.end))
+        kept.append(c)
     kept.sort(key=lambda c: c.start)
     return kept

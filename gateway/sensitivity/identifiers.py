@@ -75,44 +75,57 @@ class Candidate:
     detector: str
 
 
-def _conf(base: float, *, plus: bool, minus: bool, hi: float, lo: float) -> float:
-    if plus:
-        return hi
-    if minus:
-        return lo
-    return base
+class _Around:
+    """Context look-ups around one candidate, each made only when the answer matters (a
+    context search costs a few microseconds, and a long prompt can hold thousands of
+    numbers)."""
+
+    __slots__ = ("_lookalike", "end", "folded", "start")
+
+    def __init__(self, folded: bytes, start: int, end: int) -> None:
+        self.folded, self.start, self.end = folded, start, end
+        self._lookalike: bool | None = None
+
+    def near(self, pattern: re.Pattern[bytes], before: int = 48, after: int = 24) -> bool:
+        return ctx.near(self.folded, self.start, self.end, pattern, before, after)
+
+    @property
+    def lookalike(self) -> bool:
+        """An order/invoice/tracking number context: lowers confidence."""
+        if self._lookalike is None:
+            self._lookalike = self.near(ctx.LOOKALIKE_CTX)
+        return self._lookalike
+
+    def conf(self, base: float, positive: re.Pattern[bytes], hi: float, lo: float) -> float:
+        """hi with a positive context word, else lo in a look-alike context, else base."""
+        if self.near(positive):
+            return hi
+        return lo if self.lookalike else base
 
 
 def _classify_digits(
     d: str, folded: bytes, start: int, end: int, plus_before: bool, on: Detectors
 ) -> Candidate | None:
     n = len(d)
-    lookalike = ctx.near(folded, start, end, ctx.LOOKALIKE_CTX)
+    around = _Around(folded, start, end)
     if n == 11 and on.tckn and tckn_valid(d):
-        pos = ctx.near(folded, start, end, ctx.TCKN_CTX)
-        return Candidate(
-            "TCKN", start, end, _conf(0.85, plus=pos, minus=lookalike, hi=1.0, lo=0.35), "tckn"
-        )
+        return Candidate("TCKN", start, end, around.conf(0.85, ctx.TCKN_CTX, 1.0, 0.35), "tckn")
     if 13 <= n <= 19 and on.card and luhn_valid(d) and CARD_PREFIX.match(d):
-        pos = ctx.near(folded, start, end, ctx.CARD_CTX)
-        return Candidate(
-            "KART", start, end, _conf(0.85, plus=pos, minus=lookalike, hi=1.0, lo=0.35), "card"
-        )
+        return Candidate("KART", start, end, around.conf(0.85, ctx.CARD_CTX, 1.0, 0.35), "card")
     if on.phone:
-        phone = _phone(d, folded, start, end, plus_before, lookalike)
+        phone = _phone(d, start, end, plus_before, around)
         if phone is not None:
             return phone
     if n == 10 and on.vkn and vkn_valid(d):
-        pos = ctx.near(folded, start, end, ctx.VKN_CTX)
-        company = ctx.near(folded, start, end, ctx.COMPANY_CTX, before=80, after=80)
-        conf = 0.3 if company else (0.7 if pos else 0.15)
+        if around.near(ctx.COMPANY_CTX, before=80, after=80):
+            conf = 0.3
+        else:
+            conf = 0.7 if around.near(ctx.VKN_CTX) else 0.15
         return Candidate("VKN", start, end, conf, "vkn")
     return None
 
 
-def _phone(
-    d: str, folded: bytes, start: int, end: int, plus_before: bool, lookalike: bool
-) -> Candidate | None:
+def _phone(d: str, start: int, end: int, plus_before: bool, around: _Around) -> Candidate | None:
     national: str | None = None
     prefixed = False
     if len(d) == 12 and d.startswith("90"):
@@ -122,24 +135,20 @@ def _phone(
     elif len(d) == 10:
         national = d
     if national is not None and (plus_before or prefixed or national[0] in "5234"):
-        pos = ctx.near(folded, start, end, ctx.PHONE_CTX)
         if national[0] == "5" and national[1] in "0123456":
             base = 0.85 if prefixed or plus_before else 0.6
-            return Candidate(
-                "TELEFON",
-                start,
-                end,
-                _conf(base, plus=pos, minus=lookalike, hi=0.95, lo=0.3),
-                "phone",
-            )
+            conf = around.conf(base, ctx.PHONE_CTX, 0.95, 0.3)
+            return Candidate("TELEFON", start, end, conf, "phone")
         if national[:3] in LANDLINE_AREAS:
-            company = ctx.near(folded, start, end, ctx.COMPANY_CTX, before=80, after=40)
-            conf = 0.3 if company or lookalike else (0.75 if pos else 0.45)
+            if around.near(ctx.COMPANY_CTX, before=80, after=40) or around.lookalike:
+                conf = 0.3
+            else:
+                conf = 0.75 if around.near(ctx.PHONE_CTX) else 0.45
             return Candidate("TELEFON", start, end, conf, "phone")
         if national[:3] in {"850", "800", "900", "444"}:
             return None
     if plus_before and 8 <= len(d) <= 15 and not d.startswith("90"):
-        return Candidate("TELEFON", start, end, 0.3 if lookalike else 0.75, "phone_intl")
+        return Candidate("TELEFON", start, end, 0.3 if around.lookalike else 0.75, "phone_intl")
     return None
 
 
@@ -191,6 +200,8 @@ def _iban(text_folded: bytes, begin: int) -> Candidate | None:
 
 
 def _groups(raw: bytes, base: int) -> list[tuple[int, int, str]]:
+    if raw.isdigit():  # written without separators (the usual TCKN): no regex needed
+        return [(base, base + len(raw), raw.decode("ascii"))]
     return [
         (base + m.start(), base + m.end(), m.group(0).decode("ascii")) for m in GROUP.finditer(raw)
     ]

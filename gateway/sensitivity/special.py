@@ -6,8 +6,10 @@ about a person (special)."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Final
 
 from gateway.sensitivity.lexicon import Hit, Lexicon, Occurrences
@@ -51,6 +53,22 @@ class CategoryHit:
     confidence: float
 
 
+class SpanIndex:
+    """Entity spans answering 'does any span overlap (lo, hi)?' with one bisect, so a prompt
+    with thousands of terms and identifiers is not checked pair by pair."""
+
+    __slots__ = ("_reach", "_starts")
+
+    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
+        ordered = sorted(spans)
+        self._starts = [a for a, _ in ordered]
+        self._reach = list(accumulate((b for _, b in ordered), max))  # furthest end so far
+
+    def overlaps(self, lo: int, hi: int) -> bool:
+        i = bisect_left(self._starts, hi)  # spans [0, i) start before hi
+        return i > 0 and self._reach[i - 1] > lo
+
+
 def build_lexicon(custom: Iterable[tuple[str, str]] = ()) -> Lexicon[str]:
     terms = [(t, cat) for cat, ts in SPECIAL_TERMS.items() for t in ts]
     return Lexicon([*terms, *custom])
@@ -75,7 +93,7 @@ def has_subject(
     end: int,
     token: bytes,
     stem: bytes,
-    entity_spans: Sequence[tuple[int, int]],
+    entity_spans: SpanIndex,
 ) -> bool:
     """A first-person ending on the term, a subject marker in its sentence, or a personal
     identifier (name, TCKN, ...) within the window around it."""
@@ -84,8 +102,7 @@ def has_subject(
     s, e = _sentence(folded, start, end)
     if SUBJECT.search(folded, s, e) is not None:
         return True
-    lo, hi = start - 2 * _WINDOW, end + 2 * _WINDOW
-    return any(a < hi and b > lo for a, b in entity_spans)
+    return entity_spans.overlaps(start - 2 * _WINDOW, end + 2 * _WINDOW)
 
 
 def categories(
@@ -98,9 +115,8 @@ def categories(
     """Every special-category term, with 0.85 when a subject is there and 0.2 when not. A tag
     ending in '!' (an admin term that needs no subject) always counts."""
     hit: Hit[str]
+    spans = SpanIndex(entity_spans)
     for hit in lexicon.find(words, found):
         direct = hit.tag.endswith("!")
-        subject = direct or has_subject(
-            folded, hit.start, hit.end, hit.token, hit.stem, entity_spans
-        )
+        subject = direct or has_subject(folded, hit.start, hit.end, hit.token, hit.stem, spans)
         yield CategoryHit(hit.tag.rstrip("!"), hit.start, hit.end, 0.85 if subject else 0.2)

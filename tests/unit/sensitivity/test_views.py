@@ -4,6 +4,7 @@ digit runs and IBAN heads, and the one-pass lexicon token scan."""
 from __future__ import annotations
 
 import re
+import time
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -93,3 +94,14 @@ def test_512kb_prompt_stays_within_the_default_time_budget() -> None:
     result = Classifier(SensitivityConfig()).classify([text])
     assert result.reason is None, result.reason
     assert result.data_class == "personal"
+
+
+def test_a_prompt_full_of_identifiers_is_not_quadratic() -> None:
+    # 20 000 numbers: overlap resolution and the subject check were pair by pair (~30 s)
+    line = f"Ayşe Yılmaz TCKN {make_tckn('123456789')} diyabet hastası, tel 0532 123 45 67\n"
+    text = line * 4000
+    started = time.perf_counter()
+    result = Classifier(SensitivityConfig(time_budget_ms=60_000)).classify([text])
+    assert time.perf_counter() - started < 10.0
+    assert result.data_class == "special"
+    assert {e.type: e.count for e in result.entities}["TCKN"] == 4000
