@@ -2,11 +2,16 @@
 """Classification time for 2 KB, 32 KB and 512 KB prompts (median of repeated runs, one core).
 Prints figures only; targets (issue 4): 2 KB <= 0.3 ms, 512 KB <= 40 ms, linear growth.
 
-    .venv/bin/python bench/classify.py
+Wall-clock medians swing with other work on the machine, so the load average is printed next to
+them, and so is the median CPU time of the classifying thread (what the code itself costs).
+Pin to one core for stable figures:
+
+    taskset -c 1 .venv/bin/python bench/classify.py
 """
 
 from __future__ import annotations
 
+import os
 import random
 import statistics
 import time
@@ -37,23 +42,31 @@ def make_text(size: int, seed: int) -> str:
     return " ".join(parts)[:size]
 
 
-def measure(clf: Classifier, text: str, repeat: int) -> float:
-    times = []
+def measure(clf: Classifier, text: str, repeat: int) -> tuple[float, float]:
+    """Median wall-clock and median thread CPU time of one classification, in ms."""
+    wall, cpu = [], []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         clf.classify([text])
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1000
+        cpu.append(time.thread_time() - c0)
+        wall.append(time.perf_counter() - t0)
+    return statistics.median(wall) * 1000, statistics.median(cpu) * 1000
+
+
+def load() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def main() -> None:
     clf = Classifier(SensitivityConfig(time_budget_ms=60_000))
-    print(f"{'size':>8} {'median ms':>10} {'us/KB':>8}")
-    for size, repeat in ((2 * 1024, 400), (32 * 1024, 60), (512 * 1024, 15)):
+    print(load())
+    print(f"{'size':>8} {'median ms':>10} {'us/KB':>8} {'cpu ms':>8}")
+    for size, repeat in ((2 * 1024, 1000), (32 * 1024, 100), (512 * 1024, 25)):
         text = make_text(size, size)
         clf.classify([text])  # warm up
-        ms = measure(clf, text, repeat)
-        print(f"{size // 1024:>6}KB {ms:>10.3f} {ms * 1000 / (size / 1024):>8.1f}")
+        ms, cpu_ms = measure(clf, text, repeat)
+        print(f"{size // 1024:>6}KB {ms:>10.3f} {ms * 1000 / (size / 1024):>8.1f} {cpu_ms:>8.3f}")
+    print(load())
 
 
 if __name__ == "__main__":
