@@ -16,6 +16,7 @@ from gateway.sensitivity.lexicon_names import (
     TITLES_AFTER,
     TITLES_BEFORE,
 )
+from gateway.sensitivity.textnorm import fold as _fold_word
 
 NAME_LEXICON: Final[Lexicon[str]] = Lexicon(
     [(n, "first") for n in FIRST_NAMES]
@@ -56,12 +57,6 @@ _ADDRESS_DETAIL: Final = re.compile(
     rb"[ .:]{0,3}\d|\d{5}(?![0-9])|(?<![a-z0-9])(?:[a-z]+ )?/ ?[a-z]+(?![a-z])|\d+[a-z]? [a-z]+ "
     rb"(?:street|avenue|road|lane)"
 )
-
-
-def _fold_word(word: str) -> str:
-    from gateway.sensitivity.textnorm import fold
-
-    return fold(word)
 
 
 def person_names(text: str, words: bytes, found: Occurrences) -> Iterator[Candidate]:
