@@ -58,6 +58,7 @@ class RouteDecision:
     objective: str | None = None
     limits: Limits = Limits()
     estimates: dict[str, Decimal | None] = field(default_factory=dict)  # est. USD per candidate
+    prompt_tokens: int = 0  # the request's estimated prompt tokens (counted once, reused)
 
     def needs_redaction(self, backend: str) -> bool:
         """Redaction applies to what leaves for the cloud; on-prem backends get the original."""

@@ -47,7 +47,8 @@ def decide(policy: Policy, req: RequestInfo,
     rule_name = eff.rule.name if eff.rule else DEFAULT_RULE
     extra = _trace_extra(req, budget)
     base: dict[str, Any] = {"alias": req.alias, "data_class": req.data_class, "rule": rule_name,
-            "objective": eff.objective, "extra": extra}
+                            "objective": eff.objective, "extra": extra,
+                            "prompt_tokens": req.prompt_tokens}
     if alias is None:
         return RouteDecision(candidates=(), blocked=f"unknown model '{req.alias}'", **base)
     if eff.rule is not None and eff.rule.action == "block":

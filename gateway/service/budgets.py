@@ -136,7 +136,7 @@ class BudgetGate:
         cloud = [c for c in decision.candidates if not self._on_prem(c)]
         if not ids or not cloud:
             return decision
-        usd = self.estimate_usd(request, cloud)
+        usd = self.estimate_usd(request, cloud, getattr(decision, "prompt_tokens", None))
         amounts = {b: self._in_currency(usd, self._snapshot[b].currency) for b in ids}
         exhausted = await asyncio.to_thread(store.reserve, self._engine, ctx.request_id,
                                             amounts, self._clock.now())
@@ -152,12 +152,14 @@ class BudgetGate:
                               code="budget_exhausted")
         return dataclasses.replace(decision, candidates=keep)
 
-    def estimate_usd(self, request: ChatRequest, backends: list[str]) -> Decimal:
+    def estimate_usd(self, request: ChatRequest, backends: list[str],
+                     prompt_tokens: int | None = None) -> Decimal:
         """An upper bound: the estimated prompt and the output-token limit at the most
-        expensive candidate (unknown prices count as zero: they cannot be bounded)."""
+        expensive candidate (unknown prices count as zero: they cannot be bounded).
+        `prompt_tokens`: the estimate the router already made for this request."""
         policy = self._policy()
         out = request.token_limit or policy.defaults.default_output_tokens
-        prompt = estimate_prompt_tokens(request)
+        prompt = prompt_tokens if prompt_tokens else estimate_prompt_tokens(request)
         costs = [cost_of(u, prompt, out) for b in backends
                  if (u := self._pricer.unit_price(b)) is not None]
         return max(costs, default=Decimal(0))

@@ -187,7 +187,7 @@ class ChatService:
         if mapping is not None:
             result = _restore_result(result, mapping)
         usage = result.usage or Usage(
-            prompt_tokens=estimate_prompt_tokens(request),
+            prompt_tokens=_prompt_tokens(decision, request),
             completion_tokens=estimate_text_tokens(result.text or ""), estimated=True)
         self._record(ctx, request, decision, outcome, usage, 200, None, False, model=result.model)
         return Served(result=result, usage=usage, decision=decision, outcome=outcome)
@@ -238,7 +238,7 @@ class ChatService:
         finally:
             if usage is None:
                 completion = pieces if pieces else estimate_text_tokens("".join(chars))
-                usage = Usage(prompt_tokens=estimate_prompt_tokens(request),
+                usage = Usage(prompt_tokens=_prompt_tokens(decision, request),
                               completion_tokens=completion, estimated=True)
             handle.usage = usage
             self._record(ctx, request, decision, outcome, usage, status, error, True)
@@ -330,6 +330,11 @@ async def _chain(first: ChatChunk, rest: AsyncIterator[ChatChunk]) -> AsyncItera
 async def _empty() -> AsyncIterator[ChatChunk]:
     return
     yield  # pragma: no cover
+
+
+def _prompt_tokens(decision: RouteDecision, request: ChatRequest) -> int:
+    """The router's estimate (made once per request), else count now."""
+    return decision.prompt_tokens or estimate_prompt_tokens(request)
 
 
 def _code(exc: GatewayError) -> str:
