@@ -292,6 +292,36 @@ class AuditListener:
     basis_of: Callable[[str], str | None]
     zone_of: Callable[[str], str | None]
 
+    def write_fresh(self, conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
+        """The ledger writer's form: `rows` are the batch's request-row dicts that are not in
+        the ledger yet; their entries are chained in Python and written in one INSERT."""
+        if not rows:
+            return
+        digest = self.policy_hash()
+        basis: dict[str, str | None] = {}
+        cloud: dict[str, bool] = {}
+        fields = []
+        for r in rows:
+            backend = r["backend"]
+            trace = r["trace"] or {}
+            if backend:
+                if backend not in basis:
+                    basis[backend] = self.basis_of(backend)
+                    cloud[backend] = self.zone_of(backend) == "cloud"
+                transfer, to_cloud = basis[backend], cloud[backend]
+            else:
+                transfer, to_cloud = None, False
+            entities = _entities(trace)
+            fields.append({
+                "at": r["created_at"], "kind": "decision", "request_id": r["id"],
+                "policy_hash": digest, "data_class": r["data_class"],
+                "entities": dict(sorted(entities.items())), "rule": r["rule"],
+                "destination": backend, "transfer_basis": transfer,
+                # the engine redacts only what leaves for the cloud
+                "redaction": bool(trace.get("redact")) and to_cloud,
+                "detail": {"blocked": True} if trace.get("blocked") else None})
+        self.log._append_conn(conn, fields)
+
     def __call__(self, session: Any, rows: Sequence[Any]) -> None:
         if not rows:
             return

@@ -7,10 +7,10 @@ transaction, so replaying a journal after a crash never double-counts a row or a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from sqlalchemy import insert, select
 from sqlalchemy.engine import Connection, Engine
@@ -21,10 +21,23 @@ from gateway.usage.records import UsageRecord
 from gateway.usage.tables import AttemptRow, RequestRow
 
 Entry = dict[str, Any]
+Row = Mapping[str, Any]
 Settle = Callable[[Connection, Sequence[Entry]], None]
 BatchListener = Callable[[Session, Sequence[RequestRow]], None]
 """Called inside the ledger write transaction, before the batch's rows are added (so it can
-tell new request ids from replayed ones); e.g. 6b's daily rollups. It must not commit."""
+tell new request ids from replayed ones); e.g. 6b's daily rollups. It must not commit.
+A listener that also has `write_fresh` (see FreshListener) is called that way instead."""
+
+
+@runtime_checkable
+class FreshListener(Protocol):
+    """The cheap listener form: called inside the ledger transaction with the request-row
+    dicts of the batch that are NOT in the ledger yet (write_entries found them with one
+    query), so the listener needs no query of its own and no ORM object per row."""
+
+    def write_fresh(self, conn: Connection, rows: Sequence[Row]) -> None: ...
+
+
 _REQUESTS = RequestRow.__table__  # type: ignore[attr-defined]
 _ATTEMPTS = AttemptRow.__table__  # type: ignore[attr-defined]
 
@@ -65,30 +78,44 @@ def _request_row(e: Entry) -> dict[str, Any]:
     return row
 
 
+def existing_ids(conn: Connection, ids: Sequence[str]) -> set[str]:
+    """The ids of `ids` already in the ledger (one query per 500 ids)."""
+    found: set[str] = set()
+    for i in range(0, len(ids), 500):
+        found.update(conn.execute(select(_REQUESTS.c.id).where(
+            _REQUESTS.c.id.in_(ids[i:i + 500]))).scalars())
+    return found
+
+
 def write_entries(engine: Engine, entries: Sequence[Entry], settle: Settle | None = None,
                   listeners: Sequence[BatchListener] = ()) -> int:
-    """Insert the entries whose id is not in the ledger yet; returns how many were new."""
+    """Insert the entries whose id is not in the ledger yet; returns how many were new.
+
+    One transaction and, per batch, one query for the ids already written, one INSERT per
+    table (executemany of plain dicts, no ORM object per row), the listeners' statements
+    (rollups: one upsert per table for the batch's distinct keys; audit: one INSERT) and the
+    budget settlement."""
     unique: dict[str, Entry] = {}
     for e in entries:
         unique.setdefault(str(e["id"]), e)
     if not unique:
         return 0
     with engine.begin() as conn:
-        if listeners:
-            rows = [RequestRow(**_request_row(e)) for e in unique.values()]
-            with Session(bind=conn) as session:
-                for listener in listeners:
-                    listener(session, rows)
-        existing: set[str] = set()
-        ids = list(unique)
-        for i in range(0, len(ids), 500):
-            chunk = ids[i:i + 500]
-            existing.update(conn.execute(select(_REQUESTS.c.id).where(
-                _REQUESTS.c.id.in_(chunk))).scalars())
+        existing = existing_ids(conn, list(unique))
         new = [e for i, e in unique.items() if i not in existing]
         if not new:
             return 0
-        conn.execute(insert(_REQUESTS), [_request_row(e) for e in new])
+        rows = [_request_row(e) for e in new]
+        legacy = [f for f in listeners if not isinstance(f, FreshListener)]
+        if legacy:  # an old-style listener: ORM rows, before the rows are added
+            orm = [RequestRow(**r) for r in rows]
+            with Session(bind=conn) as session:
+                for listener in legacy:
+                    listener(session, orm)
+        for listener in listeners:
+            if isinstance(listener, FreshListener):
+                listener.write_fresh(conn, rows)
+        conn.execute(insert(_REQUESTS), rows)
         attempts = [{"request_id": e["id"], **a} for e in new for a in e.get("attempts") or ()]
         if attempts:
             conn.execute(insert(_ATTEMPTS), attempts)

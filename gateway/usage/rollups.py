@@ -19,7 +19,7 @@ traffic out (issue 6: an unknown cost is never a silent zero).
 from __future__ import annotations
 
 from calendar import monthrange
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from decimal import Decimal
@@ -218,33 +218,56 @@ def _utc_day(ts: datetime) -> date:
     return ts.date()
 
 
-def _money(v: Decimal | None) -> Decimal:
-    return Decimal(0) if v is None else Decimal(v)
+_ROW_FIELDS = ("created_at", "tenant", "app", "backend", "model", "data_class", "currency",
+               "status", "error_kind", "prompt_tokens", "completion_tokens", "cost", "cost_try",
+               "ttft_ms")
 
 
 def aggregate(rows: Iterable[RequestRow], zone_of: ZoneOf) -> dict[Key, Delta]:
+    """The deltas of ledger rows given as objects (RequestRow)."""
+    return aggregate_rows(({f: getattr(r, f) for f in _ROW_FIELDS} for r in rows), zone_of)
+
+
+def aggregate_rows(rows: Iterable[Mapping[str, Any]], zone_of: ZoneOf) -> dict[Key, Delta]:
+    """The deltas of ledger rows given as dicts (the ledger writer's insert parameters): one
+    Delta per distinct rollup key, so the upsert touches each key once per batch."""
     deltas: dict[Key, Delta] = {}
+    zones: dict[str, str] = {"": ""}
+    days: dict[datetime, date] = {}
     for r in rows:
-        backend = r.backend or ""
-        zone = (zone_of(backend) or "") if backend else ""
-        key: Key = (_utc_day(r.created_at), r.tenant or "", r.app or "", backend, r.model or "",
-                    r.data_class or "", zone, r.currency or "USD")
+        backend = r["backend"] or ""
+        zone = zones.get(backend)
+        if zone is None:
+            zone = zones[backend] = zone_of(backend) or ""
+        ts = r["created_at"]
+        day = days.get(ts)
+        if day is None:
+            day = days[ts] = _utc_day(ts)
+        key: Key = (day, r["tenant"] or "", r["app"] or "", backend, r["model"] or "",
+                    r["data_class"] or "", zone, r["currency"] or "USD")
         d = deltas.get(key)
         if d is None:
             d = deltas[key] = Delta()
         d.requests += 1
-        d.errors += int(is_error(r.status, r.error_kind))
-        d.prompt_tokens += r.prompt_tokens
-        d.completion_tokens += r.completion_tokens
-        if r.cost is None:  # unknown, not zero: counted apart, never added to the cost
+        status, kind = r["status"], r["error_kind"]
+        if status >= 400 or kind is not None:
+            d.errors += 1
+        prompt, completion = r["prompt_tokens"], r["completion_tokens"]
+        d.prompt_tokens += prompt
+        d.completion_tokens += completion
+        cost = r["cost"]
+        if cost is None:  # unknown, not zero: counted apart, never added to the cost
             d.unpriced_requests += 1
-            d.unpriced_prompt_tokens += r.prompt_tokens
-            d.unpriced_completion_tokens += r.completion_tokens
+            d.unpriced_prompt_tokens += prompt
+            d.unpriced_completion_tokens += completion
         else:
-            d.cost += Decimal(r.cost)
-        d.cost_try += _money(r.cost_try)
-        if r.ttft_ms is not None:
-            d.buckets[bucket_of(r.ttft_ms)] += 1
+            d.cost += cost if isinstance(cost, Decimal) else Decimal(cost)
+        cost_try = r["cost_try"]
+        if cost_try is not None:
+            d.cost_try += cost_try if isinstance(cost_try, Decimal) else Decimal(cost_try)
+        ttft = r["ttft_ms"]
+        if ttft is not None:
+            d.buckets[bucket_of(ttft)] += 1
     return deltas
 
 
@@ -280,12 +303,17 @@ def upsert(conn: Connection, deltas: dict[Key, Delta]) -> None:
 
 
 class RollupListener:
-    """A recorder batch listener: called inside the ledger transaction, before the batch's
-    request rows are added. Rows whose id is already in the ledger (a replayed journal, a
-    retried batch that did commit) are skipped, so each request is counted once."""
+    """A recorder batch listener: runs inside the ledger transaction. The ledger writer calls
+    `write_fresh` with only the batch's rows whose id is not in the ledger yet (a replayed
+    journal, a retried batch that did commit are left out), so each request is counted once;
+    `__call__` is the older form that finds the new rows itself."""
 
     def __init__(self, zone_of: ZoneOf) -> None:
         self._zone_of = zone_of
+
+    def write_fresh(self, conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
+        if rows:
+            upsert(conn, aggregate_rows(rows, self._zone_of))
 
     def __call__(self, session: Session, rows: Sequence[RequestRow]) -> None:
         if not rows:
