@@ -60,7 +60,7 @@ class PolicyRouter:
         disabled = self._disabled() if callable(self._disabled) else self._disabled
         try:
             return route(compiled, self._classifiers.for_policy(compiled), ctx, request,
-                         stats=self._stats.snapshot(self._clock.monotonic()),
+                         stats=self._stats.view(self._clock.monotonic()),
                          budget=self._budgets(ctx), disabled=disabled, today=today,
                          seed=self._rand())
         except ValueError as exc:  # an unknown declared data class

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from bisect import bisect_left, insort
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 from gateway.core.errors import FailureKind
@@ -32,23 +33,56 @@ class StatsConfig:
     cooldown_s: float = 30.0  # open -> half-open after this
 
 
-@dataclass(slots=True)
-class _Sample:
-    at: float
-    value: float
-
-
 class _Series:
+    """A rolling window of samples (at most `size`, none older than the window) that keeps its
+    values sorted as they come and go, so a percentile is one index instead of a sort."""
+
+    __slots__ = ("_d", "_size", "_sorted", "total")
+
     def __init__(self, size: int) -> None:
-        self._d: deque[_Sample] = deque(maxlen=size)
+        self._d: deque[tuple[float, float]] = deque()
+        self._sorted: list[float] = []
+        self._size = size
+        self.total = 0.0
+
+    def __len__(self) -> int:
+        return len(self._d)
 
     def add(self, at: float, value: float) -> None:
-        self._d.append(_Sample(at, value))
+        if value != value:  # NaN has no place in an order
+            return
+        if len(self._d) >= self._size:
+            self._drop_oldest()
+        self._d.append((at, value))
+        insort(self._sorted, value)
+        self.total += value
+
+    def _drop_oldest(self) -> None:
+        _, value = self._d.popleft()
+        s = self._sorted
+        del s[bisect_left(s, value)]
+        self.total -= value
+        if not s:
+            self.total = 0.0  # no float drift left behind by an emptied window
+
+    def expire(self, now: float, window_s: float) -> bool:
+        """Forget samples older than the window; True when any went."""
+        d = self._d
+        if not d or now - d[0][0] <= window_s:
+            return False
+        while d and now - d[0][0] > window_s:
+            self._drop_oldest()
+        return True
 
     def values(self, now: float, window_s: float) -> list[float]:
-        while self._d and now - self._d[0].at > window_s:
-            self._d.popleft()
-        return [s.value for s in self._d]
+        self.expire(now, window_s)
+        return [v for _, v in self._d]
+
+    def percentile(self, q: float) -> float | None:
+        s = self._sorted
+        if not s:
+            return None
+        return s[max(0, min(len(s) - 1, round(q * (len(s) - 1))))]
 
 
 def percentile(values: list[float], q: float) -> float | None:
@@ -60,7 +94,9 @@ def percentile(values: list[float], q: float) -> float | None:
 
 
 class BackendStats:
-    """One backend's rolling figures and circuit."""
+    """One backend's rolling figures and circuit. `snapshot` costs O(1) amortised: the series
+    stay sorted as samples come and go, and the last snapshot is reused until a sample, the
+    window or the circuit changes it."""
 
     def __init__(self, config: StatsConfig) -> None:
         self._cfg = config
@@ -72,6 +108,7 @@ class BackendStats:
         self._opened_at: float | None = None
         self._probing = False
         self._probe_at = 0.0
+        self._cached: BackendLive | None = None  # dropped by every sample
 
     def success(self, now: float, ttft_ms: float | None, total_ms: float | None,
                 tokens_per_s: float | None) -> None:
@@ -82,12 +119,14 @@ class BackendStats:
         if tokens_per_s is not None and tokens_per_s > 0:
             self._tps.add(now, tokens_per_s)
         self._outcomes.add(now, 0.0)
+        self._cached = None
         self._consecutive = 0
         self._opened_at = None
         self._probing = False
 
     def failure(self, now: float, kind: FailureKind) -> None:
         self._outcomes.add(now, 1.0)
+        self._cached = None
         if kind not in _HEALTH_FAILURES:
             self._probing = False  # the probe ended without a verdict on health: allow another
             return
@@ -119,22 +158,68 @@ class BackendStats:
 
     def snapshot(self, now: float) -> BackendLive:
         w = self._cfg.window_s
-        outcomes = self._outcomes.values(now, w)
-        tps = self._tps.values(now, w)
+        aged = self._outcomes.expire(now, w)
+        aged = self._ttft.expire(now, w) or aged
+        aged = self._total.expire(now, w) or aged
+        aged = self._tps.expire(now, w) or aged
         state = self.circuit(now)
         if state == "half_open" and self._probing:
             state = "open"  # a probe is in flight: others wait for its verdict
-        return BackendLive(
-            ttft_p95_ms=percentile(self._ttft.values(now, w), 0.95),
-            total_p95_ms=percentile(self._total.values(now, w), 0.95),
-            tokens_per_s=percentile(tps, 0.5),
-            error_rate=sum(outcomes) / len(outcomes) if outcomes else 0.0,
-            samples=len(outcomes), circuit=state)
+        snap = self._cached
+        if snap is not None and not aged and snap.circuit == state:
+            return snap
+        outcomes = self._outcomes
+        n = len(outcomes)
+        snap = self._cached = BackendLive(
+            ttft_p95_ms=self._ttft.percentile(0.95),
+            total_p95_ms=self._total.percentile(0.95),
+            tokens_per_s=self._tps.percentile(0.5),
+            error_rate=outcomes.total / n if n else 0.0,
+            samples=n, circuit=state)
+        return snap
 
     def p50(self, now: float) -> tuple[float | None, float | None]:
         w = self._cfg.window_s
-        return (percentile(self._ttft.values(now, w), 0.5),
-                percentile(self._total.values(now, w), 0.5))
+        self._ttft.expire(now, w)
+        self._total.expire(now, w)
+        return self._ttft.percentile(0.5), self._total.percentile(0.5)
+
+
+class _View(Mapping[str, BackendLive]):
+    """The live figures of the backends a decision asks about, computed on first access (the
+    engine looks at an alias's candidates, not at every backend)."""
+
+    __slots__ = ("_by_name", "_now", "_seen")
+
+    def __init__(self, by_name: dict[str, BackendStats], now: float) -> None:
+        self._by_name = by_name
+        self._now = now
+        self._seen: dict[str, BackendLive] = {}
+
+    def get(self, name: str, default: BackendLive | None = None  # type: ignore[override]
+            ) -> BackendLive | None:
+        snap = self._seen.get(name)
+        if snap is None:
+            s = self._by_name.get(name)
+            if s is None:
+                return default
+            snap = self._seen[name] = s.snapshot(self._now)
+        return snap
+
+    def __getitem__(self, name: str) -> BackendLive:
+        snap = self.get(name)
+        if snap is None:
+            raise KeyError(name)
+        return snap
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._by_name
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._by_name))
+
+    def __len__(self) -> int:
+        return len(self._by_name)
 
 
 class LiveStats:
@@ -152,6 +237,10 @@ class LiveStats:
 
     def snapshot(self, now: float) -> Mapping[str, BackendLive]:
         return {n: s.snapshot(now) for n, s in self._by_name.items()}
+
+    def view(self, now: float) -> Mapping[str, BackendLive]:
+        """Like `snapshot`, but each backend's figures are taken only when looked up."""
+        return _View(self._by_name, now)
 
 
 Probe = Callable[[], Awaitable[bool]]
