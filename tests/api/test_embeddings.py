@@ -6,7 +6,6 @@ never does; fallback before answering; a ledger row per request."""
 from __future__ import annotations
 
 import sqlite3
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,16 +13,12 @@ from typing import Any
 
 import openai
 import pytest
-import uvicorn
 
-from gateway.app import create_app
-from gateway.emulators.base import EmulatorServer, Mode, free_port
+from gateway.emulators.base import EmulatorServer, Mode
 from gateway.emulators.ollama import build_app as ollama_app
 from gateway.emulators.openai import build_app as openai_app
-from gateway.policy.loader import load_text
 from gateway.settings import Settings
-from gateway.usage.db import create_schema, make_engine
-from gateway.usage.keys import create_key
+from tests.e2e.helpers import ServedGateway, new_key
 
 PUBLIC = "Bugün İstanbul'da hava nasıl?"
 SPECIAL = "Hastamız Ayşe Yılmaz'a HIV tanısı kondu"
@@ -61,34 +56,6 @@ rules:
 """
 
 
-class ServedGateway:
-    """create_app served by a real uvicorn on a free loopback port, in a thread."""
-
-    def __init__(self, settings: Settings, policy: str) -> None:
-        self.port = free_port()
-        self.app = create_app(settings, policy=load_text(policy))
-        self.server = uvicorn.Server(uvicorn.Config(
-            self.app, host="127.0.0.1", port=self.port, log_level="warning",
-            access_log=False, lifespan="on", timeout_graceful_shutdown=1))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def __enter__(self) -> ServedGateway:
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            assert self.thread.is_alive() and time.monotonic() < deadline, "gateway not up"
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
-
-
 @pytest.fixture(scope="module")
 def emulators() -> Iterator[dict[str, EmulatorServer]]:
     with EmulatorServer(openai_app) as cloud, EmulatorServer(ollama_app) as node:
@@ -100,17 +67,12 @@ def gateway(emulators: dict[str, EmulatorServer], tmp_path_factory: pytest.TempP
             ) -> Iterator[ServedGateway]:
     tmp = tmp_path_factory.mktemp("embeddings")
     url = f"sqlite:///{tmp / 'ledger.db'}"
-    engine = make_engine(url)
-    create_schema(engine)
-    _info, key = create_key(engine, "acme", "search", now=time.time())
-    engine.dispose()
+    key = new_key(url, "acme", "search")
     settings = Settings(database_url=url, local_engine=False, require_keys=True,
                         journal_path=str(tmp / "journal"),
                         extra={"probe_interval_s": 0, "policy_watch_s": 0})
     policy = policy_yaml(emulators["cloud"].url, emulators["node"].url)
-    with ServedGateway(settings, policy) as gw:
-        gw.db = tmp / "ledger.db"  # type: ignore[attr-defined]
-        gw.key = key  # type: ignore[attr-defined]
+    with ServedGateway(settings, policy, key=key, db=tmp / "ledger.db", graceful_s=1) as gw:
         yield gw
 
 
@@ -118,7 +80,7 @@ def gateway(emulators: dict[str, EmulatorServer], tmp_path_factory: pytest.TempP
 def client(gateway: ServedGateway, emulators: dict[str, EmulatorServer]) -> openai.OpenAI:
     for e in emulators.values():
         e.state.reset()
-    return openai.OpenAI(base_url=gateway.url + "/v1", api_key=gateway.key,  # type: ignore[attr-defined]
+    return openai.OpenAI(base_url=gateway.url + "/v1", api_key=gateway.key,
                          max_retries=0, timeout=10)
 
 
@@ -157,7 +119,7 @@ def test_base64_is_little_endian_float32(gateway: ServedGateway) -> None:
 
     r = httpx.post(gateway.url + "/v1/embeddings", json={
         "model": "embed", "input": PUBLIC, "encoding_format": "base64"}, timeout=10,
-        headers={"authorization": f"Bearer {gateway.key}"})  # type: ignore[attr-defined]
+        headers={"authorization": f"Bearer {gateway.key}"})
     assert r.status_code == 200, r.text
     raw = base64.b64decode(r.json()["data"][0]["embedding"])
     assert list(struct.unpack("<3f", raw)) == emulated_vector(PUBLIC)
@@ -277,7 +239,8 @@ def test_each_request_has_a_ledger_row_without_text(gateway: ServedGateway,
     client.embeddings.create(model="embed", input=[marker, "ikinci metin"])
     with pytest.raises(openai.BadRequestError):
         client.embeddings.create(model="embed", input=[[1, 2]])
-    db: Path = gateway.db  # type: ignore[attr-defined]
+    db = gateway.db
+    assert db is not None
     ok = wait_rows(db, "alias = 'embed' and prompt_tokens = 5 and status = 200", 1)
     assert len(ok) == 1, ok
     _alias, backend, _status, data_class, _prompt, completion, attempts, error, trace = ok[0]

@@ -3,9 +3,6 @@ budget through both; total spend never exceeds the budget by more than one reque
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from decimal import Decimal
@@ -17,7 +14,7 @@ from sqlalchemy import text
 
 from gateway.emulators.base import EmulatorServer, Mode
 from gateway.emulators.openai import build_app as openai_app
-from gateway.usage.db import make_engine
+from tests.e2e.helpers import budget_policy, cli_budget_key, ledger
 from tests.e2e.test_ledger_crash import Gateway
 from tests.unit.usage.pg import pg_available, throwaway_database
 
@@ -27,40 +24,11 @@ pytestmark = [pytest.mark.e2e,
 BUDGET = Decimal("0.1")
 
 
-def _policy(url: str) -> str:
-    return f"""
-version: 1
-backends:
-  cloud:
-    kind: openai_compat
-    zone: cloud
-    base_url: {url}
-    model: emulated-model
-    price: {{input_per_mtok: "100", output_per_mtok: "1000"}}
-aliases:
-  chat: {{backends: [cloud]}}
-rules:
-  - name: public-only
-    match: {{data_classes: [personal, special]}}
-    action: block
-billing:
-  on_budget_exhausted: refuse
-"""
-
-
 @pytest.fixture
 def emulator() -> Iterator[EmulatorServer]:
     with EmulatorServer(openai_app) as srv:
         srv.state.mode = Mode(reply="bir iki üç dört", delay_s=0.01)
         yield srv
-
-
-def _create_key(db_url: str) -> str:
-    out = subprocess.run(
-        [sys.executable, "-m", "gateway", "keys", "create", "--tenant", "acme", "--app", "web",
-         "--budget", f"{BUDGET} USD"], env={**os.environ, "GECIT_DATABASE_URL": db_url},
-        capture_output=True, text=True, check=True, timeout=60)
-    return out.stdout.strip().splitlines()[-1]
 
 
 def _client(urls: list[str], key: str, worker: int, results: list[tuple[int, str]]) -> None:
@@ -76,9 +44,9 @@ def _client(urls: list[str], key: str, worker: int, results: list[tuple[int, str
 
 def test_two_replicas_hold_one_budget(emulator: EmulatorServer, tmp_path: Path) -> None:
     with throwaway_database("budget") as db_url:
-        key = _create_key(db_url)
+        key = cli_budget_key(db_url, BUDGET)
         assert key.startswith("gk_")
-        policy = _policy(emulator.url)
+        policy = budget_policy(emulator.url)
         gws = [Gateway(tmp_path, emulator.url, db_url, name=f"gw{i}", policy=policy)
                for i in range(2)]
         try:
@@ -98,17 +66,13 @@ def test_two_replicas_hold_one_budget(emulator: EmulatorServer, tmp_path: Path) 
         finally:
             for gw in gws:
                 gw.stop()  # graceful: the recorders drain into the database
-        engine = make_engine(db_url)
-        try:
-            with engine.connect() as conn:
-                costs = [Decimal(str(c)) for (c,) in conn.execute(text(
-                    "select cost from requests where tenant = 'acme' and status = 200"))]
-                refused = conn.execute(text(
-                    "select count(*) from requests where status = 429")).one()[0]
-                spent, reserved = conn.execute(text(
-                    "select spent, reserved from budgets where scope = 'key'")).one()
-        finally:
-            engine.dispose()
+        with ledger(db_url) as conn:
+            costs = [Decimal(str(c)) for (c,) in conn.execute(text(
+                "select cost from requests where tenant = 'acme' and status = 200"))]
+            refused = conn.execute(text(
+                "select count(*) from requests where status = 429")).one()[0]
+            spent, reserved = conn.execute(text(
+                "select spent, reserved from budgets where scope = 'key'")).one()
     ok = [s for s, _ in results if s == 200]
     denied = [m for s, m in results if s == 429]
     assert len(results) == 240 and len(ok) + len(denied) == 240

@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -22,7 +21,7 @@ from sqlalchemy import text
 
 from gateway.emulators.base import EmulatorServer, Mode
 from gateway.emulators.openai import build_app as openai_app
-from gateway.usage.db import make_engine
+from tests.e2e.helpers import budget_policy, cli_budget_key, ledger
 from tests.e2e.test_ledger_crash import Gateway
 from tests.unit.usage.pg import pg_available, throwaway_database
 
@@ -45,40 +44,11 @@ BUDGET = Decimal("0.05")
 REQUESTS_PER_CLIENT = 24
 
 
-def _policy(url: str, extra_alias: str = "") -> str:
-    return f"""
-version: 1
-backends:
-  cloud:
-    kind: openai_compat
-    zone: cloud
-    base_url: {url}
-    model: emulated-model
-    price: {{input_per_mtok: "100", output_per_mtok: "1000"}}
-aliases:
-  chat: {{backends: [cloud]}}{extra_alias}
-rules:
-  - name: public-only
-    match: {{data_classes: [personal, special]}}
-    action: block
-billing:
-  on_budget_exhausted: refuse
-"""
-
-
 @pytest.fixture
 def emulator() -> Iterator[EmulatorServer]:
     with EmulatorServer(openai_app) as srv:
         srv.state.mode = Mode(reply="bir iki üç dört beş", delay_s=0.01)
         yield srv
-
-
-def _create_key(db_url: str) -> str:
-    out = subprocess.run(
-        [sys.executable, "-m", "gateway", "keys", "create", "--tenant", "acme", "--app", "web",
-         "--budget", f"{BUDGET} USD"], env={**os.environ, "GECIT_DATABASE_URL": db_url},
-        capture_output=True, text=True, check=True, timeout=60)
-    return out.stdout.strip().splitlines()[-1]
 
 
 def _client(urls: list[str], key: str | None, worker: int,
@@ -121,7 +91,7 @@ def test_two_replicas_share_ledger_budget_and_policy(emulator: EmulatorServer,
     prefix = f"gecit-test-{os.urandom(4).hex()}:"
     with throwaway_database("replicas") as db_url:
         gws = [Gateway(tmp_path, emulator.url, db_url, name=f"gw{i}",
-                       policy=_policy(emulator.url)) for i in range(2)]
+                       policy=budget_policy(emulator.url)) for i in range(2)]
         for gw in gws:
             gw.env.update(GECIT_REDIS_URL=REDIS_URL, GECIT_REDIS_PREFIX=prefix,
                           GECIT_ADMIN_KEY=ADMIN, GECIT_LOG_LEVEL="info")
@@ -133,7 +103,7 @@ def test_two_replicas_share_ledger_budget_and_policy(emulator: EmulatorServer,
             for t in starters:
                 t.join(60)
             assert all(gw.proc is not None and gw.proc.poll() is None for gw in gws)
-            key = _create_key(db_url)  # a key made after start-up is seen by both
+            key = cli_budget_key(db_url, BUDGET)  # a key made after start-up is seen by both
             # (a) + (b): concurrent clients on both replicas, anonymous and with the budget key
             results: dict[str, list[tuple[int, str]]] = {"anon": [], "key": []}
             threads = [threading.Thread(target=_client, args=(
@@ -147,7 +117,7 @@ def test_two_replicas_share_ledger_budget_and_policy(emulator: EmulatorServer,
             notices = redis.Redis.from_url(REDIS_URL).pubsub()  # type: ignore[no-untyped-call]
             notices.subscribe(prefix + "policy")
             assert "chat2" not in _models(b.url)
-            new = _policy(emulator.url, "\n  chat2: {backends: [cloud]}")
+            new = budget_policy(emulator.url, "\n  chat2: {backends: [cloud]}")
             put_at = time.monotonic()
             r = httpx.put(a.url + "/admin/policy", content=new,
                           headers={"authorization": f"Bearer {ADMIN}"}, timeout=10)
@@ -167,19 +137,15 @@ def test_two_replicas_share_ledger_budget_and_policy(emulator: EmulatorServer,
             assert bad.status_code == 422  # refused, nothing shared
         finally:
             codes = [_terminate(gw) for gw in gws]  # graceful: the recorders drain
-        engine = make_engine(db_url)
-        try:
-            with engine.connect() as conn:
-                rows, pt, ct = conn.execute(text(
-                    "select count(*), coalesce(sum(prompt_tokens), 0), "
-                    "coalesce(sum(completion_tokens), 0) from requests where status = 200")).one()
-                costs = [Decimal(str(c)) for (c,) in conn.execute(text(
-                    "select cost from requests where tenant = 'acme' and status = 200"))]
-                spent, reserved = conn.execute(text(
-                    "select spent, reserved from budgets where scope = 'key'")).one()
-                docs = conn.execute(text("select count(*) from policy_documents")).one()[0]
-        finally:
-            engine.dispose()
+        with ledger(db_url) as conn:
+            rows, pt, ct = conn.execute(text(
+                "select count(*), coalesce(sum(prompt_tokens), 0), "
+                "coalesce(sum(completion_tokens), 0) from requests where status = 200")).one()
+            costs = [Decimal(str(c)) for (c,) in conn.execute(text(
+                "select cost from requests where tenant = 'acme' and status = 200"))]
+            spent, reserved = conn.execute(text(
+                "select spent, reserved from budgets where scope = 'key'")).one()
+            docs = conn.execute(text("select count(*) from policy_documents")).one()[0]
     assert codes == [0, 0]
     anon, keyed = results["anon"], results["key"]
     assert len(anon) == len(keyed) == 3 * REQUESTS_PER_CLIENT

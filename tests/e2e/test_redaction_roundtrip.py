@@ -8,22 +8,16 @@ cloud never sees an original value; the client, through the openai SDK, gets the
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 
 import openai
 import orjson
 import pytest
-import uvicorn
 
-from gateway.app import create_app
-from gateway.emulators.base import EmulatorServer, Mode, free_port
+from gateway.emulators.base import EmulatorServer, Mode
 from gateway.emulators.openai import build_app as openai_app
-from gateway.policy.loader import load_text
 from gateway.settings import Settings
-from gateway.usage.db import create_schema, make_engine
-from gateway.usage.keys import create_key
+from tests.e2e.helpers import ServedGateway, new_key
 
 # computed checksum-valid values (tests/unit/sensitivity/helpers.py builds them the same way)
 TCKN = "28473615040"
@@ -63,33 +57,6 @@ defaults: {{objective: ordered, redact: true}}
 """
 
 
-class _Gateway:
-    """create_app served by a real uvicorn (lifespan on) in a background thread."""
-
-    def __init__(self, settings: Settings, policy_text: str) -> None:
-        engine = make_engine(settings.database_url)
-        create_schema(engine)
-        self.key = create_key(engine, "acme", "crm", now=time.time())[1]
-        engine.dispose()
-        self.port = free_port()
-        self.server = uvicorn.Server(uvicorn.Config(
-            create_app(settings, policy=load_text(policy_text)), host="127.0.0.1",
-            port=self.port, log_level="warning", access_log=False, lifespan="on"))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self) -> _Gateway:
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            assert self.thread.is_alive() and time.monotonic() < deadline, "gateway down"
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
-
-
 @pytest.fixture(scope="module")
 def emulators() -> Iterator[dict[str, EmulatorServer]]:
     with EmulatorServer(openai_app) as cloud, EmulatorServer(openai_app) as onprem:
@@ -98,17 +65,18 @@ def emulators() -> Iterator[dict[str, EmulatorServer]]:
 
 @pytest.fixture(scope="module")
 def gateway(emulators: dict[str, EmulatorServer], tmp_path_factory: pytest.TempPathFactory
-            ) -> Iterator[_Gateway]:
+            ) -> Iterator[ServedGateway]:
     tmp = tmp_path_factory.mktemp("redaction")
     settings = Settings(database_url=f"sqlite:///{tmp / 'ledger.db'}", local_engine=False,
                         journal_path=str(tmp / "journal"), extra={"probe_interval_s": 0})
     text = policy_yaml(emulators["cloud"].url, emulators["onprem"].url)
-    with _Gateway(settings, text) as gw:
+    key = new_key(settings.database_url, "acme", "crm")
+    with ServedGateway(settings, text, key=key) as gw:
         yield gw
 
 
 @pytest.fixture
-def sdk(gateway: _Gateway, emulators: dict[str, EmulatorServer]) -> Iterator[openai.OpenAI]:
+def sdk(gateway: ServedGateway, emulators: dict[str, EmulatorServer]) -> Iterator[openai.OpenAI]:
     emulators["cloud"].state.reset()
     emulators["cloud"].state.mode = Mode(echo=True, echo_piece=3)
     emulators["onprem"].state.reset()
