@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from sqlalchemy import Column, DateTime, Text, select
+from sqlalchemy import text as sql
 from sqlalchemy.engine import Engine
 from sqlmodel import Field, SQLModel
 
@@ -45,6 +46,9 @@ class StoredPolicy:
 _T = PolicyDocumentRow.__table__  # type: ignore[attr-defined]
 
 
+_APPEND_LOCK = 0x6765636970  # PostgreSQL advisory lock key for policy document appends
+
+
 def newest(engine: Engine) -> Head | None:
     with engine.connect() as conn:
         row = conn.execute(select(_T.c.id, _T.c.sha256).order_by(_T.c.id.desc()).limit(1)).first()
@@ -69,8 +73,13 @@ def known(engine: Engine, sha256: str) -> bool:
 
 def append(engine: Engine, text: str, sha256: str, actor: str,
            at: datetime | None = None) -> Head:
-    """Store a document unless it already is the newest one. Returns the newest head."""
+    """Store a document unless it already is the newest one. Returns the newest head.
+
+    Replicas starting together would each see "not stored yet" and insert the same document;
+    on PostgreSQL an advisory transaction lock makes the check-then-insert one step."""
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(sql("SELECT pg_advisory_xact_lock(:k)"), {"k": _APPEND_LOCK})
         top = conn.execute(select(_T.c.id, _T.c.sha256).order_by(_T.c.id.desc()).limit(1)).first()
         if top is not None and top[1] == sha256:
             return Head(int(top[0]), sha256)
