@@ -7,16 +7,22 @@ import importlib
 import logging
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from gateway.settings import Settings
 
-# optional sub-command modules: each has add_parser(subparsers)
-_PLUGINS = (
-    "gateway.sensitivity.cli",
-    "gateway.policy.cli",
-    "gateway.emulators.cli",
-    "gateway.usage.cli",
-)
+# Sub-commands other than `serve`: name -> (help, module with add_parser(subparsers)). Only the
+# module of the command being run is imported (some pull in SQLAlchemy, the classifier, the
+# policy engine: seconds of start-up that `serve` and `--help` do not need); the others are
+# listed by name and help alone. tests/unit/test_cli_lazy.py keeps the help texts in step.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "classify": ("classify text for personal/special data", "gateway.sensitivity.cli"),
+    "policy": ("check a policy file, explain a routing decision", "gateway.policy.cli"),
+    "emulate": ("run a local emulator of a vendor API", "gateway.emulators.cli"),
+    "keys": ("manage API keys and budgets", "gateway.usage.keys_cli"),
+    "report": ("cost report from the daily rollups", "gateway.usage.reports_cli"),
+    "audit": ("the hash-chained audit log of routing decisions", "gateway.usage.audit_cli"),
+}
 
 
 def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -100,22 +106,46 @@ def _serve(args: argparse.Namespace) -> int:
     return 0 if server.started else 3  # 3: uvicorn's start-up failure code
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _not_installed(name: str) -> Any:
+    def run(_args: argparse.Namespace) -> int:
+        print(f"gateway: the '{name}' command is not part of this build", file=sys.stderr)
+        return 2
+
+    return run
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser with `serve` and the full parser of `command`; every other sub-command is a
+    stub carrying its name and help (enough for `gateway --help`)."""
     parser = argparse.ArgumentParser(prog="gateway", description="Geçit LLM gateway")
     sub = parser.add_subparsers(dest="command", required=True)
     _serve_parser(sub)
-    for name in _PLUGINS:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name and name.startswith(exc.name):
+    for name, (help_text, module_name) in COMMANDS.items():
+        if name == command:
+            try:
+                module = importlib.import_module(module_name)
+            except ModuleNotFoundError as exc:
+                if not (exc.name and module_name.startswith(exc.name)):
+                    raise
+            else:
+                module.add_parser(sub)
                 continue
-            raise
-        module.add_parser(sub)
+            sub.add_parser(name, help=help_text).set_defaults(func=_not_installed(name))
+        else:
+            sub.add_parser(name, help=help_text, add_help=False)
     return parser
 
 
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The sub-command named on the command line (the top level has no options but -h)."""
+    for arg in argv:
+        if not arg.startswith("-"):
+            return arg
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_command_of(argv))
     args = parser.parse_args(argv)
     return int(args.func(args))
