@@ -19,11 +19,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
 from sqlalchemy import JSON, BigInteger, Column, DateTime, Table, insert, select, update
 from sqlalchemy.engine import Connection, Engine, RowMapping
 from sqlmodel import Field, SQLModel
 
 from gateway.core.clock import Clock, SystemClock
+from gateway.usage.bulk import insert_rows
 
 GENESIS = "0" * 64
 HEAD_ID = 1
@@ -105,19 +107,48 @@ class VerifyResult:
 
 
 def utc_iso(ts: datetime) -> str:
-    """One spelling of a timestamp whatever the database hands back (naive = UTC)."""
+    """One spelling of a timestamp whatever the database hands back (naive = UTC):
+    YYYY-MM-DDTHH:MM:SS.ffffffZ (what strftime("%Y-%m-%dT%H:%M:%S.%fZ") gives, 4x cheaper)."""
     if ts.tzinfo is None:
         ts = ts.replace(tzinfo=UTC)
-    return ts.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    elif ts.utcoffset():
+        ts = ts.astimezone(UTC)
+    return f"{ts.year:04d}-{ts.month:02d}-{ts.day:02d}T{ts.hour:02d}:{ts.minute:02d}:" \
+           f"{ts.second:02d}.{ts.microsecond:06d}Z"
+
+
+def _has_float(value: Any) -> bool:
+    if isinstance(value, float):
+        return True
+    if isinstance(value, dict):
+        return any(_has_float(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(_has_float(v) for v in value)
+    return False
+
+
+def canonical_bytes(fields: Mapping[str, Any]) -> bytes:
+    """The hashed form: JSON with sorted keys, no spaces, UTF-8 (non-ASCII kept). orjson
+    writes exactly what json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    writes for strings, ints, bools, None and str-keyed dicts (tests/unit/usage/
+    test_ledger_batch checks); floats are spelled differently, so a body with a float (none
+    is written today) and anything orjson refuses take json.dumps."""
+    body = {k: (utc_iso(fields[k]) if k == "at" else fields[k]) for k in HASHED_FIELDS}
+    if not (_has_float(body["detail"]) or _has_float(body["entities"])):
+        try:
+            return orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
+        except TypeError:  # orjson.JSONEncodeError: big ints, non-str keys, lone surrogates
+            pass
+    return json.dumps(body, sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False).encode("utf-8")
 
 
 def canonical(fields: Mapping[str, Any]) -> str:
-    body = {k: (utc_iso(fields[k]) if k == "at" else fields[k]) for k in HASHED_FIELDS}
-    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return canonical_bytes(fields).decode("utf-8")
 
 
 def chain_hash(fields: Mapping[str, Any], prev_hash: str) -> str:
-    return hashlib.sha256((canonical(fields) + prev_hash).encode("utf-8")).hexdigest()
+    return hashlib.sha256(canonical_bytes(fields) + prev_hash.encode("utf-8")).hexdigest()
 
 
 def sa_table(name: str) -> Table:
@@ -183,7 +214,7 @@ class AuditLog:
             row["seq"] = seq
             row["prev_hash"] = prev
             row["hash"] = prev = chain_hash(row, prev)
-        conn.execute(insert(log), rows)
+        insert_rows(conn, log, rows)
         conn.execute(update(head).where(head.c.id == HEAD_ID).values(seq=seq, hash=prev))
         return seq
 

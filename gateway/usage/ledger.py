@@ -12,10 +12,11 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, Protocol, runtime_checkable
 
-from sqlalchemy import insert, select
+from sqlalchemy import select
 from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Session
 
+from gateway.usage.bulk import insert_rows
 from gateway.usage.pricing import Cost
 from gateway.usage.records import UsageRecord
 from gateway.usage.tables import AttemptRow, RequestRow
@@ -91,10 +92,10 @@ def write_entries(engine: Engine, entries: Sequence[Entry], settle: Settle | Non
                   listeners: Sequence[BatchListener] = ()) -> int:
     """Insert the entries whose id is not in the ledger yet; returns how many were new.
 
-    One transaction and, per batch, one query for the ids already written, one INSERT per
-    table (executemany of plain dicts, no ORM object per row), the listeners' statements
-    (rollups: one upsert per table for the batch's distinct keys; audit: one INSERT) and the
-    budget settlement."""
+    One transaction and, per batch: one query for the ids already written, one INSERT per
+    table (bulk.insert_rows: COPY / executemany of plain dicts, no ORM object per row), the
+    listeners' statements (rollups: one upsert per table for the batch's distinct keys;
+    audit: one INSERT) and the budget settlement."""
     unique: dict[str, Entry] = {}
     for e in entries:
         unique.setdefault(str(e["id"]), e)
@@ -115,10 +116,9 @@ def write_entries(engine: Engine, entries: Sequence[Entry], settle: Settle | Non
         for listener in listeners:
             if isinstance(listener, FreshListener):
                 listener.write_fresh(conn, rows)
-        conn.execute(insert(_REQUESTS), rows)
+        insert_rows(conn, _REQUESTS, rows)
         attempts = [{"request_id": e["id"], **a} for e in new for a in e.get("attempts") or ()]
-        if attempts:
-            conn.execute(insert(_ATTEMPTS), attempts)
+        insert_rows(conn, _ATTEMPTS, attempts)
         if settle is not None:
             settle(conn, new)
     return len(new)

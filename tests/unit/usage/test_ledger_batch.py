@@ -88,3 +88,27 @@ def test_batch_write_is_exact_and_replay_safe(engine: Engine) -> None:
                 for e in held), Decimal(0))
     assert views["key:k1"].spent == usd and views["key:k1"].reserved == 0
     assert views["tenant:acme"].spent == try_ and views["tenant:acme"].reserved == 0
+
+
+def test_canonical_form_is_the_json_dumps_form() -> None:
+    """The audit hash input (orjson) is byte for byte what json.dumps wrote before, so chains
+    written by older versions still verify."""
+    import json
+    import random
+    from datetime import UTC, datetime
+
+    from gateway.usage.audit import HASHED_FIELDS, canonical_bytes
+
+    rnd = random.Random(7)
+    alphabet = [chr(i) for i in range(0x250)] + list("ıİşğüöçÇ€😀\u2028\u2029\x7f\ufeff")
+    for n in range(3000):
+        word = "".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 10)))
+        fields: dict[str, object] = {k: None for k in HASHED_FIELDS}
+        fields.update(seq=n, at=datetime(2026, 3, 1, 9, 5, 7, n, tzinfo=UTC), kind="decision",
+                      request_id=word, entities={word: n, "TCKN": 2}, redaction=bool(n % 2),
+                      detail={"source": word, "accepted": True, "problems": n, "actor": None})
+        if n % 3 == 0:
+            fields["detail"] = {"ratio": 0.1 * n}  # a float: the json.dumps spelling
+        body = dict(fields, at=f"2026-03-01T09:05:07.{n:06d}Z")
+        want = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        assert canonical_bytes(fields) == want.encode("utf-8")
