@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 from fastapi import FastAPI
 from fastapi.responses import ORJSONResponse
+from starlette.types import Receive, Scope, Send
 
 from gateway.admin.policy_routes import build_router as build_policy_admin_router
 from gateway.admin.reference import transfer_basis_of
@@ -23,6 +24,7 @@ from gateway.core.clock import Clock, IdGenerator, RandomIds, SystemClock
 from gateway.metrics import Metrics, build_metrics_router
 from gateway.openai_api import errors as api_errors
 from gateway.openai_api.auth import Authenticator, KeyCache
+from gateway.openai_api.edge import LeanEdge
 from gateway.openai_api.embeddings import build_embeddings_router
 from gateway.openai_api.handlers import build_router
 from gateway.openai_api.middleware import RequestIdMiddleware
@@ -59,8 +61,26 @@ class Seams:
     env: Mapping[str, str] | None = None
 
 
+class GatewayApp(FastAPI):
+    """FastAPI, with the hot routes (`POST /v1/chat/completions`, `/healthz`, `/readyz`)
+    answered by the lean edge before FastAPI's middleware stack and router; every other
+    request (and the lifespan) goes through FastAPI. `edge = None` serves all through FastAPI.
+    """
+
+    edge: LeanEdge | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        edge = self.edge
+        if edge is not None and scope["type"] == "http" and not scope.get("root_path"):
+            handler = edge.routes.get((scope["method"], scope["path"]))
+            if handler is not None:
+                await handler(scope, receive, send)
+                return
+        await super().__call__(scope, receive, send)
+
+
 def create_app(settings: Settings, seams: Seams | None = None,
-               policy: CompiledPolicy | None = None) -> FastAPI:
+               policy: CompiledPolicy | None = None) -> GatewayApp:
     seams = seams or Seams()
 
     @contextlib.asynccontextmanager
@@ -69,8 +89,8 @@ def create_app(settings: Settings, seams: Seams | None = None,
             app.state.runtime = await _start(settings, seams, policy, stack)
             yield
 
-    app = FastAPI(title="Geçit", lifespan=lifespan, default_response_class=ORJSONResponse,
-                  docs_url=None, redoc_url=None, openapi_url=None)
+    app = GatewayApp(title="Geçit", lifespan=lifespan, default_response_class=ORJSONResponse,
+                     docs_url=None, redoc_url=None, openapi_url=None)
     api_errors.install(app)
     app.include_router(build_router())
     app.include_router(build_embeddings_router())
@@ -78,6 +98,7 @@ def create_app(settings: Settings, seams: Seams | None = None,
     app.include_router(build_metrics_router())
     app.include_router(build_policy_admin_router())
     app.add_middleware(RequestIdMiddleware, ids=seams.ids, clock=seams.clock)
+    app.edge = LeanEdge(lambda: app.state.runtime, seams.ids, seams.clock)
     return app
 
 

@@ -23,13 +23,38 @@ _INVALID = "invalid API key"  # the same words for unknown, malformed and revoke
 
 
 def bearer(request: Request) -> str | None:
-    raw = request.headers.get("authorization")
-    if raw:
-        scheme, _, token = raw.partition(" ")
+    return bearer_of(request.headers.get("authorization"), request.headers.get("x-api-key"))
+
+
+def bearer_of(authorization: str | None, api_key: str | None) -> str | None:
+    """The key from `Authorization: Bearer <key>`, else from `x-api-key`."""
+    if authorization:
+        scheme, _, token = authorization.partition(" ")
         if scheme.lower() == "bearer" and token.strip():
             return token.strip()
-    key = request.headers.get("x-api-key")
-    return key.strip() if key else None
+    return api_key.strip() if api_key else None
+
+
+_SECRET_HEADERS = frozenset({"authorization", "x-api-key", "cookie", "proxy-authorization"})
+
+
+def split_headers(raw: list[tuple[bytes, bytes]]) -> tuple[str | None, dict[str, str]]:
+    """One pass over the ASGI headers: (the key, if any) and the headers the policy may see
+    (never the credentials). As Starlette's `Headers`: names and values decoded as latin-1,
+    the first `authorization`/`x-api-key` counts, a later duplicate of any other name wins."""
+    authorization = api_key = None
+    out: dict[str, str] = {}
+    for k, v in raw:
+        name = k.decode("latin-1")
+        if name in _SECRET_HEADERS:
+            if name == "authorization":
+                if authorization is None:
+                    authorization = v.decode("latin-1")
+            elif name == "x-api-key" and api_key is None:
+                api_key = v.decode("latin-1")
+            continue
+        out[name] = v.decode("latin-1")
+    return bearer_of(authorization, api_key), out
 
 
 @dataclass(slots=True)
@@ -81,7 +106,11 @@ class Authenticator:
         state = request.scope.get("state", {})
         rid = state.get("request_id", "")
         received = state.get("received_at", self._clock.monotonic())
-        token = bearer(request)
+        return await self.context_for(rid, received, bearer(request), _headers(request))
+
+    async def context_for(self, rid: str, received: float, token: str | None,
+                          headers: dict[str, str]) -> RequestContext:
+        """The request's context from its key (or none) and its non-secret headers."""
         if token is not None and not self._required and not token.startswith(PREFIX):
             # Keys are optional here (loopback only). OpenAI SDKs insist on sending some
             # api_key; a placeholder that is not even shaped like a Geçit key counts as no key.
@@ -90,11 +119,10 @@ class Authenticator:
         if token is None:
             if self._required:
                 raise AuthenticationFailed(_MISSING)
-            return RequestContext(request_id=rid, received_at=received,
-                                  headers=_headers(request))
+            return RequestContext(request_id=rid, received_at=received, headers=headers)
         info = await self._check(token)
         return RequestContext(request_id=rid, tenant=info.tenant, app=info.app, key_id=info.id,
-                              received_at=received, headers=_headers(request))
+                              received_at=received, headers=headers)
 
     async def authenticate_admin(self, request: Request) -> str:
         """The admin's identity (key id or 'admin-key'), or 401/403."""
@@ -107,9 +135,6 @@ class Authenticator:
         if info.scope != ADMIN_SCOPE:
             raise PermissionDenied("this key has no admin scope")
         return info.id
-
-
-_SECRET_HEADERS = frozenset({"authorization", "x-api-key", "cookie", "proxy-authorization"})
 
 
 def _headers(request: Request) -> dict[str, str]:

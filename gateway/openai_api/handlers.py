@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any
 
 import orjson
@@ -62,7 +62,8 @@ def build_router() -> APIRouter:
             headers = route_headers(handle.decision, handle.outcome.backend,
                                     len(handle.outcome.attempts))
             return StreamingResponse(
-                _sse(handle, ChunkEncoder(rid, created, chat.model), chat.wants_usage_in_stream),
+                sse_events(handle, ChunkEncoder(rid, created, chat.model),
+                           chat.wants_usage_in_stream),
                 media_type="text/event-stream",
                 headers={**headers, "cache-control": "no-cache", "x-accel-buffering": "no"},
             )
@@ -100,8 +101,8 @@ def _bare_context(request: Request, clock: Clock) -> RequestContext:
                           received_at=state.get("received_at", clock.monotonic()))
 
 
-async def _sse(handle: StreamHandle, enc: ChunkEncoder, include_usage: bool
-               ) -> AsyncIterator[bytes]:
+async def sse_events(handle: StreamHandle, enc: ChunkEncoder, include_usage: bool
+                     ) -> AsyncGenerator[bytes, None]:
     try:
         async for chunk in handle.chunks:
             data = enc.chunk(chunk)

@@ -13,8 +13,26 @@ from gateway.core.clock import Clock, IdGenerator
 
 log = logging.getLogger("gateway.api")
 
-_INTERNAL = orjson.dumps({"error": {"message": "internal error", "type": "api_error",
+INTERNAL_ERROR = orjson.dumps({"error": {"message": "internal error", "type": "api_error",
                                     "param": None, "code": "internal_error"}})
+
+
+class _SendWithId:
+    """`send` that appends `x-request-id` to the response head (a slotted object per request
+    instead of a closure cell and a nonlocal)."""
+
+    __slots__ = ("header", "send", "started")
+
+    def __init__(self, send: Send, header: tuple[bytes, bytes]) -> None:
+        self.send = send
+        self.header = header
+        self.started = False
+
+    async def __call__(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            self.started = True
+            message["headers"] = [*message.get("headers", ()), self.header]
+        await self.send(message)
 
 
 class RequestIdMiddleware:
@@ -31,22 +49,13 @@ class RequestIdMiddleware:
         state: dict[str, Any] = scope.setdefault("state", {})
         state["request_id"] = rid
         state["received_at"] = self.clock.monotonic()
-        header = (b"x-request-id", rid.encode())
-        started = False
-
-        async def send_with_id(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-                message["headers"] = [*message.get("headers", []), header]
-            await send(message)
-
+        sender = _SendWithId(send, (b"x-request-id", rid.encode()))
         try:
-            await self.app(scope, receive, send_with_id)
+            await self.app(scope, receive, sender)
         except Exception as exc:
             log.error("unhandled %s on request %s", type(exc).__name__, rid)
-            if started:
+            if sender.started:
                 raise
             await send({"type": "http.response.start", "status": 500,
-                        "headers": [(b"content-type", b"application/json"), header]})
-            await send({"type": "http.response.body", "body": _INTERNAL})
+                        "headers": [(b"content-type", b"application/json"), sender.header]})
+            await send({"type": "http.response.body", "body": INTERNAL_ERROR})

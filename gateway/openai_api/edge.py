@@ -1,0 +1,231 @@
+"""The lean edge: `POST /v1/chat/completions`, `GET /healthz` and `GET /readyz` answered with raw
+ASGI messages, in front of FastAPI (which serves every other route).
+
+Same behaviour as the FastAPI handlers (same status codes, OpenAI error bodies, headers,
+`x-request-id`, SSE framing, disconnect handling, ledger rows), without the per-request layers
+that cost more than the work itself there: Starlette's middleware stack, routing, `Request`
+objects, dependency solving and response classes. A route not listed here goes to FastAPI
+through `RequestIdMiddleware` as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncGenerator, Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import orjson
+from starlette.types import Message, Receive, Scope, Send
+
+from gateway.core.clock import Clock, IdGenerator
+from gateway.core.errors import GatewayError, InvalidRequest, ProviderError
+from gateway.core.types import RequestContext
+from gateway.openai_api.auth import split_headers
+from gateway.openai_api.errors import from_provider
+from gateway.openai_api.handlers import parse_chat, sse_events
+from gateway.openai_api.middleware import INTERNAL_ERROR
+from gateway.openai_api.wire import ChunkEncoder, completion_json
+from gateway.service.decision import RouteDecision
+
+if TYPE_CHECKING:
+    from gateway.runtime import Runtime
+
+log = logging.getLogger("gateway.api")
+
+Headers = list[tuple[bytes, bytes]]
+_JSON = (b"content-type", b"application/json")
+_SSE_HEADERS: Headers = [(b"cache-control", b"no-cache"), (b"x-accel-buffering", b"no"),
+                         (b"content-type", b"text/event-stream; charset=utf-8")]
+_HEALTHY = b'{"status":"ok"}'
+_END: Message = {"type": "http.response.body", "body": b"", "more_body": False}
+
+
+def route_header_list(decision: RouteDecision, backend: str | None, attempts: int) -> Headers:
+    """`handlers.route_headers` as raw ASGI headers."""
+    h = [(b"x-gecit-attempts", str(attempts).encode())]
+    if backend:
+        h.append((b"x-gecit-backend", backend.encode("latin-1")))
+    if decision.data_class:
+        h.append((b"x-gecit-data-class", decision.data_class.encode("latin-1")))
+    if decision.rule:
+        h.append((b"x-gecit-rule", decision.rule.encode("latin-1")))
+    return h
+
+
+def _error_message(exc: GatewayError, rid_header: tuple[bytes, bytes]
+                   ) -> tuple[Message, Message]:
+    """`errors.error_response` as (start, body) messages."""
+    body = orjson.dumps(exc.body())
+    headers = [(k.lower().encode("latin-1"), v.encode("latin-1"))
+               for k, v in exc.headers.items()]
+    headers += [(b"content-length", str(len(body)).encode()), _JSON, rid_header]
+    return ({"type": "http.response.start", "status": exc.status, "headers": headers},
+            {"type": "http.response.body", "body": body})
+
+
+class LeanEdge:
+    """Serves the hot routes; `routes` maps (method, path) to the handler."""
+
+    def __init__(self, runtime: Callable[[], Runtime], ids: IdGenerator, clock: Clock) -> None:
+        self._runtime = runtime
+        self._ids = ids
+        self._clock = clock
+        self.routes: dict[tuple[str, str], Callable[[Scope, Receive, Send], Awaitable[None]]] = {
+            ("POST", "/v1/chat/completions"): self.chat,
+            ("GET", "/healthz"): self.healthz,
+            ("GET", "/readyz"): self.readyz,
+        }
+
+    # ---- GET /healthz, /readyz -------------------------------------------------------------
+    async def healthz(self, scope: Scope, receive: Receive, send: Send) -> None:
+        rid = self._ids.new_id("req_")
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-length", b"15"), _JSON,
+                                (b"x-request-id", rid.encode())]})
+        await send({"type": "http.response.body", "body": _HEALTHY})
+
+    async def readyz(self, scope: Scope, receive: Receive, send: Send) -> None:
+        rid_header = (b"x-request-id", self._ids.new_id("req_").encode())
+        try:
+            ready, detail = await self._runtime().readiness()
+        except Exception as exc:
+            await self._internal(send, exc, rid_header)
+            return
+        body = orjson.dumps({"status": "ready" if ready else "not_ready", "aliases": detail})
+        await send({"type": "http.response.start", "status": 200 if ready else 503,
+                    "headers": [(b"content-length", str(len(body)).encode()), _JSON,
+                                rid_header]})
+        await send({"type": "http.response.body", "body": body})
+
+    # ---- POST /v1/chat/completions ---------------------------------------------------------
+    async def chat(self, scope: Scope, receive: Receive, send: Send) -> None:
+        received = self._clock.monotonic()
+        rid = self._ids.new_id("req_")
+        rid_header = (b"x-request-id", rid.encode())
+        body = await _read_body(receive)
+        if body is None:
+            return  # the client went away before sending its body
+        try:
+            answer = await self._chat(scope, body, rid, received, rid_header)
+        except GatewayError as exc:
+            answer = _error_message(exc, rid_header)
+        except ProviderError as exc:
+            answer = _error_message(from_provider(exc), rid_header)
+        except Exception as exc:
+            await self._internal(send, exc, rid_header)
+            return
+        if isinstance(answer, _Stream):
+            # once the head has gone out an exception goes to the server (it logs it and
+            # closes the connection), as it did through StreamingResponse
+            await _stream(receive, send, answer.headers, answer.events)
+            return
+        await send(answer[0])
+        await send(answer[1])
+
+    async def _chat(self, scope: Scope, body: bytes, rid: str, received: float,
+                    rid_header: tuple[bytes, bytes]) -> tuple[Message, Message] | _Stream:
+        """(start, body) of a whole answer, or an opened stream."""
+        rt = self._runtime()
+        service = rt.chat
+        try:
+            chat = parse_chat(body)
+        except InvalidRequest as exc:
+            service.record_rejected(RequestContext(request_id=rid, received_at=received), "",
+                                    exc)
+            raise
+        auth = rt.extras.get("auth")  # gateway.openai_api.auth.Authenticator
+        if auth is not None:
+            token, headers = split_headers(scope["headers"])
+            ctx: RequestContext = await auth.context_for(rid, received, token, headers)
+        else:
+            ctx = RequestContext(request_id=rid, received_at=received)
+        created = int(rt.clock.now())
+        cid = "chatcmpl-" + rid.removeprefix("req_")
+        if chat.stream:
+            handle = await service.open_stream(ctx, chat)
+            headers_out = route_header_list(handle.decision, handle.outcome.backend,
+                                            len(handle.outcome.attempts))
+            headers_out += _SSE_HEADERS
+            headers_out.append(rid_header)
+            return _Stream(headers_out, sse_events(handle, ChunkEncoder(cid, created, chat.model),
+                                                   chat.wants_usage_in_stream))
+        served = await service.complete(ctx, chat)
+        headers_out = route_header_list(served.decision, served.outcome.backend,
+                                        len(served.outcome.attempts))
+        out = completion_json(cid, created, chat.model, served.result, served.usage)
+        headers_out += [(b"content-length", str(len(out)).encode()), _JSON, rid_header]
+        return ({"type": "http.response.start", "status": 200, "headers": headers_out},
+                {"type": "http.response.body", "body": out})
+
+    @staticmethod
+    async def _internal(send: Send, exc: Exception, rid_header: tuple[bytes, bytes]) -> None:
+        """What RequestIdMiddleware answers for an unexpected exception."""
+        log.error("unhandled %s on request %s", type(exc).__name__, rid_header[1].decode())
+        await send({"type": "http.response.start", "status": 500,
+                    "headers": [_JSON, rid_header]})
+        await send({"type": "http.response.body", "body": INTERNAL_ERROR})
+
+
+async def _read_body(receive: Receive) -> bytes | None:
+    message = await receive()
+    if message["type"] != "http.request":
+        return None
+    body: bytes = message.get("body", b"")
+    if not message.get("more_body", False):
+        return body
+    parts = [body]
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        parts.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            return b"".join(parts)
+
+
+class _Stream:
+    __slots__ = ("events", "headers")
+
+    def __init__(self, headers: Headers, events: AsyncGenerator[bytes, None]) -> None:
+        self.headers = headers
+        self.events = events
+
+
+class _Watch:
+    """Cancels the streaming task when the client disconnects (what StreamingResponse does
+    with its task group under ASGI spec < 2.4, e.g. uvicorn's 2.3)."""
+
+    __slots__ = ("gone", "task")
+
+    def __init__(self, task: asyncio.Task[Any]) -> None:
+        self.task = task
+        self.gone = False
+
+    async def run(self, receive: Receive) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                self.gone = True
+                self.task.cancel()
+                return
+
+
+async def _stream(receive: Receive, send: Send, headers: Headers,
+                  events: AsyncGenerator[bytes, None]) -> None:
+    task = asyncio.current_task()
+    assert task is not None
+    watch = _Watch(task)
+    watcher = asyncio.ensure_future(watch.run(receive))
+    try:
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        async for data in events:
+            await send({"type": "http.response.body", "body": data, "more_body": True})
+        await send(_END)
+    except asyncio.CancelledError:
+        if not watch.gone:
+            raise
+        task.uncancel()  # the client left: the stream's ledger row says 499
+    finally:
+        watcher.cancel()
+        await events.aclose()
