@@ -19,12 +19,26 @@ class BackendDisabled(Exception):
     is the reason shown at start-up."""
 
 
+class BackendPending(BackendDisabled):
+    """Raised instead of blocking when `BuildContext.defer_blocking` is set and the build needs
+    I/O that may take seconds (a credential chain asking a metadata server or SSO). The backend
+    counts as disabled (the message says why) until `finish()`, run in a worker thread, returns
+    the provider or raises BackendDisabled with the final reason."""
+
+    def __init__(self, reason: str, finish: Callable[[], Provider]) -> None:
+        super().__init__(reason)
+        self.finish = finish
+
+
 @dataclass(frozen=True)
 class BuildContext:
     env: Mapping[str, str]
     local_base_url: str | None = None
     transport: httpx.AsyncBaseTransport | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    # set by a caller that can finish builds off the event loop (the provider pool): a factory
+    # may then raise BackendPending rather than block start-up on network credential lookups
+    defer_blocking: bool = False
 
 
 Factory = Callable[[str, Any, BuildContext], Provider]

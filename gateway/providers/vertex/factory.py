@@ -4,6 +4,13 @@ Order: credentials injected by the composition root (`ctx.extra["vertex_credenti
 tests and offline runs against the emulator); else the service-account (or other credential)
 file named by `spec.credentials_env` in `ctx.env`; else Application Default Credentials. When
 none can be found the backend is disabled with the reason, and `gateway serve` lists it.
+
+google-auth (with requests and its crypto) costs about a third of a second of CPU to import, and
+ADC may wait seconds on the GCE metadata server. So when a cheap look shows ADC cannot find
+anything (no GOOGLE_APPLICATION_CREDENTIALS, no gcloud ADC file, not App Engine, metadata check
+off with NO_GCE_CHECK=true) the backend is disabled without importing google-auth; otherwise,
+when the caller allows it (`ctx.defer_blocking`), ADC runs in a worker thread and the backend is
+enabled once it has credentials.
 """
 
 from __future__ import annotations
@@ -13,19 +20,19 @@ import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from google.auth import exceptions as auth_exceptions
-from google.auth.credentials import Credentials
-
 from gateway.providers.base import Capabilities
-from gateway.providers.registry import BackendDisabled, BuildContext
+from gateway.providers.registry import BackendDisabled, BackendPending, BuildContext
 
 if TYPE_CHECKING:  # the adapter imports google-genai (seconds, tens of MiB): only when built
+    from google.auth.credentials import Credentials
+
     from gateway.providers.vertex.adapter import VertexProvider
 
 SCOPES = ("https://www.googleapis.com/auth/cloud-platform",)
 
-AdcLoader = Callable[[], Credentials]
-FileLoader = Callable[[str], Credentials]
+AdcLoader = Callable[[], "Credentials"]
+FileLoader = Callable[[str], "Credentials"]
+PENDING = "resolving Application Default Credentials in the background"
 
 
 def _adc() -> Credentials:
@@ -57,6 +64,8 @@ def _from_file(path: str) -> Credentials:
 def resolve_credentials(credentials_env: str, env: Mapping[str, str], *,
                         adc: AdcLoader = _adc, from_file: FileLoader = _from_file) -> Credentials:
     """Credentials for Vertex, or BackendDisabled saying what is missing (never a secret)."""
+    from google.auth import exceptions as auth_exceptions
+
     path = env.get(credentials_env)
     if path:
         if not os.path.isfile(path):
@@ -71,15 +80,47 @@ def resolve_credentials(credentials_env: str, env: Mapping[str, str], *,
     try:
         return adc()
     except auth_exceptions.GoogleAuthError:
-        raise BackendDisabled(f"no Google credentials: set {credentials_env} to a "
-                              "service-account file or configure Application Default "
-                              "Credentials") from None
+        raise BackendDisabled(_no_credentials(credentials_env)) from None
+
+
+def _no_credentials(credentials_env: str) -> str:
+    return (f"no Google credentials: set {credentials_env} to a service-account file or "
+            "configure Application Default Credentials")
+
+
+def adc_is_absent(environ: Mapping[str, str] | None = None) -> bool:
+    """True only when google.auth.default() certainly finds nothing, decided without importing
+    google-auth (it reads the process environment, as google-auth does)."""
+    environ = os.environ if environ is None else environ
+    if environ.get("GOOGLE_APPLICATION_CREDENTIALS"):
+        return False
+    config = environ.get("CLOUDSDK_CONFIG") or os.path.join(
+        os.path.expanduser("~"), ".config", "gcloud")
+    if os.path.exists(os.path.join(config, "application_default_credentials.json")):
+        return False
+    if environ.get("APPENGINE_RUNTIME") == "python27":
+        return False
+    return environ.get("NO_GCE_CHECK") == "true"  # else only the metadata server can tell
 
 
 def build(name: str, spec: Any, ctx: BuildContext) -> VertexProvider:
     injected = ctx.extra.get("vertex_credentials")
-    credentials = injected if isinstance(injected, Credentials) else resolve_credentials(
-        spec.credentials_env, ctx.env)
+    if injected is not None:
+        from google.auth.credentials import Credentials
+
+        if isinstance(injected, Credentials):
+            return _build(name, spec, ctx, injected)
+    if not ctx.env.get(spec.credentials_env):  # no file named: ADC
+        if adc_is_absent():
+            raise BackendDisabled(_no_credentials(spec.credentials_env))
+        if ctx.defer_blocking:
+            env = dict(ctx.env)
+            raise BackendPending(PENDING, lambda: _build(
+                name, spec, ctx, resolve_credentials(spec.credentials_env, env)))
+    return _build(name, spec, ctx, resolve_credentials(spec.credentials_env, ctx.env))
+
+
+def _build(name: str, spec: Any, ctx: BuildContext, credentials: Credentials) -> VertexProvider:
     from gateway.providers.vertex.adapter import VertexProvider
 
     return VertexProvider(
