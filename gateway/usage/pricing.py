@@ -123,11 +123,26 @@ def litellm_price_file() -> Path | None:
     return None
 
 
+# the only fields Catalog.lookup reads; the rest of litellm's table (~20 fields per model,
+# 3.5 MB of JSON) would stay resident for nothing (~5 MiB of the idle gateway)
+PRICE_FIELDS = frozenset({"input_cost_per_token", "output_cost_per_token",
+                          "cache_read_input_token_cost"})
+
+
+def _price_fields(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """json object hook: a model entry keeps its price fields only; other objects stay whole."""
+    kept = {k: v for k, v in pairs if k in PRICE_FIELDS}
+    return kept if kept else dict(pairs)
+
+
 def load_catalog(path: Path | None = None) -> Catalog:
     chosen = path or litellm_price_file() or VENDORED
-    data = json.loads(chosen.read_text(encoding="utf-8"), parse_float=Decimal)
+    # prices stay exact as their JSON text (parse_float=str); lookup makes the Decimal
+    data = json.loads(chosen.read_text(encoding="utf-8"), parse_float=str,
+                      object_pairs_hook=_price_fields)
     models = data.get("models", data) if isinstance(data, dict) else {}
-    clean = {k: v for k, v in models.items() if isinstance(v, dict) and k != "sample_spec"}
+    clean = {k: v for k, v in models.items() if isinstance(v, dict) and k != "sample_spec"
+             and "input_cost_per_token" in v and "output_cost_per_token" in v}
     return Catalog(clean, str(chosen))
 
 
