@@ -40,129 +40,223 @@ def decide(policy: Policy, req: RequestInfo,
            stats: Mapping[str, BackendLive] | None = None,
            budget: BudgetState = NO_BUDGET_LIMITS,
            disabled: Mapping[str, str] | None = None) -> RouteDecision:
-    stats = stats or {}
-    disabled = disabled or {}
-    alias = policy.aliases.get(req.alias)
-    eff = _effective(policy, req)
-    rule_name = eff.rule.name if eff.rule else DEFAULT_RULE
+    plan = _plan_of(policy)
+    if stats is None:
+        stats = {}
+    if disabled is None:
+        disabled = {}
+    cands = plan.aliases.get(req.alias)
+    rp = plan.rule_for(req)
+    eff = rp.eff
+    rule_name = rp.name
     extra = _trace_extra(req, budget)
     base: dict[str, Any] = {"alias": req.alias, "data_class": req.data_class, "rule": rule_name,
                             "objective": eff.objective, "extra": extra,
                             "prompt_tokens": req.prompt_tokens}
-    if alias is None:
+    if cands is None:
         return RouteDecision(candidates=(), blocked=f"unknown model '{req.alias}'", **base)
-    if eff.rule is not None and eff.rule.action == "block":
-        msg = eff.rule.message or f"blocked by policy rule '{rule_name}'"
-        return RouteDecision(candidates=(), blocked=msg, **base)
-    refusing = budget.refusing
+    if rp.block is not None:
+        return RouteDecision(candidates=(), blocked=rp.block, **base)
+    refusing = budget.refusing if budget.exhausted else None
     if refusing is not None:
         return RouteDecision(candidates=(), blocked=f"budget '{refusing.name}' is exhausted",
                              **base)
-    zones, zone_why = _allowed_zones(policy, req, eff, budget)
+    zones, zone_why = _allowed_zones(plan, req, rp, budget)
     kept: list[str] = []
     dropped: list[Dropped] = []
     estimates: dict[str, Decimal | None] = {}
-    for name in alias.backends:
-        spec = policy.backends.get(name)
-        if spec is None:
-            dropped.append(Dropped(name, "not defined in the policy", DropReason.UNKNOWN))
+    for c in cands:
+        if c.spec is None:
+            dropped.append(Dropped(c.name, "not defined in the policy", DropReason.UNKNOWN))
             continue
-        live = stats.get(name, _UNMEASURED)
-        est = estimate_cost(spec, req, live, policy.defaults.default_output_tokens)
-        why = _check(name, spec, req, eff, zones, zone_why, live, est, disabled)
+        live = stats.get(c.name, _UNMEASURED)
+        est = _estimate(c, req, live, plan.default_output)
+        why = _check(c, req, rp, zones, zone_why, live, est, disabled)
         if why is None:
-            kept.append(name)
-            estimates[name] = est
+            kept.append(c.name)
+            estimates[c.name] = est
         else:
             dropped.append(why)
     ordered = _order(kept, eff, estimates, stats, req.seed)
     return RouteDecision(
         candidates=tuple(ordered), dropped=tuple(dropped),
         redact=eff.redact and req.data_class == "personal",
-        allowed_zones=frozenset(zones),
-        zones={n: policy.backends[n].zone for n in ordered},
-        limits=_limits(eff), estimates=estimates, **base)
+        allowed_zones=zones,
+        zones={n: plan.zone_of[n] for n in ordered},
+        limits=rp.limits, estimates=estimates, **base)
 
 
-def matches(rule: Rule, req: RequestInfo) -> bool:
-    m = rule.match
-    if m.tenants is not None and req.tenant not in m.tenants:
-        return False
-    if m.apps is not None and req.app not in m.apps:
-        return False
-    if m.aliases is not None and req.alias not in m.aliases:
-        return False
-    if m.data_classes is not None and req.data_class not in m.data_classes:
-        return False
-    if m.headers:
-        have = {k.lower(): v for k, v in req.headers.items()}
-        return all(have.get(k.lower()) == v for k, v in m.headers.items())
-    return True
+@dataclass(frozen=True, slots=True)
+class _Cand:
+    """One backend of an alias, with what the engine reads of it on every request."""
+
+    name: str
+    spec: BackendSpec | None
+    zone: str
+    caps: CapabilitySpec
+    input_per_mtok: Decimal | None  # price, when the policy sets one
+    output_per_mtok: Decimal | None
 
 
-def _effective(policy: Policy, req: RequestInfo) -> _Effective:
-    rule = next((r for r in policy.rules if matches(r, req)), None)
+@dataclass(frozen=True, slots=True)
+class _RulePlan:
+    """A rule (or the defaults) with its match sets, effective settings and limits."""
+
+    rule: Rule | None
+    name: str
+    eff: _Effective
+    limits: Limits
+    block: str | None  # the message when the rule blocks
+    tenants: frozenset[str] | None = None
+    apps: frozenset[str] | None = None
+    aliases: frozenset[str] | None = None
+    data_classes: frozenset[str] | None = None
+    headers: tuple[tuple[str, str], ...] | None = None  # (lower-case name, value)
+    allow_backends: frozenset[str] | None = None
+    deny_backends: frozenset[str] = frozenset()
+    zones: frozenset[str] = frozenset({"on_prem", "cloud"})
+
+    def matches(self, req: RequestInfo) -> bool:
+        if self.tenants is not None and req.tenant not in self.tenants:
+            return False
+        if self.apps is not None and req.app not in self.apps:
+            return False
+        if self.aliases is not None and req.alias not in self.aliases:
+            return False
+        if self.data_classes is not None and req.data_class not in self.data_classes:
+            return False
+        if self.headers:
+            have = {k.lower(): v for k, v in req.headers.items()}
+            return all(have.get(k) == v for k, v in self.headers)
+        return True
+
+
+def _opt_set(values: list[str] | None) -> frozenset[str] | None:
+    return None if values is None else frozenset(values)
+
+
+def _rule_plan(policy: Policy, rule: Rule | None) -> _RulePlan:
     d = policy.defaults
     if rule is None:
-        return _Effective(None, d.objective, d.slo, d.redact, d.retry)
-    return _Effective(rule, rule.objective or d.objective, rule.slo or d.slo,
-                      d.redact if rule.redact is None else rule.redact, rule.retry or d.retry)
+        eff = _Effective(None, d.objective, d.slo, d.redact, d.retry)
+        return _RulePlan(None, DEFAULT_RULE, eff, _limits(eff), None)
+    eff = _Effective(rule, rule.objective or d.objective, rule.slo or d.slo,
+                     d.redact if rule.redact is None else rule.redact, rule.retry or d.retry)
+    m = rule.match
+    return _RulePlan(
+        rule, rule.name, eff, _limits(eff),
+        (rule.message or f"blocked by policy rule '{rule.name}'") if rule.action == "block"
+        else None,
+        tenants=_opt_set(m.tenants), apps=_opt_set(m.apps), aliases=_opt_set(m.aliases),
+        data_classes=_opt_set(list(m.data_classes) if m.data_classes is not None else None),
+        headers=tuple((k.lower(), v) for k, v in m.headers.items()) if m.headers else None,
+        allow_backends=_opt_set(rule.allow_backends),
+        deny_backends=frozenset(rule.deny_backends or ()),
+        zones=frozenset(rule.allow_zones) if rule.allow_zones else frozenset({"on_prem",
+                                                                               "cloud"}))
 
 
-def _allowed_zones(policy: Policy, req: RequestInfo, eff: _Effective, budget: BudgetState
-                   ) -> tuple[set[str], Dropped | None]:
+class _Plan:
+    """What `decide` needs that depends only on the policy, worked out once per policy:
+    candidate lists with capabilities and prices, rule match sets, effective settings and
+    limits per rule, tenant locks."""
+
+    __slots__ = ("aliases", "default", "default_output", "locks", "policy", "rules", "zone_of")
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+        backends = policy.backends
+        self.zone_of = {n: b.zone for n, b in backends.items()}
+        self.aliases: dict[str, tuple[_Cand, ...]] = {}
+        for alias, spec in policy.aliases.items():
+            cands = []
+            for name in spec.backends:
+                b = backends.get(name)
+                price = b.price if b is not None else None
+                cands.append(_Cand(
+                    name, b, b.zone if b is not None else "",
+                    capabilities_of(b) if b is not None else _OPEN_CAPS,
+                    price.input_per_mtok if price is not None else None,
+                    price.output_per_mtok if price is not None else None))
+            self.aliases[alias] = tuple(cands)
+        self.rules = tuple(_rule_plan(policy, r) for r in policy.rules)
+        self.default = _rule_plan(policy, None)
+        self.default_output = policy.defaults.default_output_tokens
+        self.locks = {name: t.preset or "on_prem_only" for name, t in policy.tenants.items()
+                      if t.locked}
+
+    def rule_for(self, req: RequestInfo) -> _RulePlan:
+        for rp in self.rules:
+            if rp.matches(req):
+                return rp
+        return self.default
+
+
+_PLANS: dict[int, _Plan] = {}
+_MAX_PLANS = 8  # policies live for minutes; a few old ones may still finish requests
+
+
+def _plan_of(policy: Policy) -> _Plan:
+    plan = _PLANS.get(id(policy))
+    if plan is not None and plan.policy is policy:
+        return plan
+    plan = _Plan(policy)
+    if len(_PLANS) >= _MAX_PLANS:
+        _PLANS.pop(next(iter(_PLANS)))
+    _PLANS[id(policy)] = plan
+    return plan
+
+
+def _allowed_zones(plan: _Plan, req: RequestInfo, rp: _RulePlan, budget: BudgetState
+                   ) -> tuple[frozenset[str], Dropped | None]:
     """The zones this request may go to, and why `cloud` is excluded (if it is)."""
-    zones: set[str] = {"on_prem", "cloud"}
-    if eff.rule is not None and eff.rule.allow_zones:
-        zones = set(eff.rule.allow_zones)
-    tenant = policy.tenants.get(req.tenant)
-    over = budget.on_prem_only
+    zones = rp.zones
     why: Dropped | None = None
+    lock = plan.locks.get(req.tenant)
     if req.data_class == "special":
         why = Dropped("", "special-category data (KVKK Art. 6) may not leave on-prem",
                       DropReason.ZONE)
-    elif tenant is not None and tenant.locked:
-        label = tenant.preset or "on_prem_only"
-        why = Dropped("", f"tenant '{req.tenant}' is locked to on-prem ({label})",
+    elif lock is not None:
+        why = Dropped("", f"tenant '{req.tenant}' is locked to on-prem ({lock})",
                       DropReason.TENANT_LOCK)
-    elif over is not None:
+    elif budget.exhausted and (over := budget.on_prem_only) is not None:
         why = Dropped("", f"budget '{over.name}' is exhausted: on-prem only", DropReason.BUDGET)
     elif "cloud" not in zones:
-        why = Dropped("", f"rule '{eff.rule.name if eff.rule else DEFAULT_RULE}' allows only "
-                      "on-prem", DropReason.NOT_IN_RULE)
-    if why is not None:
-        zones.discard("cloud")
+        why = Dropped("", f"rule '{rp.name}' allows only on-prem", DropReason.NOT_IN_RULE)
+    if why is not None and "cloud" in zones:
+        zones = zones - {"cloud"}
     return zones, why
 
 
-def _check(name: str, spec: BackendSpec, req: RequestInfo, eff: _Effective, zones: set[str],
+def _check(c: _Cand, req: RequestInfo, rp: _RulePlan, zones: frozenset[str],
            zone_why: Dropped | None, live: BackendLive, est: Decimal | None,
            disabled: Mapping[str, str]) -> Dropped | None:
-    rule = eff.rule
-    if rule is not None and rule.allow_backends is not None and name not in rule.allow_backends:
-        return Dropped(name, f"rule '{rule.name}' does not list it", DropReason.NOT_IN_RULE)
-    if rule is not None and rule.deny_backends and name in rule.deny_backends:
-        return Dropped(name, f"rule '{rule.name}' denies it", DropReason.NOT_IN_RULE)
-    if spec.zone not in zones:
+    name, spec = c.name, c.spec
+    assert spec is not None
+    if rp.allow_backends is not None and name not in rp.allow_backends:
+        return Dropped(name, f"rule '{rp.name}' does not list it", DropReason.NOT_IN_RULE)
+    if name in rp.deny_backends:
+        return Dropped(name, f"rule '{rp.name}' denies it", DropReason.NOT_IN_RULE)
+    if c.zone not in zones:
         if zone_why is not None:
             return Dropped(name, zone_why.reason, zone_why.code)
-        return Dropped(name, f"zone '{spec.zone}' not allowed", DropReason.NOT_IN_RULE)
-    boundary = _boundary(name, spec, req, eff)
+        return Dropped(name, f"zone '{c.zone}' not allowed", DropReason.NOT_IN_RULE)
+    boundary = _boundary(name, spec, req, rp.eff)
     if boundary is not None:
         return boundary
     if not spec.enabled:
         return Dropped(name, "disabled in the policy", DropReason.DISABLED)
     if name in disabled:
         return Dropped(name, f"disabled: {disabled[name]}", DropReason.DISABLED)
-    fit = _fit(name, spec, req)
+    fit = _fit(name, c.caps, req)
     if fit is not None:
         return fit
     if live.circuit == "open":
         return Dropped(name, "circuit open after consecutive failures", DropReason.CIRCUIT_OPEN)
-    slo = _slo(name, eff.slo, live)
+    slo = _slo(name, rp.eff.slo, live)
     if slo is not None:
         return slo
-    return _cost(name, spec, req, eff, est)
+    return _cost(name, spec, req, rp.eff, est)
 
 
 def _boundary(name: str, spec: BackendSpec, req: RequestInfo, eff: _Effective
@@ -198,8 +292,7 @@ def capabilities_of(spec: BackendSpec) -> CapabilitySpec:
     return _LOCAL_CAPS if spec.kind == "local" else _OPEN_CAPS
 
 
-def _fit(name: str, spec: BackendSpec, req: RequestInfo) -> Dropped | None:
-    caps = capabilities_of(spec)
+def _fit(name: str, caps: CapabilitySpec, req: RequestInfo) -> Dropped | None:
     missing = [label for need, have, label in (
         (req.needs_tools, caps.tools, "tools"), (req.stream, caps.streaming, "streaming"),
         (req.json_mode, caps.json_mode, "json_mode")) if need and not have]
@@ -263,6 +356,16 @@ def estimate_cost(spec: BackendSpec, req: RequestInfo, live: BackendLive,
         seconds = Decimal(out) / Decimal(str(live.tokens_per_s))
         return spec.hourly_cost_usd * seconds / Decimal(3600)
     return Decimal(0) if spec.zone == "on_prem" else None
+
+
+def _estimate(c: _Cand, req: RequestInfo, live: BackendLive, default_output: int
+              ) -> Decimal | None:
+    """`estimate_cost` with the candidate's price already looked up."""
+    if c.input_per_mtok is not None and c.output_per_mtok is not None:
+        out = req.max_output_tokens or default_output
+        return (c.input_per_mtok * req.prompt_tokens + c.output_per_mtok * out) / MILLION
+    assert c.spec is not None
+    return estimate_cost(c.spec, req, live, default_output)
 
 
 def _order(kept: list[str], eff: _Effective, estimates: Mapping[str, Decimal | None],
