@@ -162,11 +162,12 @@ def bench_writer(engine: Any, pricer: Pricer, listeners: list[Any], n: int,
 
 
 async def bench_lag(engine: Any, pricer: Pricer, listeners: list[Any], burst: int,
-                    rate: int) -> dict[str, float]:
+                    rate: int, batch: int = 500) -> dict[str, float]:
     """Ticker lateness while `burst` records arrive at `rate`/s and are written."""
     with tempfile.TemporaryDirectory() as tmp:
         journal = Journal(tmp)
-        rec = Recorder(engine, pricer, journal, settle=budgets.settle, listeners=listeners)
+        rec = Recorder(engine, pricer, journal, settle=budgets.settle, listeners=listeners,
+                       batch_size=batch)
         await rec.start()
         lags: list[float] = []
         stop = False
@@ -208,6 +209,7 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=4000)
     ap.add_argument("--burst", type=int, default=2000)
     ap.add_argument("--rate", type=int, default=4000, help="burst arrival rate, records/s")
+    ap.add_argument("--batch", type=int, default=500, help="batch size (writer, lag)")
     ap.add_argument("--only", choices=("loop", "writer", "lag"), default=None)
     args = ap.parse_args()
     print(f"ledger bench db={args.db} n={args.n} pinned={os.sched_getaffinity(0)} "
@@ -218,11 +220,14 @@ def main() -> None:
             us = bench_loop(pricer, args.n)
             print(f"loop   : {us:7.1f} µs CPU / record()             load {load()}")
         if args.only in (None, "writer"):
-            cpu, wall = bench_writer(engine, pricer, listeners, args.n)
-            print(f"writer : {cpu:7.1f} µs CPU / entry, {wall:7.1f} µs wall  load {load()}")
+            cpu, wall = bench_writer(engine, pricer, listeners, args.n, args.batch)
+            print(f"writer : {cpu:7.1f} µs CPU / entry, {wall:7.1f} µs wall (batch {args.batch})"
+                  f"  load {load()}")
         if args.only in (None, "lag"):
-            r = asyncio.run(bench_lag(engine, pricer, listeners, args.burst, args.rate))
-            print(f"lag    : burst {args.burst} @ {args.rate}/s: ticker lag p50 {r['p50']:.2f} "
+            r = asyncio.run(bench_lag(engine, pricer, listeners, args.burst, args.rate,
+                                      args.batch))
+            print(f"lag    : burst {args.burst} @ {args.rate}/s, batch {args.batch}: "
+                  f"ticker lag p50 {r['p50']:.2f} "
                   f"p99 {r['p99']:.2f} max {r['max']:.2f} ms, {int(r['over5ms'])} ticks > 5 ms"
                   f" of {int(r['ticks'])}; drained in {r['drained_s']:.2f} s "
                   f"(sent in {r['send_s']:.2f} s, ok={bool(r['ok'])}) load {load()}")
