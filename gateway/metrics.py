@@ -6,6 +6,7 @@ The exact money is the ledger's (Decimal); the cost counter here is for dashboar
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -42,6 +43,7 @@ class _BudgetCollector(Collector):
 class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
+        self._children: dict[tuple[str, str, int], _Children] = {}
         labels = ["backend", "data_class"]
         self.requests = Counter("gecit_requests", "Requests served", [*labels, "status"],
                                 registry=self.registry)
@@ -61,23 +63,49 @@ class Metrics:
         self.registry.register(_BudgetCollector(views, backlog))
 
     def observe(self, rec: UsageRecord, entry: dict[str, Any]) -> None:
-        lb = (rec.backend or "none", rec.data_class or "unknown")
-        self.requests.labels(*lb, str(rec.status)).inc()
+        # runs on the event loop for every request: resolve the labelled children once per
+        # (backend, data class, status) instead of prometheus' labels() lookup each time
+        key = (rec.backend or "none", rec.data_class or "unknown", rec.status)
+        c = self._children.get(key)
+        if c is None:
+            c = self._children[key] = self._resolve(key)
+        c.requests.inc()
         if rec.prompt_tokens:
-            self.tokens.labels(*lb, "prompt").inc(rec.prompt_tokens)
+            c.prompt.inc(rec.prompt_tokens)
         if rec.completion_tokens:
-            self.tokens.labels(*lb, "completion").inc(rec.completion_tokens)
+            c.completion.inc(rec.completion_tokens)
         cost = entry.get("cost")
         if cost is not None:
-            self.cost.labels(*lb).inc(float(Decimal(cost)))
+            c.cost.inc(float(Decimal(cost)))
         elif rec.backend is not None:
-            self.unpriced.labels(*lb).inc()
-        self.latency.labels(*lb).observe(rec.latency_ms / 1000)
+            c.unpriced.inc()
+        c.latency.observe(rec.latency_ms / 1000)
         if rec.ttft_ms is not None:
-            self.ttft.labels(*lb).observe(rec.ttft_ms / 1000)
+            c.ttft.observe(rec.ttft_ms / 1000)
+
+    def _resolve(self, key: tuple[str, str, int]) -> _Children:
+        backend, data_class, status = key
+        lb = (backend, data_class)
+        return _Children(
+            requests=self.requests.labels(*lb, str(status)),
+            prompt=self.tokens.labels(*lb, "prompt"),
+            completion=self.tokens.labels(*lb, "completion"),
+            cost=self.cost.labels(*lb), unpriced=self.unpriced.labels(*lb),
+            latency=self.latency.labels(*lb), ttft=self.ttft.labels(*lb))
 
     def render(self) -> bytes:
         return bytes(generate_latest(self.registry))
+
+
+@dataclass(frozen=True, slots=True)
+class _Children:
+    requests: Any
+    prompt: Any
+    completion: Any
+    cost: Any
+    unpriced: Any
+    latency: Any
+    ttft: Any
 
 
 def build_metrics_router() -> APIRouter:
