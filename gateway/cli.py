@@ -96,7 +96,7 @@ def _serve(args: argparse.Namespace) -> int:
     app = DrainMiddleware(create_app(settings, policy=policy), drain)
     config = uvicorn.Config(app, host=settings.host, port=settings.port,
                             log_level=settings.log_level, access_log=False, loop="uvloop",
-                            http="httptools",
+                            http="httptools", ws="none",  # no WebSocket routes: skip that stack
                             timeout_graceful_shutdown=max(1, round(settings.drain_seconds)))
     server = DrainingServer(config, drain)
     try:
