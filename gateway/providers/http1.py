@@ -36,6 +36,15 @@ class Http1Response:
     content: bytes
 
 
+class _Expired(Exception):
+    """Set on a wait's future when its timer fires."""
+
+
+def _expire(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_exception(_Expired())
+
+
 class _Conn(asyncio.Protocol):
     """One keep-alive connection, one exchange at a time."""
 
@@ -112,15 +121,20 @@ class _Conn(asyncio.Protocol):
     async def _wait(self, timeout: float | None) -> None:
         if self._error is not None:
             raise self._error
-        self._waiter = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        waiter = self._waiter = loop.create_future()
+        # a bare timer on the future: an `asyncio.timeout` context per wait (task cancel and
+        # uncancel machinery) cost several % of the gateway's CPU (issue 7)
+        timer = None if timeout is None else loop.call_later(timeout, _expire, waiter)
         try:
-            async with asyncio.timeout(timeout):
-                await self._waiter
-        except TimeoutError:
+            await waiter
+        except _Expired:
             self._fail(httpx.ReadTimeout("timed out waiting for the server"))
             raise httpx.ReadTimeout("timed out waiting for the server") from None
         finally:
             self._waiter = None
+            if timer is not None:
+                timer.cancel()
 
     def send(self, data: bytes) -> None:
         self._reset()

@@ -68,11 +68,16 @@ class Dispatcher:
         self._zone_of = zone_of or (lambda _name: None)
         self._sleep = sleep
         self._rand = rand or (lambda: 0.5)
+        self._derived: dict[tuple[CallOptions, float | None], CallOptions] = {}
 
     # ---- non-streamed ------------------------------------------------------------------
     async def complete(self, decision: RouteDecision, request_for: RequestFor,
                        outcome: Outcome) -> ChatResult:
         async def call(name: str, provider: Provider, options: CallOptions) -> ChatResult:
+            if getattr(provider, "enforces_total_timeout", False):
+                # the provider bounds the whole call by options.total_timeout itself: a second
+                # `asyncio.timeout` around it is pure CPU (issue 7)
+                return await provider.complete(request_for(name), options)
             async with asyncio.timeout(options.total_timeout):
                 return await provider.complete(request_for(name), options)
 
@@ -112,12 +117,30 @@ class Dispatcher:
                     ) -> AsyncIterator[ChatChunk]:
         pieces = 1
         completion: int | None = None
+        # one timer for the whole tail, not an `asyncio.timeout` context per chunk (issue 7):
+        # when it fires it cancels the task only while that task waits for the next chunk;
+        # between chunks it just marks the deadline as passed
+        deadline_state = _TailDeadline()
+        timer = None
+        if deadline is not None:
+            timer = asyncio.get_running_loop().call_later(
+                max(0.0, deadline - self._clock.monotonic()), deadline_state.fire)
         try:
             while True:
-                timeout = None if deadline is None else max(0.0, deadline - self._clock.monotonic())
                 try:
-                    async with asyncio.timeout(timeout):
+                    if deadline_state.expired:
+                        raise TimeoutError
+                    task = deadline_state.task = asyncio.current_task()
+                    cancelling = task.cancelling() if task is not None else 0
+                    try:
                         chunk = await it.__anext__()
+                    except asyncio.CancelledError:
+                        if (deadline_state.expired and task is not None
+                                and task.uncancel() <= cancelling):
+                            raise TimeoutError from None
+                        raise
+                    finally:
+                        deadline_state.task = None
                 except StopAsyncIteration:
                     break
                 except TimeoutError:
@@ -135,6 +158,8 @@ class Dispatcher:
             self._stats.of(name).failure(self._clock.monotonic(), exc.kind)
             raise
         finally:
+            if timer is not None:
+                timer.cancel()
             await _close(it)
         end = self._clock.monotonic()
         record.latency_ms = (end - t0) * 1000
@@ -204,10 +229,25 @@ class Dispatcher:
             remaining = deadline - self._clock.monotonic()
             if remaining <= 0:
                 return None
-            total = min(total, remaining)
+            if remaining < total:
+                return self._derive(base, remaining, stream, limits)
+        # the deadline does not bind: the result depends only on the backend's options and
+        # the stream's TTFT limit, so it is built once (issue 7)
+        key = (base, limits.ttft_deadline_s if stream else None)
+        options = self._derived.get(key)
+        if options is None:
+            if len(self._derived) > 256:
+                self._derived.clear()
+            options = self._derived[key] = self._derive(base, total, stream, limits)
+        return options
+
+    @staticmethod
+    def _derive(base: CallOptions, total: float, stream: bool, limits: Limits) -> CallOptions:
         first = min(base.first_byte_timeout, total)
         if stream and limits.ttft_deadline_s is not None:
             first = min(first, limits.ttft_deadline_s)
+        if first == base.first_byte_timeout and total == base.total_timeout:
+            return base
         return replace(base, first_byte_timeout=first, total_timeout=total)
 
     async def _should_retry(self, exc: ProviderError, attempt: int, limits: Limits,
@@ -265,6 +305,22 @@ class Dispatcher:
         why = "".join(f"; {d.backend}: {d.reason}" for d in decision.dropped)
         return ServiceUnavailable(f"no backend could serve model '{alias}' (data class: "
                                   f"{decision.data_class}); tried: {_tried(outcome)}{why}")
+
+
+class _TailDeadline:
+    """The total deadline of a stream's tail: set when its timer fires; cancels the task that
+    is waiting for a chunk at that moment, if any."""
+
+    __slots__ = ("expired", "task")
+
+    def __init__(self) -> None:
+        self.expired = False
+        self.task: asyncio.Task[object] | None = None
+
+    def fire(self) -> None:
+        self.expired = True
+        if self.task is not None:
+            self.task.cancel()
 
 
 def _tried(outcome: Outcome) -> str:

@@ -22,6 +22,9 @@ from gateway.providers.openai_shape import finish_of, parse_result, request_body
 
 
 class OpenAICompatProvider:
+    # `complete` is bounded by options.total_timeout here: the dispatcher adds no second timeout
+    enforces_total_timeout = True
+
     def __init__(
         self,
         name: str,
