@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Mapping
+from typing import Any
 
 import httpx
 import orjson
@@ -114,7 +115,7 @@ class OpenAICompatProvider:
                 if fast.status != 200:
                     body = await fast.aread()
                     raise classify_status(self.name, fast.status, body, httpx.Headers(fast.headers))
-                async for chunk in _iter_sse(self.name, _lines(fast.chunks())):
+                async for chunk in _iter_sse(self.name, _sse_data(fast.chunks())):
                     yield chunk
             finally:
                 await fast.aclose()
@@ -129,7 +130,7 @@ class OpenAICompatProvider:
             if resp.status_code != 200:
                 body = await resp.aread()
                 raise classify_status(self.name, resp.status_code, body, resp.headers)
-            async for chunk in _iter_sse(self.name, resp.aiter_lines()):
+            async for chunk in _iter_sse(self.name, _sse_data_lines(resp.aiter_lines())):
                 yield chunk
         finally:
             await resp.aclose()
@@ -183,28 +184,35 @@ class OpenAICompatProvider:
             await self._fast.aclose()
 
 
-async def _lines(chunks: AsyncIterator[bytes]) -> AsyncIterator[str]:
-    """Lines of a byte stream, each handed on as soon as its newline arrives."""
+async def _sse_data(chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    """The payloads of the `data:` lines of a byte stream (stripped), each handed on as soon as
+    its newline arrives. Bytes all the way: no per-line decode (issue 7)."""
     rest = b""
     async for chunk in chunks:
         if rest:
             chunk = rest + chunk
         *complete, rest = chunk.split(b"\n")
         for line in complete:
-            yield line.rstrip(b"\r").decode("utf-8", "replace")
-    if rest:
-        yield rest.rstrip(b"\r").decode("utf-8", "replace")
+            if line[:5] == b"data:":
+                yield line[5:].strip()
+    if rest.startswith(b"data:"):
+        yield rest[5:].strip()
 
 
-async def _iter_sse(name: str, lines: AsyncIterator[str]) -> AsyncIterator[ChatChunk]:
+async def _sse_data_lines(lines: AsyncIterator[str]) -> AsyncIterator[str]:
+    """The payloads of the `data:` lines of a stream of text lines (stripped)."""
+    async for line in lines:
+        if line.startswith("data:"):
+            yield line[5:].strip()
+
+
+async def _iter_sse(name: str, datas: AsyncIterator[str] | AsyncIterator[bytes]
+                    ) -> AsyncIterator[ChatChunk]:
     started = False
     done = False
     try:
-        async for line in lines:
-            if not line.startswith("data:"):
-                continue
-            data = line[5:].strip()
-            if data == "[DONE]":
+        async for data in datas:
+            if data == "[DONE]" or data == b"[DONE]":
                 done = True
                 break
             chunk = _parse_chunk(name, data)
@@ -225,9 +233,18 @@ async def _iter_sse(name: str, lines: AsyncIterator[str]) -> AsyncIterator[ChatC
         raise ProviderError(kind, f"stream from backend '{name}' ended early", backend=name)
 
 
-def _parse_chunk(name: str, data: str) -> ChatChunk | None:
+def _loads(data: str | bytes) -> Any:
     try:
-        obj = orjson.loads(data)
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        if isinstance(data, bytes):  # invalid UTF-8 reads as U+FFFD, as a decoded line would
+            return orjson.loads(data.decode("utf-8", "replace"))
+        raise
+
+
+def _parse_chunk(name: str, data: str | bytes) -> ChatChunk | None:
+    try:
+        obj = _loads(data)
         if "error" in obj and not obj.get("choices"):
             raise ProviderError(FailureKind.TRANSIENT,
                                 f"backend '{name}' reported an error in the stream", backend=name)
