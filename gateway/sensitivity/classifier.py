@@ -4,7 +4,6 @@ error or an overrun of the time budget yields `special` with the reason recorded
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Sequence
 
 from gateway.core.types import ChatRequest, DataClass
@@ -59,37 +58,52 @@ class Classifier:
 
     def _classify(self, texts: Sequence[str], started: float) -> Sensitivity:
         th = self.config.thresholds
-        budget = self.config.time_budget_ms / 1000
+        personal, special = th.personal, th.special
+        deadline = started + self.config.time_budget_ms / 1000
+        run = self._detectors.run
+        clock = time.perf_counter
         findings: list[Finding] = []
         best_below = 0.0
         for i, text in enumerate(texts):
             if not isinstance(text, str):
                 raise TypeError("texts must be strings")
-            ents, cats = self._detectors.run(text, th.personal)
+            ents, cats = run(text, personal)
             for e in ents:
-                if e.confidence >= th.personal:
+                if e.confidence >= personal:
                     findings.append(
                         Finding(e.kind, i, e.start, e.end, e.confidence, None, e.detector)
                     )
-                else:
-                    best_below = max(best_below, e.confidence)
+                elif e.confidence > best_below:
+                    best_below = e.confidence
             for c in cats:
-                if c.confidence >= th.special:
+                if c.confidence >= special:
                     findings.append(
                         Finding(c.category, i, c.start, c.end, c.confidence, c.category, "lexicon")
                     )
-                else:
-                    best_below = max(best_below, c.confidence)
-            if time.perf_counter() - started > budget:
+                elif c.confidence > best_below:
+                    best_below = c.confidence
+            if clock() > deadline:
                 raise _BudgetExceeded
-        return _result(findings, best_below, (time.perf_counter() - started) * 1000)
+        return _result(findings, best_below, (clock() - started) * 1000)
 
 
 def _result(findings: list[Finding], best_below: float, elapsed_ms: float) -> Sensitivity:
-    ent_counts = Counter(f.kind for f in findings if f.category is None)
-    cat_set = sorted({f.category for f in findings if f.category is not None})
+    if not findings:
+        return Sensitivity(
+            data_class="public", confidence=1.0 - best_below, reason=None, elapsed_ms=elapsed_ms
+        )
+    ent_counts: dict[str, int] = {}
+    cats: set[str] = set()
+    confidence = findings[0].confidence
+    for f in findings:
+        if f.category is None:
+            ent_counts[f.kind] = ent_counts.get(f.kind, 0) + 1
+        else:
+            cats.add(f.category)
+        if f.confidence > confidence:
+            confidence = f.confidence
+    cat_set = sorted(cats)
     data_class: DataClass = "special" if cat_set else ("personal" if ent_counts else "public")
-    confidence = max((f.confidence for f in findings), default=1.0 - best_below)
     return Sensitivity(
         data_class=data_class,
         entities=tuple(EntityCount(t, n) for t, n in sorted(ent_counts.items())),

@@ -137,6 +137,8 @@ def _resolve_overlaps(found: list[Candidate]) -> list[Candidate]:
     The kept spans never overlap, so among those starting before a candidate's end the last
     one (by start, then end) reaches furthest: one bisect per candidate tells whether it
     overlaps any, and a prompt full of identifiers stays O(n log n)."""
+    if len(found) < 2:
+        return found
     ordered = sorted(found, key=lambda c: (-c.confidence, c.start - c.end, c.start))
     kept: list[Candidate] = []
     spans: list[tuple[int, int]] = []  # kept (start, end), sorted

@@ -251,6 +251,19 @@ def digit_identifiers(
 
 
 def _numbers_in_run(raw: bytes, start: int, folded: bytes, on: Detectors) -> Iterator[Candidate]:
+    if raw.isdigit():  # one group (the usual TCKN, written without separators)
+        if 10 <= len(raw) <= 19:
+            cand = _classify_digits(
+                raw.decode("ascii"),
+                folded,
+                start,
+                start + len(raw),
+                _plus_before(folded, start),
+                on,
+            )
+            if cand is not None:
+                yield _plus_span(folded, cand)
+        return
     groups = _groups(raw, start)
     used = [False] * len(groups)
     windows: list[tuple[int, int]] = []
@@ -268,15 +281,26 @@ def _numbers_in_run(raw: bytes, start: int, folded: bytes, on: Detectors) -> Ite
             continue
         s, e = groups[i][0], groups[j][1]
         d = "".join(g[2] for g in groups[i : j + 1])
-        plus_before = b"+" in folded[max(0, s - 2) : s]
-        cand = _classify_digits(d, folded, s, e, plus_before, on)
+        cand = _classify_digits(d, folded, s, e, _plus_before(folded, s), on)
         if cand is not None:
-            if plus_before and cand.kind == "TELEFON":
-                plus_at = folded.rfind(b"+", max(0, s - 2), s)
-                cand = Candidate(cand.kind, plus_at, cand.end, cand.confidence, cand.detector)
             for k in range(i, j + 1):
                 used[k] = True
-            yield cand
+            yield _plus_span(folded, cand)
+
+
+def _plus_before(folded: bytes, s: int) -> bool:
+    return b"+" in folded[max(0, s - 2) : s]
+
+
+def _plus_span(folded: bytes, cand: Candidate) -> Candidate:
+    """A phone number's span starts at the '+' written just before its digits."""
+    if cand.kind != "TELEFON":
+        return cand
+    s = cand.start
+    plus_at = folded.rfind(b"+", max(0, s - 2), s)
+    if plus_at < 0:
+        return cand
+    return Candidate(cand.kind, plus_at, cand.end, cand.confidence, cand.detector)
 
 
 def _plate(text: str, folded: bytes, start: int) -> Candidate | None:

@@ -21,6 +21,9 @@ T = TypeVar("T", bound=Hashable)
 Occurrences = Mapping[bytes, list[int]]
 
 _WORD_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789")
+# how many tokens a Lexicon remembers the entries of (the tokens it is asked about are those
+# that start with one of its keys, so a few thousand cover any real vocabulary)
+_ENTRIES_CACHED = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +73,7 @@ class Lexicon(Generic[T]):
         self._exact = exact
         self._prefix = prefix
         self._prefix_lengths = tuple(sorted({len(k) for k in prefix}))
+        self._entries: dict[bytes, list[tuple[bytes, _Entry[T]]]] = {}
 
     def __len__(self) -> int:
         return len(self._exact) + len(self._prefix)
@@ -83,7 +87,16 @@ class Lexicon(Generic[T]):
         return frozenset(self._prefix)
 
     def entries(self, token: bytes) -> list[tuple[bytes, _Entry[T]]]:
-        """(stem, entry) pairs for one token: its exact key, then every stem it starts with."""
+        """(stem, entry) pairs for one token: its exact key, then every stem it starts with.
+        Remembered per token (a lexicon never changes), up to a bound."""
+        out = self._entries.get(token)
+        if out is None:
+            out = self._lookup(token)
+            if len(self._entries) < _ENTRIES_CACHED:
+                self._entries[token] = out
+        return out
+
+    def _lookup(self, token: bytes) -> list[tuple[bytes, _Entry[T]]]:
         out = [(token, e) for e in self._exact.get(token, ())]
         for n in self._prefix_lengths:
             if n > len(token):

@@ -115,8 +115,11 @@ def categories(
     """Every special-category term, with 0.85 when a subject is there and 0.2 when not. A tag
     ending in '!' (an admin term that needs no subject) always counts."""
     hit: Hit[str]
+    hits = lexicon.find(words, found)
+    if not hits:
+        return
     spans = SpanIndex(entity_spans)
-    for hit in lexicon.find(words, found):
+    for hit in hits:
         direct = hit.tag.endswith("!")
         subject = direct or has_subject(folded, hit.start, hit.end, hit.token, hit.stem, spans)
         yield CategoryHit(hit.tag.rstrip("!"), hit.start, hit.end, 0.85 if subject else 0.2)

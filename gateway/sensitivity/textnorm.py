@@ -110,6 +110,8 @@ codecs.register_error(_ERRORS, _outside_cp1254)
 def fold_bytes(text: str) -> bytes:
     """`fold` as ASCII bytes, one byte per character (any other non-ASCII character becomes
     '?'); equal to fold(text).encode("ascii", "replace") but one C pass over long texts."""
+    if text.isascii():  # a flag on the str: ASCII encodes as a copy, cp1254 per character
+        return text.encode("ascii").translate(_BYTE_FOLD)
     return text.encode("cp1254", _ERRORS).translate(_BYTE_FOLD)
 
 
