@@ -109,9 +109,11 @@ def _classify_digits(
     n = len(d)
     around = _Around(folded, start, end)
     if n == 11 and on.tckn and tckn_valid(d):
-        return Candidate("TCKN", start, end, around.conf(0.85, ctx.TCKN_CTX, 1.0, 0.35), "tckn")
+        # a checksum-valid TCKN still counts next to look-alike words (lot, ticket, order no):
+        # lower confidence, but above the personal threshold — fail towards protection
+        return Candidate("TCKN", start, end, around.conf(0.85, ctx.TCKN_CTX, 1.0, 0.6), "tckn")
     if 13 <= n <= 19 and on.card and luhn_valid(d) and CARD_PREFIX.match(d):
-        return Candidate("KART", start, end, around.conf(0.85, ctx.CARD_CTX, 1.0, 0.35), "card")
+        return Candidate("KART", start, end, around.conf(0.85, ctx.CARD_CTX, 1.0, 0.6), "card")
     if on.phone:
         phone = _phone(d, start, end, plus_before, around)
         if phone is not None:
