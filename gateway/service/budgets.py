@@ -56,6 +56,8 @@ class BudgetGate:
         self._stale_after_s = stale_after_s
         self._backlog = backlog or (lambda: 0)
         self._snapshot: dict[str, store.BudgetView] = {}
+        self._absent: dict[str, float] = {}  # budget id -> when the database last lacked it
+        self._pending: asyncio.Future[None] | None = None
         self._tasks: list[asyncio.Task[None]] = []
 
     # ---- life cycle ------------------------------------------------------------------
@@ -132,7 +134,17 @@ class BudgetGate:
     # ---- reservation -----------------------------------------------------------------
     async def admit(self, ctx: RequestContext, request: ChatRequest, decision: Any) -> Any:
         """Reserve before the call; returns the decision to execute (maybe narrowed)."""
-        ids = [b for b in budget_ids(ctx) if b in self._snapshot]
+        wanted = budget_ids(ctx)
+        if any(b not in self._snapshot for b in wanted):
+            # a budget created since the last snapshot (e.g. `gateway keys create --budget`
+            # right after start-up) must hold from its first request, not a refresh later;
+            # concurrent requests wait for the same look-up instead of slipping past it
+            if self._recheck(wanted) and (self._pending is None or self._pending.done()):
+                self._pending = asyncio.ensure_future(self.refresh())
+            if self._pending is not None and not self._pending.done():
+                with contextlib.suppress(Exception):  # database down: the last snapshot
+                    await asyncio.shield(self._pending)
+        ids = [b for b in wanted if b in self._snapshot]
         cloud = [c for c in decision.candidates if not self._on_prem(c)]
         if not ids or not cloud:
             return decision
@@ -151,6 +163,22 @@ class BudgetGate:
             raise RateLimited(f"the {names} is exhausted and no on-prem backend can serve",
                               code="budget_exhausted")
         return dataclasses.replace(decision, candidates=keep)
+
+    def _recheck(self, wanted: list[str]) -> bool:
+        """Whether to look in the database for budgets missing from the snapshot: at most once
+        per refresh interval per id (ids with no budget at all are the common case)."""
+        now = self._clock.monotonic()
+        due = False
+        for b in wanted:
+            if b in self._snapshot:
+                continue
+            seen = self._absent.get(b)
+            if seen is None or now - seen >= self._refresh_s:
+                self._absent[b] = now
+                due = True
+        if len(self._absent) > 10_000:
+            self._absent.clear()
+        return due
 
     def estimate_usd(self, request: ChatRequest, backends: list[str],
                      prompt_tokens: int | None = None) -> Decimal:

@@ -264,3 +264,17 @@ def _start_existing(emulators: tuple[EmulatorServer, EmulatorServer], tmp: Path,
                      seams=Seams(clock=clock), policy=load_text(policy_yaml(cloud.url, local.url)))
     with TestClient(app) as client:
         yield Env(client, db, {}, clock, cloud, local)
+
+
+def test_a_budget_created_after_start_up_holds_from_the_first_request(env: Env) -> None:
+    # the gate's snapshot refreshes every second; a key budgeted just now must not get a
+    # free second of unreserved cloud calls (two replicas overspent by more than one request)
+    engine = make_engine(env.db)
+    try:
+        info, key = create_key(engine, "gamma", "web", now=time.time())
+        store.set_budget(engine, "key", info.id, Decimal("0.000001"), "USD", time.time())
+    finally:
+        engine.dispose()
+    r = env.ask(key)
+    assert r.status_code in (200, 429), r.text
+    assert env.cloud.state.requests == [], "an exhausted budget must not reach the cloud"
