@@ -57,7 +57,9 @@ class Lexicon(Generic[T]):
         exact: dict[bytes, list[_Entry[T]]] = {}
         prefix: dict[bytes, list[_Entry[T]]] = {}
         for raw, tag in terms:
-            term = fold_term(raw)
+            # a hyphen joins words ("hak-is", "egitim-sen*", "right-wing"): match it as a
+            # phrase, whose words may be separated by a hyphen or a space in the text
+            term = fold_term(raw).replace("-", " ")
             words = term.split()
             if not words or not term.isascii():
                 continue
@@ -155,7 +157,8 @@ class TokenScanner:
     """Finds the tokens of a word view that some lexicon may care about, in one regex pass."""
 
     def __init__(self, exact: Iterable[bytes], stems: Iterable[bytes]) -> None:
-        # keys with characters a word view never holds (e.g. 'hak-is') can never match
+        # keys with characters a word view never holds can never match (hyphenated terms
+        # are split into phrases by Lexicon, so none is left here)
         ex = sorted({k for k in exact if k and _WORD_CHARS.issuperset(k)})
         st = sorted({k for k in stems if k and _WORD_CHARS.issuperset(k)})
         self._empty = not ex and not st
