@@ -139,15 +139,31 @@ def control_routes(state: EmulatorState) -> list[Route]:
             Route("/_emulator/reset", reset, methods=["POST"])]
 
 
-async def apply_failure_mode(mode: Mode) -> Response | None:
-    """For non-ok modes that fail before any byte of the answer: return the failure response."""
+def _openai_status(status: int) -> Response:
+    return Response(orjson.dumps({"error": {"message": "emulated failure"}}),
+                    status_code=status, media_type="application/json")
+
+
+def _openai_throttle(mode: Mode, headers: dict[str, str]) -> Response:
+    return Response(orjson.dumps({"error": {"message": "emulated throttling"}}),
+                    status_code=429, media_type="application/json", headers=headers)
+
+
+StatusError = Callable[[int], Response]
+ThrottleError = Callable[["Mode", dict[str, str]], Response]
+
+
+async def apply_failure_mode(mode: Mode, status_error: StatusError = _openai_status,
+                             throttle_error: ThrottleError = _openai_throttle
+                             ) -> Response | None:
+    """For non-ok modes that fail before any byte of the answer: the failure response, shaped
+    by the vendor's `status_error` / `throttle_error` (a `retry-after` header is prepared for
+    the throttle); `hang` and `delay_s` wait here. None when the answer may go ahead."""
     if mode.kind == "status":
-        return Response(orjson.dumps({"error": {"message": "emulated failure"}}),
-                        status_code=mode.status, media_type="application/json")
+        return status_error(mode.status)
     if mode.kind == "throttle":
         headers = {"retry-after": str(mode.retry_after)} if mode.retry_after is not None else {}
-        return Response(orjson.dumps({"error": {"message": "emulated throttling"}}),
-                        status_code=429, media_type="application/json", headers=headers)
+        return throttle_error(mode, headers)
     if mode.kind == "hang":
         await asyncio.sleep(mode.hang_s)
     if mode.delay_s:

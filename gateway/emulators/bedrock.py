@@ -20,6 +20,7 @@ from gateway.emulators import eventstream
 from gateway.emulators.base import (
     EmulatorState,
     Mode,
+    apply_failure_mode,
     control_routes,
     count_tokens,
     log_request,
@@ -62,16 +63,10 @@ def aws_error(status: int, error_type: str, message: str,
 
 async def failure_response(mode: Mode) -> Response | None:
     """For modes that fail before any byte of the answer: the AWS-shaped failure (or a wait)."""
-    if mode.kind == "status":
-        return aws_error(mode.status, error_type_for(mode.status), "emulated failure")
-    if mode.kind == "throttle":
-        extra = {"retry-after": str(mode.retry_after)} if mode.retry_after is not None else {}
-        return aws_error(429, "ThrottlingException", "Too many requests, please wait.", extra)
-    if mode.kind == "hang":
-        await asyncio.sleep(mode.hang_s)
-    if mode.delay_s:
-        await asyncio.sleep(mode.delay_s)
-    return None
+    return await apply_failure_mode(
+        mode, lambda status: aws_error(status, error_type_for(status), "emulated failure"),
+        lambda _m, headers: aws_error(429, "ThrottlingException",
+                                      "Too many requests, please wait.", headers))
 
 
 def _block_tokens(block: dict[str, Any]) -> int:

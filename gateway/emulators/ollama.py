@@ -22,6 +22,7 @@ from starlette.routing import Route
 from gateway.emulators.base import (
     EmulatorState,
     Mode,
+    apply_failure_mode,
     control_routes,
     count_tokens,
     log_request,
@@ -40,17 +41,10 @@ def _error(status: int, message: str, headers: dict[str, str] | None = None) -> 
 
 async def _failure(mode: Mode) -> Response | None:
     """Failures before any byte of the answer, shaped as Ollama sends them."""
-    if mode.kind == "status":
-        return _error(mode.status, "emulated failure")
-    if mode.kind == "throttle":
-        headers = {"retry-after": str(mode.retry_after)} if mode.retry_after is not None else {}
-        return _error(429, "server busy, please try again. maximum pending requests exceeded",
-                      headers)
-    if mode.kind == "hang":
-        await asyncio.sleep(mode.hang_s)
-    if mode.delay_s:
-        await asyncio.sleep(mode.delay_s)
-    return None
+    return await apply_failure_mode(
+        mode, lambda status: _error(status, "emulated failure"),
+        lambda _m, headers: _error(
+            429, "server busy, please try again. maximum pending requests exceeded", headers))
 
 
 def known_model(name: str) -> bool:

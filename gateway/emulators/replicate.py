@@ -24,6 +24,7 @@ from starlette.routing import Route
 from gateway.emulators.base import (
     EmulatorState,
     Mode,
+    apply_failure_mode,
     control_routes,
     count_tokens,
     log_request,
@@ -42,16 +43,10 @@ def _problem(status: int, title: str, detail: str,
 
 
 async def _failure(mode: Mode) -> Response | None:
-    if mode.kind == "status":
-        return _problem(mode.status, "Internal Server Error", "emulated failure")
-    if mode.kind == "throttle":
-        headers = {"retry-after": str(mode.retry_after)} if mode.retry_after is not None else {}
-        return _problem(429, "Request was throttled", "Request was throttled.", headers)
-    if mode.kind == "hang":
-        await asyncio.sleep(mode.hang_s)
-    if mode.delay_s:
-        await asyncio.sleep(mode.delay_s)
-    return None
+    return await apply_failure_mode(
+        mode, lambda status: _problem(status, "Internal Server Error", "emulated failure"),
+        lambda _m, headers: _problem(429, "Request was throttled", "Request was throttled.",
+                                     headers))
 
 
 def _authorized(request: Request) -> bool:

@@ -27,6 +27,7 @@ from starlette.routing import Route
 from gateway.emulators.base import (
     EmulatorState,
     Mode,
+    apply_failure_mode,
     control_routes,
     count_tokens,
     log_request,
@@ -50,22 +51,17 @@ def google_error(code: int, message: str, headers: dict[str, str] | None = None,
                     media_type="application/json", headers=headers)
 
 
+def _throttled(mode: Mode, headers: dict[str, str]) -> Response:
+    details = ([{"@type": "type.googleapis.com/google.rpc.RetryInfo",
+                 "retryDelay": f"{mode.retry_after}s"}]
+               if mode.retry_after is not None else None)
+    return google_error(429, "Resource exhausted. Please try again later.", headers, details)
+
+
 async def failure(mode: Mode) -> Response | None:
     """The response for modes that fail before any byte of the answer, else None."""
-    if mode.kind == "status":
-        return google_error(mode.status, "emulated failure")
-    if mode.kind == "throttle":
-        headers = {"retry-after": str(mode.retry_after)} if mode.retry_after is not None else {}
-        details = ([{"@type": "type.googleapis.com/google.rpc.RetryInfo",
-                     "retryDelay": f"{mode.retry_after}s"}]
-                   if mode.retry_after is not None else None)
-        return google_error(429, "Resource exhausted. Please try again later.", headers,
-                            details)
-    if mode.kind == "hang":
-        await asyncio.sleep(mode.hang_s)
-    if mode.delay_s:
-        await asyncio.sleep(mode.delay_s)
-    return None
+    return await apply_failure_mode(
+        mode, lambda status: google_error(status, "emulated failure"), _throttled)
 
 
 def _texts(content: dict[str, Any] | None) -> list[str]:
