@@ -76,17 +76,19 @@ class OpenAICompatProvider:
         body = self.payload(request, False)
         headers: Mapping[str, str]
         try:
-            async with asyncio.timeout(options.total_timeout):
-                if self._fast is not None:
-                    fast = await self._fast.request(
-                        "POST", self._path, body, connect_timeout=options.connect_timeout,
-                        first_byte_timeout=options.first_byte_timeout)
-                    status, content = fast.status, fast.content
-                    headers = fast.headers
-                else:
+            if self._fast is not None:
+                # the pool bounds the whole exchange by total_timeout itself (issue 7)
+                fast = await self._fast.request(
+                    "POST", self._path, body, connect_timeout=options.connect_timeout,
+                    first_byte_timeout=options.first_byte_timeout,
+                    total_timeout=options.total_timeout)
+                status, content = fast.status, fast.content
+                headers = fast.headers
+            else:
+                async with asyncio.timeout(options.total_timeout):
                     resp = await self._client.post(self._url, content=body,
                                                    timeout=self._timeout(options))
-                    status, content, headers = resp.status_code, resp.content, resp.headers
+                status, content, headers = resp.status_code, resp.content, resp.headers
         except TimeoutError:
             raise ProviderError(FailureKind.TIMEOUT, f"backend '{self.name}' timed out",
                                 backend=self.name) from None

@@ -139,3 +139,44 @@ async def test_malformed_answer_is_a_protocol_error() -> None:
         await pool.request("POST", "/", b"", first_byte_timeout=1)
     await pool.aclose()
     server.close()
+
+
+async def test_total_timeout_bounds_a_slow_drip_and_a_wait_for_a_connection() -> None:
+    """Each piece arrives within the first-byte timeout, but the whole exchange takes longer
+    than `total_timeout`: a read timeout, after about total_timeout (not first_byte_timeout)."""
+
+    async def drip(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+        try:
+            await read_request(r)
+            w.write(b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n")
+            for _ in range(50):
+                w.write(b"1\r\nx\r\n")
+                await w.drain()
+                await asyncio.sleep(0.05)
+            w.write(b"0\r\n\r\n")
+            await w.drain()
+        except ConnectionError:
+            pass
+        w.close()
+
+    server, url = await serve(drip)
+    pool = Http1Pool(url, max_connections=1)
+    loop = asyncio.get_running_loop()
+    t0 = loop.time()
+    with pytest.raises(httpx.ReadTimeout):
+        await pool.request("POST", "/", b"", first_byte_timeout=1.0, total_timeout=0.3)
+    assert 0.25 <= loop.time() - t0 < 0.9
+    assert pool._idle == []  # a timed-out exchange's connection is not reused
+
+    # the only connection is busy: waiting for it counts against the total timeout too
+    busy = asyncio.ensure_future(pool.request("POST", "/", b"", first_byte_timeout=5.0))
+    await asyncio.sleep(0.05)
+    t0 = loop.time()
+    with pytest.raises(httpx.PoolTimeout):
+        await pool.request("POST", "/", b"", first_byte_timeout=5.0, total_timeout=0.2)
+    assert 0.15 <= loop.time() - t0 < 0.8
+    busy.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await busy
+    await pool.aclose()
+    server.close()
