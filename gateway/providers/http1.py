@@ -193,22 +193,25 @@ class _Conn(asyncio.Protocol):
 class Http1Stream:
     """A streamed answer: `status`, `headers`, then `chunks()`; always `aclose()` it."""
 
-    __slots__ = ("_conn", "_pool", "_read_timeout", "headers", "status")
+    __slots__ = ("_conn", "_pool", "_read_timeout", "deadline", "headers", "status")
 
     def __init__(self, pool: Http1Pool, conn: _Conn, status: int, headers: dict[str, str],
-                 read_timeout: float | None) -> None:
+                 read_timeout: float | None, deadline: float | None = None) -> None:
         self._pool = pool
         self._conn: _Conn | None = conn
         self.status = status
         self.headers = headers
         self._read_timeout = read_timeout
+        # loop time by which the reader wants something (e.g. the first whole event); the
+        # reader clears it once it has that, and every later wait has only the read timeout
+        self.deadline = deadline
 
     async def chunks(self) -> AsyncIterator[bytes]:
         conn = self._conn
         if conn is None:
             return
         while True:
-            chunk = await conn.next_chunk(self._read_timeout)
+            chunk = await conn.next_chunk(self._read_timeout, self.deadline)
             if chunk is None:
                 return
             yield chunk
@@ -341,16 +344,22 @@ class Http1Pool:
 
     async def stream(self, method: str, path: str, body: bytes = b"", *,
                      connect_timeout: float | None = None,
-                     first_byte_timeout: float | None = None) -> Http1Stream:
-        """Open a streamed exchange (head received); read it with `chunks()`, then `aclose()`."""
-        await self._slots.acquire()
+                     first_byte_timeout: float | None = None,
+                     first_data_timeout: float | None = None) -> Http1Stream:
+        """Open a streamed exchange (head received); read it with `chunks()`, then `aclose()`.
+        `first_data_timeout` starts a deadline (`Http1Stream.deadline`) that bounds opening
+        and every read until the reader clears it (e.g. once it has its first event)."""
+        deadline = None
+        if first_data_timeout is not None:
+            deadline = asyncio.get_running_loop().time() + first_data_timeout
+        await self._acquire(deadline)
         try:
             conn, status, headers = await self._open(method, path, body, connect_timeout,
-                                                     first_byte_timeout)
+                                                     first_byte_timeout, deadline)
         except BaseException:
             self._slots.release()
             raise
-        return Http1Stream(self, conn, status, headers, first_byte_timeout)
+        return Http1Stream(self, conn, status, headers, first_byte_timeout, deadline)
 
     async def aclose(self) -> None:
         for conn in list(self._all):

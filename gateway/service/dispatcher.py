@@ -97,6 +97,10 @@ class Dispatcher:
                        ) -> tuple[ChatChunk, AsyncIterator[ChatChunk]]:
             it = provider.stream(request_for(name), options).__aiter__()
             try:
+                if getattr(provider, "enforces_first_chunk_timeout", False):
+                    # the provider bounds its first chunk by options.first_byte_timeout itself
+                    # (no asyncio.timeout context per stream: issue 7)
+                    return await it.__anext__(), it
                 async with asyncio.timeout(options.first_byte_timeout):
                     return await it.__anext__(), it
             except (ProviderError, TimeoutError, StopAsyncIteration) as raw:

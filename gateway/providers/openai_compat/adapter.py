@@ -23,8 +23,10 @@ from gateway.providers.openai_shape import finish_of, parse_result, request_body
 
 
 class OpenAICompatProvider:
-    # `complete` is bounded by options.total_timeout here: the dispatcher adds no second timeout
+    # `complete` is bounded by options.total_timeout here, and a stream's first chunk by
+    # options.first_byte_timeout: the dispatcher adds no second timeout around them
     enforces_total_timeout = True
+    enforces_first_chunk_timeout = True
 
     def __init__(
         self,
@@ -110,7 +112,8 @@ class OpenAICompatProvider:
                 fast = await self._fast.stream(
                     "POST", self._path, self.payload(request, True),
                     connect_timeout=options.connect_timeout,
-                    first_byte_timeout=options.first_byte_timeout)
+                    first_byte_timeout=options.first_byte_timeout,
+                    first_data_timeout=options.first_byte_timeout)
             except Exception as exc:
                 raise classify_exception(self.name, exc) from None
             try:
@@ -118,6 +121,7 @@ class OpenAICompatProvider:
                     body = await fast.aread()
                     raise classify_status(self.name, fast.status, body, httpx.Headers(fast.headers))
                 async for chunk in _iter_sse(self.name, _sse_data(fast.chunks())):
+                    fast.deadline = None  # the first chunk came in time
                     yield chunk
             finally:
                 await fast.aclose()
