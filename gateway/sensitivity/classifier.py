@@ -1,15 +1,26 @@
 """The sensitivity classifier: all text of a request in, a Sensitivity out. Never raises: an
-error or an overrun of the time budget yields `special` with the reason recorded."""
+error or an overrun of the time budget yields `special` with the reason recorded.
+
+What the detectors find in one text depends only on that text and the configuration, so a
+Classifier remembers it per exact text (a bounded LRU): the system prompt and the conversation
+history that a chat client re-sends every turn are examined once."""
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 
 from gateway.core.types import ChatRequest, DataClass
 from gateway.sensitivity.config import SensitivityConfig
 from gateway.sensitivity.detect import Detectors
+from gateway.sensitivity.identifiers import Candidate
 from gateway.sensitivity.result import EntityCount, Finding, Sensitivity
+from gateway.sensitivity.special import CategoryHit
+
+# what the detectors found in one text
+_Found = tuple[tuple[Candidate, ...], tuple[CategoryHit, ...]]
 
 
 class _BudgetExceeded(Exception):
@@ -29,10 +40,50 @@ def request_texts(request: ChatRequest) -> list[str]:
     return texts
 
 
+class TextCache:
+    """Detector results per exact text, least recently used dropped first. Bounded by entries
+    and by the characters of the texts it keeps (a text longer than `max_text_chars` is never
+    kept), so memory stays small whatever the prompts. Thread-safe."""
+
+    def __init__(
+        self, max_entries: int = 4096, max_chars: int = 4 << 20, max_text_chars: int = 64 << 10
+    ) -> None:
+        self.max_entries = max_entries
+        self.max_chars = max_chars
+        self.max_text_chars = min(max_text_chars, max_chars)
+        self._items: OrderedDict[str, _Found] = OrderedDict()
+        self._chars = 0
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, text: str) -> _Found | None:
+        with self._lock:
+            found = self._items.get(text)
+            if found is not None:
+                self._items.move_to_end(text)
+            return found
+
+    def put(self, text: str, found: _Found) -> None:
+        if self.max_entries <= 0 or len(text) > self.max_text_chars:
+            return
+        with self._lock:
+            if text in self._items:
+                return
+            self._items[text] = found
+            self._chars += len(text)
+            while len(self._items) > self.max_entries or self._chars > self.max_chars:
+                old, _ = self._items.popitem(last=False)
+                self._chars -= len(old)
+
+
 class Classifier:
-    def __init__(self, config: SensitivityConfig | None = None) -> None:
+    def __init__(self, config: SensitivityConfig | None = None, cache_entries: int = 4096) -> None:
+        """`cache_entries` = 0 turns the per-text cache off."""
         self.config = config or SensitivityConfig()
         self._detectors = Detectors(self.config)
+        self._cache = TextCache(max_entries=cache_entries)
 
     def classify_request(self, request: ChatRequest) -> Sensitivity:
         try:
@@ -61,13 +112,20 @@ class Classifier:
         personal, special = th.personal, th.special
         deadline = started + self.config.time_budget_ms / 1000
         run = self._detectors.run
+        cache = self._cache
         clock = time.perf_counter
         findings: list[Finding] = []
         best_below = 0.0
         for i, text in enumerate(texts):
             if not isinstance(text, str):
                 raise TypeError("texts must be strings")
-            ents, cats = run(text, personal)
+            found = cache.get(text)
+            if found is None:
+                new_ents, new_cats = run(text, personal)
+                found = (tuple(new_ents), tuple(new_cats))
+                if clock() <= deadline:  # a text that overran the budget is not remembered
+                    cache.put(text, found)
+            ents, cats = found
             for e in ents:
                 if e.confidence >= personal:
                     findings.append(

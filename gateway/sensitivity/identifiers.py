@@ -86,7 +86,7 @@ class _Around:
         self.folded, self.start, self.end = folded, start, end
         self._lookalike: bool | None = None
 
-    def near(self, pattern: re.Pattern[bytes], before: int = 48, after: int = 24) -> bool:
+    def near(self, pattern: ctx.Words, before: int = 48, after: int = 24) -> bool:
         return ctx.near(self.folded, self.start, self.end, pattern, before, after)
 
     @property
@@ -96,7 +96,7 @@ class _Around:
             self._lookalike = self.near(ctx.LOOKALIKE_CTX)
         return self._lookalike
 
-    def conf(self, base: float, positive: re.Pattern[bytes], hi: float, lo: float) -> float:
+    def conf(self, base: float, positive: ctx.Words, hi: float, lo: float) -> float:
         """hi with a positive context word, else lo in a look-alike context, else base."""
         if self.near(positive):
             return hi

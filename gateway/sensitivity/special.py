@@ -12,14 +12,14 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Final
 
+from gateway.sensitivity.context import Words
 from gateway.sensitivity.lexicon import Hit, Lexicon, Occurrences
 from gateway.sensitivity.lexicon_special import FIRST_PERSON_SUFFIX, SPECIAL_TERMS
 
 _FIRST_PERSON: Final = re.compile(FIRST_PERSON_SUFFIX)
 
 # Markers of a concrete subject, searched in the sentence around a term (folded text).
-SUBJECT: Final = re.compile(
-    rb"(?<![a-z0-9])(?:"
+SUBJECT: Final = Words(
     # Turkish: the writer, relatives, someone in the organisation's care
     rb"ben|benim|bende|bendeki|annem\w*|babam\w*|esim\w*|kizim\w*|oglum\w*|kardesim\w*|ablam\w*"
     rb"|abim\w*|agabeyim\w*|dedem\w*|ninem\w*|anneannem\w*|babaannem\w*|cocugum\w*|amcam\w*"
@@ -38,8 +38,8 @@ SUBJECT: Final = re.compile(
     rb"|her (?:husband|wife|son|daughter|doctor|diagnosis)"
     rb"|patient|client|employee|applicant|mr|mrs|diagnosed|tested positive"
     rb"|was (?:arrested|convicted|sentenced|hospitali[sz]ed|admitted|charged)"
-    rb"|my (?:wife|husband|son|daughter|mother|father|mom|dad|brother|sister|partner)"
-    rb")(?![a-z0-9])"
+    rb"|my (?:wife|husband|son|daughter|mother|father|mom|dad|brother|sister|partner)",
+    tail=rb"(?![a-z0-9])",
 )
 _SENTENCE_END: Final = re.compile(rb"[.!?\n]")
 _WINDOW: Final = 160
@@ -100,7 +100,7 @@ def has_subject(
     if len(token) > len(stem) and _FIRST_PERSON.search(token[len(stem) :]) is not None:
         return True
     s, e = _sentence(folded, start, end)
-    if SUBJECT.search(folded, s, e) is not None:
+    if SUBJECT.search(folded, s, e):
         return True
     return entity_spans.overlaps(start - 2 * _WINDOW, end + 2 * _WINDOW)
 
