@@ -204,9 +204,7 @@ class Bench:
 
     # ---- load ------------------------------------------------------------------------
     def wrk(self, t: Target, connections: int, seconds: float) -> dict[str, Any]:
-        body = orjson.dumps({"model": MODEL, "max_tokens": 64, "messages": [
-            {"role": "system", "content": "You are helpful."},
-            {"role": "user", "content": _prompt()}]}).decode()
+        body = _body()  # the same request loadgen sends, with its per-request marker
         env = {**os.environ, "BENCH_BODY": body, "BENCH_KEY": t.key or ""}
         cmd = pin(self.load_cpu, ["wrk", "-t1", f"-c{connections}", f"-d{seconds:g}s",
                                   "--timeout", "10s", "-s", str(HERE / "post.lua"),
@@ -342,11 +340,11 @@ def table(targets: list[Target], args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
-def _prompt() -> str:
+def _body() -> str:
     sys.path.insert(0, str(HERE))
-    from loadgen import PROMPT
+    from loadgen import chat_body
 
-    return PROMPT
+    return chat_body(MODEL, False).decode()
 
 
 @contextlib.contextmanager

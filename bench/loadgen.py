@@ -37,9 +37,25 @@ PROMPT = ("Merhaba! Önümüzdeki hafta İstanbul'daki ekip toplantısı için k
           "müşteri geri bildirimleri ve bütçe planlaması. Please keep it under ten bullet "
           "points and add a one-line summary at the end.")
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+# every request's user prompt ends with its own letter code (" (talep kbqa)"): results the
+# gateway remembers per exact text (the classifier's cache) then help only the repeated system
+# message, as in a real app, never the prompt being measured. post.lua does the same for wrk.
+MARK = "@@N@@"
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
-def chat_body(model: str, stream: bool, prompt: str = PROMPT) -> bytes:
+def tag(n: int) -> str:
+    """n as a letters-only code (no digits: a number would be a different workload)."""
+    out = ""
+    while True:
+        n, r = divmod(n, 26)
+        out += _LETTERS[r]
+        if n == 0:
+            return out
+
+
+def chat_body(model: str, stream: bool, prompt: str = PROMPT + " (talep " + MARK + ")"
+              ) -> bytes:
     body: dict[str, Any] = {"model": model, "max_tokens": 64,
                             "messages": [{"role": "system", "content": "You are helpful."},
                                          {"role": "user", "content": prompt}]}
@@ -55,6 +71,24 @@ def build_request(host: str, port: int, path: str, body: bytes, key: str | None)
     if key:
         head += f"authorization: Bearer {key}\r\n"
     return head.encode() + b"\r\n" + body
+
+
+class Requests:
+    """The raw request bytes, with MARK in the body replaced by a per-request code."""
+
+    def __init__(self, host: str, port: int, path: str, body: bytes, key: str | None) -> None:
+        self._args = (host, port, path)
+        self._head, _, self._tail = body.partition(MARK.encode())
+        self._marked = bool(_)
+        self._key = key
+        self.n = 0
+
+    def next(self) -> bytes:
+        body = self._head
+        if self._marked:
+            body += tag(self.n).encode() + self._tail
+        self.n += 1
+        return build_request(*self._args, body, self._key)
 
 
 @dataclass
@@ -161,7 +195,7 @@ def ms(v: float | None) -> float | None:
 
 async def run_open(host: str, port: int, path: str, body: bytes, key: str | None, rate: float,
                    duration: float, count: int, timeout: float) -> dict[str, Any]:
-    request = build_request(host, port, path, body, key)
+    requests = Requests(host, port, path, body, key)
     pool = Pool(host, port)
     # warm a few connections so the first requests do not pay the TCP handshake
     warm = [await pool.get() for _ in range(4)]
@@ -179,7 +213,7 @@ async def run_open(host: str, port: int, path: str, body: bytes, key: str | None
             await asyncio.sleep(delay)
         conn = await pool.get()
         try:
-            ex = await asyncio.wait_for(conn.exchange(request, at), timeout)
+            ex = await asyncio.wait_for(conn.exchange(requests.next(), at), timeout)
         except (TimeoutError, ConnectionError, httptools.HttpParserError):
             errors += 1
             return
@@ -200,7 +234,7 @@ async def run_open(host: str, port: int, path: str, body: bytes, key: str | None
 async def run_stream(host: str, port: int, path: str, body: bytes, key: str | None,
                      concurrency: int, duration: float, count: int, timeout: float
                      ) -> dict[str, Any]:
-    request = build_request(host, port, path, body, key)
+    requests = Requests(host, port, path, body, key)
     pool = Pool(host, port)
     ttft: list[float] = []
     total: list[float] = []
@@ -217,7 +251,7 @@ async def run_stream(host: str, port: int, path: str, body: bytes, key: str | No
             conn = await pool.get()
             sent = time.perf_counter()
             try:
-                ex = await asyncio.wait_for(conn.exchange(request, sent), timeout)
+                ex = await asyncio.wait_for(conn.exchange(requests.next(), sent), timeout)
             except (TimeoutError, ConnectionError, httptools.HttpParserError):
                 errors += 1
                 continue

@@ -1,11 +1,42 @@
 -- wrk script: POST a chat completion. The body and the optional API key come from the
 -- environment (bench/harness.py sets them), so wrk and the Python client send the same request.
+-- The marker @@N@@ in the body becomes a per-request letter code (as bench/loadgen.py does), so
+-- no two requests carry the same user prompt: what the gateway remembers per exact text helps
+-- only the repeated system message, never the prompt being measured.
 wrk.method = "POST"
-wrk.body = os.getenv("BENCH_BODY")
 wrk.headers["Content-Type"] = "application/json"
 local key = os.getenv("BENCH_KEY")
 if key ~= nil and key ~= "" then
   wrk.headers["Authorization"] = "Bearer " .. key
+end
+
+local template = os.getenv("BENCH_BODY")
+local head, tail = template, nil
+local at = string.find(template, "@@N@@", 1, true)
+if at ~= nil then
+  head = string.sub(template, 1, at - 1)
+  tail = string.sub(template, at + 5)
+end
+local letters = "abcdefghijklmnopqrstuvwxyz"
+local counter = 0
+
+local function tag(n)
+  local out = ""
+  repeat
+    local r = n % 26
+    out = out .. string.sub(letters, r + 1, r + 1)
+    n = math.floor(n / 26)
+  until n == 0
+  return out
+end
+
+request = function()
+  local body = head
+  if tail ~= nil then
+    body = head .. tag(counter) .. tail
+    counter = counter + 1
+  end
+  return wrk.format(nil, nil, nil, body)
 end
 
 local non200 = 0
