@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import logging
 import signal
+import socket
 import time
 from dataclasses import dataclass
 from types import FrameType
 
 import uvicorn
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from gateway import heap
 
 log = logging.getLogger("gateway")
 
@@ -57,6 +60,11 @@ class DrainingServer(uvicorn.Server):
     def __init__(self, config: uvicorn.Config, state: DrainState) -> None:
         super().__init__(config)
         self.drain = state
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if not self.should_exit:  # started: start-up objects are now settled for good
+            log.debug("heap settled: %d start-up objects frozen", heap.settle())
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         # runs in a signal handler: set flags only (no logging, no tasks)
