@@ -134,7 +134,13 @@ def canonical_bytes(fields: Mapping[str, Any]) -> bytes:
     test_ledger_batch checks); floats are spelled differently, so a body with a float (none
     is written today) and anything orjson refuses take json.dumps."""
     body = {k: (utc_iso(fields[k]) if k == "at" else fields[k]) for k in HASHED_FIELDS}
-    if not (_has_float(body["detail"]) or _has_float(body["entities"])):
+    return _dumps_canonical(body, _has_float(body["detail"]) or _has_float(body["entities"]))
+
+
+def _dumps_canonical(body: dict[str, Any], floats: bool) -> bytes:
+    """canonical_bytes of a body already holding exactly HASHED_FIELDS (`at` spelled);
+    `floats`: whether its detail or entities hold a float."""
+    if not floats:
         try:
             return orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
         except TypeError:  # orjson.JSONEncodeError: big ints, non-str keys, lone surrogates
@@ -224,6 +230,8 @@ class AuditLog:
 
 
 def _normalise(ts: datetime) -> datetime:
+    if ts.tzinfo is UTC:
+        return ts
     if ts.tzinfo is None:
         ts = ts.replace(tzinfo=UTC)
     return ts.astimezone(UTC)
@@ -306,8 +314,9 @@ def _entities(trace: Mapping[str, Any] | None) -> dict[str, int]:
     sens = (trace or {}).get("sensitivity") or {}
     out: dict[str, int] = {}
     for item in sens.get("entities") or ():
-        if isinstance(item, Mapping) and "type" in item:
-            out[str(item["type"])] = out.get(str(item["type"]), 0) + int(item.get("count", 1))
+        if (type(item) is dict or isinstance(item, Mapping)) and "type" in item:
+            kind = str(item["type"])
+            out[kind] = out.get(kind, 0) + int(item.get("count", 1))
     return out
 
 
@@ -325,13 +334,21 @@ class AuditListener:
 
     def write_fresh(self, conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
         """The ledger writer's form: `rows` are the batch's request-row dicts that are not in
-        the ledger yet; their entries are chained in Python and written in one INSERT."""
+        the ledger yet; their entries are chained in Python and written in one INSERT.
+
+        The hot path of the ledger writer (issue 7), so it builds each entry's hashed body
+        directly instead of going through _decision_fields / _append_conn / canonical_bytes:
+        the same fields and the same canonical JSON (its entities are ints and its detail
+        is {"blocked": true} or null, so canonical_bytes' float walk is known to find
+        nothing), hence byte for byte the same hash (tests/unit/usage/test_ledger_pin)."""
         if not rows:
             return
         digest = self.policy_hash()
         basis: dict[str, str | None] = {}
         cloud: dict[str, bool] = {}
-        fields = []
+        seq, prev = lock_head(conn)
+        sha256 = hashlib.sha256
+        out = []
         for r in rows:
             backend = r["backend"]
             trace = r["trace"] or {}
@@ -343,15 +360,26 @@ class AuditListener:
             else:
                 transfer, to_cloud = None, False
             entities = _entities(trace)
-            fields.append({
-                "at": r["created_at"], "kind": "decision", "request_id": r["id"],
-                "policy_hash": digest, "data_class": r["data_class"],
-                "entities": dict(sorted(entities.items())), "rule": r["rule"],
-                "destination": backend, "transfer_basis": transfer,
+            if len(entities) > 1:
+                entities = dict(sorted(entities.items()))
+            # the hash covers what the database will hand back: microsecond UTC timestamps
+            at = _normalise(r["created_at"])
+            seq += 1
+            body = {
+                "seq": seq, "at": utc_iso(at), "kind": "decision", "request_id": r["id"],
+                "policy_hash": digest, "data_class": r["data_class"], "entities": entities,
+                "rule": r["rule"], "destination": backend, "transfer_basis": transfer,
                 # the engine redacts only what leaves for the cloud
                 "redaction": bool(trace.get("redact")) and to_cloud,
-                "detail": {"blocked": True} if trace.get("blocked") else None})
-        self.log._append_conn(conn, fields)
+                "detail": {"blocked": True} if trace.get("blocked") else None}
+            digest_hex = sha256(_dumps_canonical(body, False) + prev.encode()).hexdigest()
+            body["at"] = at
+            body["prev_hash"] = prev
+            body["hash"] = prev = digest_hex
+            out.append(body)
+        log, head = _tables()
+        insert_rows(conn, log, out, compact_json=True)
+        conn.execute(update(head).where(head.c.id == HEAD_ID).values(seq=seq, hash=prev))
 
     def __call__(self, session: Any, rows: Sequence[Any]) -> None:
         if not rows:

@@ -20,11 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Any
 
 from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.engine import Connection, Engine
 
+from gateway.usage.bulk import select_in
 from gateway.usage.ledger import Entry, entry_cost
 from gateway.usage.pricing import money
 from gateway.usage.tables import BudgetHoldRow, BudgetRow
@@ -143,11 +143,8 @@ def settle(conn: Connection, entries: Sequence[Entry]) -> None:
 def _settle_holds(conn: Connection, ids: Sequence[str], entries: dict[str, Entry]) -> None:
     """Settle the holds of `ids`: with the real cost where `entries` has the request, else
     released without spend."""
-    holds: list[Any] = []
-    for i in range(0, len(ids), 500):
-        holds.extend(conn.execute(select(_H.c.request_id, _H.c.budget_id, _H.c.period,
-                                         _H.c.amount).where(
-            _H.c.request_id.in_(ids[i:i + 500]))).all())
+    holds = select_in(conn, _H, "request_id", ids,
+                      ("request_id", "budget_id", "period", "amount"))
     if not holds:
         return
     bids = sorted({h[1] for h in holds})

@@ -40,10 +40,10 @@ from sqlalchemy import (
     literal,
     select,
 )
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Field, Session, SQLModel
 
+from gateway.usage.bulk import upsert_sums
 from gateway.usage.tables import RequestRow
 
 # Upper bounds (ms) of the TTFT buckets; one more bucket holds everything above the last bound.
@@ -180,6 +180,13 @@ class Delta:
         self.unpriced_prompt_tokens += other.unpriced_prompt_tokens
         self.unpriced_completion_tokens += other.unpriced_completion_tokens
 
+    def sums(self) -> tuple[int, ...]:
+        """The SUM_COLUMNS values, in that order."""
+        return (self.requests, self.errors, self.prompt_tokens, self.completion_tokens,
+                to_nanos(self.cost), to_nanos(self.cost_try), *self.buckets,
+                self.unpriced_requests, self.unpriced_prompt_tokens,
+                self.unpriced_completion_tokens)
+
     def values(self) -> dict[str, Any]:
         out: dict[str, Any] = {"requests": self.requests, "errors": self.errors,
                                "prompt_tokens": self.prompt_tokens,
@@ -271,22 +278,9 @@ def aggregate_rows(rows: Iterable[Mapping[str, Any]], zone_of: ZoneOf) -> dict[K
     return deltas
 
 
-def _insert_for(conn: Connection) -> Any:
-    name = conn.dialect.name
-    if name == "postgresql":
-        return postgresql.insert
-    if name == "sqlite":
-        return sqlite.insert
-    raise NotImplementedError(f"rollups need SQLite or PostgreSQL, not {name}")
-
-
 def _upsert(conn: Connection, table: Table, keys: tuple[str, ...],
             deltas: dict[Key, Delta]) -> None:
-    params = [dict(zip(keys, k, strict=True)) | d.values() for k, d in deltas.items()]
-    stmt = _insert_for(conn)(table)
-    stmt = stmt.on_conflict_do_update(
-        index_elements=list(keys), set_={c: table.c[c] + stmt.excluded[c] for c in SUM_COLUMNS})
-    conn.execute(stmt, params)
+    upsert_sums(conn, table, keys, SUM_COLUMNS, [(*k, *d.sums()) for k, d in deltas.items()])
 
 
 def upsert(conn: Connection, deltas: dict[Key, Delta]) -> None:
