@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
 
-from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy import select, update
 from sqlalchemy.engine import Connection, Engine
 
 from gateway.usage.bulk import select_in
@@ -148,8 +148,7 @@ def _settle_holds(conn: Connection, ids: Sequence[str], entries: dict[str, Entry
     if not holds:
         return
     bids = sorted({h[1] for h in holds})
-    currency: dict[str, str] = dict(conn.execute(
-        select(_B.c.id, _B.c.currency).where(_B.c.id.in_(bids))).all())
+    currency: dict[str, str] = dict(select_in(conn, _B, "id", bids, ("id", "currency")))
     sums: dict[tuple[str, str], list[Decimal]] = {}
     for rid, bid, period, amount in holds:
         entry = entries.get(rid)
@@ -158,15 +157,23 @@ def _settle_holds(conn: Connection, ids: Sequence[str], entries: dict[str, Entry
         acc = sums.setdefault((bid, period), [Decimal(0), Decimal(0)])
         acc[0] += amount
         acc[1] += spend
-    params = [{"b_id": bid, "b_period": period, "held": held, "spend": spend}
+    # driver SQL, what SQLAlchemy rendered for the Core UPDATE / DELETE (less CPU per batch)
+    to_db = _B.c.reserved.type.dialect_impl(conn.dialect).bind_processor(conn.dialect)
+    m = "%s" if conn.dialect.name == "postgresql" else "?"
+    params = [(to_db(spend), to_db(held), bid, period) if to_db is not None
+              else (spend, held, bid, period)
               for (bid, period), (held, spend) in sorted(sums.items())]  # fixed lock order
-    conn.execute(update(_B).where(_B.c.id == bindparam("b_id"),
-                                  _B.c.period == bindparam("b_period")).values(
-        reserved=_B.c.reserved - bindparam("held", type_=_B.c.reserved.type),
-        spent=_B.c.spent + bindparam("spend", type_=_B.c.spent.type)), params)
+    conn.exec_driver_sql(f"UPDATE budgets SET spent=(budgets.spent + {m}), "
+                         f"reserved=(budgets.reserved - {m}) "
+                         f"WHERE budgets.id = {m} AND budgets.period = {m}", params)
     held_ids = sorted({h[0] for h in holds})
     for i in range(0, len(held_ids), 500):
-        conn.execute(delete(_H).where(_H.c.request_id.in_(held_ids[i:i + 500])))
+        part = held_ids[i:i + 500]
+        if conn.dialect.name == "postgresql":
+            conn.exec_driver_sql("DELETE FROM budget_holds WHERE request_id = ANY(%s)", (part,))
+        else:
+            conn.exec_driver_sql("DELETE FROM budget_holds WHERE request_id IN "
+                                 f"({', '.join('?' * len(part))})", tuple(part))
 
 
 def _spend_in(entry: Entry, currency: str, held: Decimal) -> Decimal:

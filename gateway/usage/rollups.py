@@ -18,6 +18,7 @@ traffic out (issue 6: an unknown cost is never a silent zero).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from calendar import monthrange
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -132,10 +133,10 @@ def month_of(day: date) -> date:
 
 
 def bucket_of(ttft_ms: float) -> int:
-    for i, bound in enumerate(TTFT_BOUNDS_MS):
-        if ttft_ms <= bound:
-            return i
-    return N_BUCKETS - 1
+    """The first bucket whose bound is >= ttft_ms (a binary search); NaN: the last one."""
+    if ttft_ms != ttft_ms:  # NaN compares false with every bound
+        return N_BUCKETS - 1
+    return bisect_left(TTFT_BOUNDS_MS, ttft_ms)
 
 
 def percentile_from_buckets(counts: Sequence[int], q: float = 0.95) -> float | None:

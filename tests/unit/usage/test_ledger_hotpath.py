@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import JSON, Boolean, DateTime, insert, select
 
 from gateway.usage import bulk
-from gateway.usage.audit import AuditRow
+from gateway.usage.audit import AuditRow, utc_iso
 from gateway.usage.db import make_engine, migrate
 from gateway.usage.jsoncodec import dumps
 from gateway.usage.tables import BudgetHoldRow, RequestRow
@@ -125,3 +125,24 @@ def test_driver_sql_helpers_match_core(tmp_path: Path) -> None:
             select(*[holds.c[c] for c in cols]).where(holds.c.request_id.in_(ids))))
         assert got == want and len(got) == 600
     engine.dispose()
+
+
+def _utc_iso_before(ts: datetime) -> str:
+    """audit.utc_iso as the chains so far were hashed with."""
+    if ts.tzinfo is None:
+        ts = ts.replace(tzinfo=UTC)
+    elif ts.utcoffset():
+        ts = ts.astimezone(UTC)
+    return f"{ts.year:04d}-{ts.month:02d}-{ts.day:02d}T{ts.hour:02d}:{ts.minute:02d}:" \
+           f"{ts.second:02d}.{ts.microsecond:06d}Z"
+
+
+def test_utc_iso_spells_as_before() -> None:
+    rnd = random.Random(5)
+    zones = [None, UTC, timezone(timedelta(0)), timezone(timedelta(hours=3)),
+             timezone(timedelta(hours=-11, minutes=-15))]
+    for _ in range(20000):
+        ts = datetime(rnd.randint(2, 9998), rnd.randint(1, 12), rnd.randint(1, 28),
+                      rnd.randint(0, 23), rnd.randint(0, 59), rnd.randint(0, 59),
+                      rnd.choice([0, rnd.randint(0, 999999)]), tzinfo=rnd.choice(zones))
+        assert utc_iso(ts) == _utc_iso_before(ts), ts
