@@ -42,20 +42,19 @@ _REQUESTS = RequestRow.__table__  # type: ignore[attr-defined]
 _ATTEMPTS = AttemptRow.__table__  # type: ignore[attr-defined]
 
 
-def _dec(value: Decimal | None) -> str | None:
-    return None if value is None else str(value)
-
-
 def make_entry(rec: UsageRecord, cost: Cost, tokens_per_s: float | None) -> Entry:
+    amount, rate = cost.amount, cost.fx_rate_try  # Cost.known / amount_try inlined (event loop)
+    amount_try = cost.amount_try if amount is not None and rate is not None else None
     return {
         "id": rec.request_id, "created_at": rec.created_at, "tenant": rec.tenant, "app": rec.app,
         "key_id": rec.key_id, "alias": rec.alias, "backend": rec.backend, "model": rec.model,
         "data_class": rec.data_class, "rule": rec.rule, "status": rec.status,
         "error_kind": rec.error_kind, "prompt_tokens": rec.prompt_tokens,
         "completion_tokens": rec.completion_tokens, "cached_tokens": rec.cached_tokens,
-        "estimated": rec.estimated, "cost": _dec(cost.amount),
-        "currency": cost.currency if cost.known else None,
-        "fx_rate_try": _dec(cost.fx_rate_try), "cost_try": _dec(cost.amount_try),
+        "estimated": rec.estimated, "cost": None if amount is None else str(amount),
+        "currency": cost.currency if amount is not None else None,
+        "fx_rate_try": None if rate is None else str(rate),
+        "cost_try": None if amount_try is None else str(amount_try),
         "price_source": cost.source, "streamed": rec.streamed, "latency_ms": rec.latency_ms,
         "ttft_ms": rec.ttft_ms, "tokens_per_s": tokens_per_s, "trace": rec.trace,
         "attempts": [{"ordinal": a.ordinal, "backend": a.backend, "outcome": a.outcome,

@@ -172,15 +172,34 @@ class Pricer:
         self._policy = policy
         self._catalog = catalog
         self.meter = meter or ThroughputMeter()
+        # unit prices that depend only on the policy object and the catalog (declared
+        # prices, catalog look-ups; not on-prem prices, which follow the meter), for the
+        # policy object they were computed with: a reload brings a new object
+        self._units_of: Any = None
+        self._units: dict[str, UnitPrice | None] = {}
 
     def fx_rate_try(self) -> Decimal | None:
         billing = getattr(self._policy(), "billing", None)
         return getattr(billing, "usd_try", None)
 
     def unit_price(self, backend: str) -> UnitPrice | None:
-        spec = self._policy().backends.get(backend)
+        policy = self._policy()
+        if policy is self._units_of:
+            try:
+                return self._units[backend]
+            except KeyError:
+                pass
+        else:
+            self._units_of, self._units = policy, {}
+        spec = policy.backends.get(backend)
         if spec is None:
             return None
+        if spec.price is None and spec.hourly_cost_usd is not None:
+            return self._unit_price(backend, spec)  # follows the meter: never kept
+        unit = self._units[backend] = self._unit_price(backend, spec)
+        return unit
+
+    def _unit_price(self, backend: str, spec: Any) -> UnitPrice | None:
         if spec.price is not None:
             p = spec.price
             cached = p.cached_input_per_mtok / MILLION if p.cached_input_per_mtok is not None \

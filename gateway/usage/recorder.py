@@ -35,7 +35,7 @@ class Recorder:
     def __init__(self, engine: Engine, pricer: Pricer, journal: Journal | None = None, *,
                  settle: Settle | None = None, observers: Sequence[Observer] = (),
                  listeners: Sequence[BatchListener] = (),
-                 batch_size: int = 500, flush_interval: float = 0.05,
+                 batch_size: int = 500, flush_interval: float = 0.2,
                  sync_interval: float = 0.05, max_buffer: int = 100_000) -> None:
         self._engine = engine
         self._pricer = pricer

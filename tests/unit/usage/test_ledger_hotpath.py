@@ -146,3 +146,31 @@ def test_utc_iso_spells_as_before() -> None:
                       rnd.randint(0, 23), rnd.randint(0, 59), rnd.randint(0, 59),
                       rnd.choice([0, rnd.randint(0, 999999)]), tzinfo=rnd.choice(zones))
         assert utc_iso(ts) == _utc_iso_before(ts), ts
+
+
+def test_pricer_keeps_unit_prices_per_policy_object() -> None:
+    from gateway.policy.loader import load_text
+    from gateway.usage.pricing import Pricer, load_catalog
+
+    text = """
+version: 1
+backends:
+  gpu: {kind: openai_compat, zone: on_prem, base_url: "http://127.0.0.1:9", model: g,
+        hourly_cost_usd: "3.6"}
+  bedrock: {kind: openai_compat, zone: cloud, base_url: "http://127.0.0.1:9", model: b,
+            price: {input_per_mtok: "PRICE", output_per_mtok: "1.25"}}
+aliases:
+  chat: {backends: [gpu, bedrock]}
+billing: {usd_try: "40", kdv_rate: "0.20"}
+"""
+    current = [load_text(text.replace("PRICE", "0.25")).policy]
+    pricer = Pricer(lambda: current[0], load_catalog())
+    first = pricer.price("bedrock", 1000, 100)
+    assert pricer.price("bedrock", 1000, 100) == first
+    assert first.amount == Decimal("0.00025") + Decimal("0.000125")
+    current[0] = load_text(text.replace("PRICE", "0.50")).policy  # a reload: a new object
+    assert pricer.price("bedrock", 1000, 100).amount == Decimal("0.0005") + Decimal("0.000125")
+    assert pricer.price("gpu", 10, 10).amount is None  # on-prem: no throughput measured yet
+    pricer.meter.observe("gpu", 100, 1.0)
+    assert pricer.price("gpu", 10, 10).amount is not None  # follows the meter, never kept
+    assert pricer.price("nope", 1, 1).amount is None
