@@ -21,7 +21,7 @@ from gateway.admin.policy_routes import build_router as build_policy_admin_route
 from gateway.admin.reference import transfer_basis_of
 from gateway.admin.reports import build_router as build_reports_admin_router
 from gateway.core.clock import Clock, IdGenerator, RandomIds, SystemClock
-from gateway.metrics import Metrics, build_metrics_router
+from gateway.metrics import Metrics, backends_up, build_metrics_router
 from gateway.openai_api import errors as api_errors
 from gateway.openai_api.auth import Authenticator, KeyCache
 from gateway.openai_api.edge import LeanEdge
@@ -146,6 +146,10 @@ async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None
                                      compiled.source)  # policy_changes + audit entries
     routing.reloader.add_sink(changes.record)
     sync.attach(routing.reloader)
+    reloader = routing.reloader
+    metrics.add_runtime_source(  # gecit_backend_up and gecit_policy_reloads_total, at scrape
+        backends_up(pool.providers, pool.disabled, routing.stats, seams.clock.monotonic),
+        lambda: {"accepted": reloader.accepted, "rejected": reloader.rejected})
     policy_now.source = routing.reloader.current
     dispatcher = Dispatcher(pool.providers, seams.clock, pool.options_for, stats=routing.stats,
                             zone_of=pool.zone_of)

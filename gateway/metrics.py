@@ -1,26 +1,71 @@
 """Prometheus metrics (`GET /metrics`): one registry per app, fed by the usage recorder.
 
 The exact money is the ledger's (Decimal); the cost counter here is for dashboards and alerts.
+
+`observe()` runs for every request, so it only adds to plain per-label-key accumulators (one
+small slotted object per (backend, data class, status)): no prometheus_client Counter or
+Histogram, whose every inc/observe takes a threading lock (about 2.3% of the gateway's CPU at
+1,500 req/s, issue 7). The metric families are built from the accumulators at scrape time.
+
+No locks, because there is one thread: `observe` is the recorder's observer, called only from
+`Recorder.record()` (gateway/usage/recorder.py), which ChatService, EmbeddingsService and the
+handlers' `record_rejected` call synchronously from their coroutines on the event loop (the
+recorder's worker-thread work, database writes and journal syncs, calls no observer). The scrape
+is an async route on that same loop, so a scrape never sees a half-made update.
+
+The series are the contract with infra/grafana/dashboards/gecit-gateway.json and the table in
+docs/deployment.md; tests/api/test_metrics_contract.py keeps the three in step.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
-from decimal import Decimal
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from fastapi import APIRouter, Request
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client import CollectorRegistry, ProcessCollector, generate_latest
+from prometheus_client.core import (
+    CounterMetricFamily,
+    GaugeMetricFamily,
+    HistogramMetricFamily,
+    Metric,
+)
 from prometheus_client.registry import Collector
+from prometheus_client.utils import floatToGoString
 from starlette.responses import Response
 
-from gateway.usage.records import UsageRecord
+from gateway.service.stats import LiveStats
+from gateway.usage.records import AttemptRecord, UsageRecord
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120)
 TTFT_BUCKETS = (0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30)
+BUDGET_REFUSAL = "budget_exhausted"  # the error code of a budget's `refuse` (a 429)
+POLICY_BLOCK = "blocked_by_policy"  # the error code of a policy block (a 403)
+
+BackendsUp = Callable[[], Mapping[str, bool]]
+ReloadCounts = Callable[[], Mapping[str, int]]
+_Key = tuple[str | None, str | None, int]  # (backend, data class, status) as recorded
+
+
+class _Series:
+    """Everything observed for one (backend, data class, status). Histogram buckets are
+    per-bucket counts (the last one is +Inf), made cumulative at scrape time."""
+
+    __slots__ = ("completion", "cost", "latency", "latency_sum", "prompt", "requests", "ttft",
+                 "ttft_sum", "unpriced")
+
+    def __init__(self) -> None:
+        self.requests = 0
+        self.prompt = 0
+        self.completion = 0
+        self.cost = 0.0
+        self.unpriced = 0
+        self.latency = [0] * (len(LATENCY_BUCKETS) + 1)
+        self.latency_sum = 0.0
+        self.ttft = [0] * (len(TTFT_BUCKETS) + 1)
+        self.ttft_sum = 0.0
 
 
 class _BudgetCollector(Collector):
@@ -40,72 +85,169 @@ class _BudgetCollector(Collector):
         yield b
 
 
-class Metrics:
+class Metrics(Collector):
+    """The app's registry, and the collector of the request series (registered on it)."""
+
     def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
-        self._children: dict[tuple[str, str, int], _Children] = {}
-        labels = ["backend", "data_class"]
-        self.requests = Counter("gecit_requests", "Requests served", [*labels, "status"],
-                                registry=self.registry)
-        self.tokens = Counter("gecit_tokens", "Tokens by kind", [*labels, "kind"],
-                              registry=self.registry)
-        self.cost = Counter("gecit_cost_usd", "Cost in USD of priced requests", labels,
-                            registry=self.registry)
-        self.unpriced = Counter("gecit_unpriced_requests", "Requests whose cost is unknown",
-                                labels, registry=self.registry)
-        self.latency = Histogram("gecit_request_latency_seconds", "Total request latency",
-                                 labels, buckets=LATENCY_BUCKETS, registry=self.registry)
-        self.ttft = Histogram("gecit_ttft_seconds", "Time to first token", labels,
-                              buckets=TTFT_BUCKETS, registry=self.registry)
+        self._series: dict[_Key, _Series] = {}
+        self._blocked: dict[str, int] = {}  # reason -> requests
+        self._fallbacks: dict[tuple[str, str], int] = {}  # (from, to) -> requests
+        self._backends_up: BackendsUp | None = None
+        self._reloads: ReloadCounts | None = None
+        self.registry.register(self)
+        ProcessCollector(registry=self.registry)  # process_resident_memory_bytes, CPU, fds
 
     def add_budget_source(self, views: Callable[[], Iterable[Any]],
                           backlog: Callable[[], int]) -> None:
         self.registry.register(_BudgetCollector(views, backlog))
 
+    def add_runtime_source(self, backends_up: BackendsUp, reloads: ReloadCounts) -> None:
+        """Gauges read at scrape time: backend name -> up, and hot reloads by result."""
+        self._backends_up = backends_up
+        self._reloads = reloads
+
+    # ---- request path (event loop thread only, see the module docstring) -------------------
     def observe(self, rec: UsageRecord, entry: dict[str, Any]) -> None:
-        # runs on the event loop for every request: resolve the labelled children once per
-        # (backend, data class, status) instead of prometheus' labels() lookup each time
-        key = (rec.backend or "none", rec.data_class or "unknown", rec.status)
-        c = self._children.get(key)
-        if c is None:
-            c = self._children[key] = self._resolve(key)
-        c.requests.inc()
-        if rec.prompt_tokens:
-            c.prompt.inc(rec.prompt_tokens)
-        if rec.completion_tokens:
-            c.completion.inc(rec.completion_tokens)
+        key = (rec.backend, rec.data_class, rec.status)
+        s = self._series.get(key)
+        if s is None:
+            s = self._series[key] = _Series()
+        s.requests += 1
+        s.prompt += rec.prompt_tokens
+        s.completion += rec.completion_tokens
         cost = entry.get("cost")
         if cost is not None:
-            c.cost.inc(float(Decimal(cost)))
+            s.cost += float(cost)  # the ledger's Decimal as a string: no Decimal on this path
         elif rec.backend is not None:
-            c.unpriced.inc()
-        c.latency.observe(rec.latency_ms / 1000)
+            s.unpriced += 1
+        seconds = rec.latency_ms / 1000
+        s.latency[bisect_left(LATENCY_BUCKETS, seconds)] += 1  # le is inclusive
+        s.latency_sum += seconds
         if rec.ttft_ms is not None:
-            c.ttft.observe(rec.ttft_ms / 1000)
+            seconds = rec.ttft_ms / 1000
+            s.ttft[bisect_left(TTFT_BUCKETS, seconds)] += 1
+            s.ttft_sum += seconds
+        if rec.error_kind is not None:
+            self._refused(rec, rec.error_kind)
+        if len(rec.attempts) > 1 and rec.backend is not None:
+            self._fell_back(rec.attempts, rec.backend)
 
-    def _resolve(self, key: tuple[str, str, int]) -> _Children:
-        backend, data_class, status = key
-        lb = (backend, data_class)
-        return _Children(
-            requests=self.requests.labels(*lb, str(status)),
-            prompt=self.tokens.labels(*lb, "prompt"),
-            completion=self.tokens.labels(*lb, "completion"),
-            cost=self.cost.labels(*lb), unpriced=self.unpriced.labels(*lb),
-            latency=self.latency.labels(*lb), ttft=self.ttft.labels(*lb))
+    def _refused(self, rec: UsageRecord, code: str) -> None:
+        """A policy block counts under the rule that refused it (bounded by the policy's
+        rules), a budget refusal as `budget_exhausted`."""
+        if code == POLICY_BLOCK:
+            reason = f"rule:{rec.rule or 'default'}"
+        elif code == BUDGET_REFUSAL:
+            reason = BUDGET_REFUSAL
+        else:
+            return
+        self._blocked[reason] = self._blocked.get(reason, 0) + 1
+
+    def _fell_back(self, attempts: list[AttemptRecord], served_by: str) -> None:
+        """Each backend that failed or was skipped before `served_by` served: once a request
+        (retries on one backend are not fallbacks)."""
+        for src in {a.backend for a in attempts if a.outcome != "ok" and a.backend != served_by}:
+            pair = (src, served_by)
+            self._fallbacks[pair] = self._fallbacks.get(pair, 0) + 1
+
+    # ---- scrape ------------------------------------------------------------------------
+    def describe(self) -> Iterator[Metric]:
+        return self._families(False)
+
+    def collect(self) -> Iterator[Metric]:
+        return self._families(True)
+
+    def _families(self, with_samples: bool) -> Iterator[Metric]:
+        lb = ["backend", "data_class"]
+        requests = CounterMetricFamily("gecit_requests", "Requests served", labels=[*lb, "status"])
+        tokens = CounterMetricFamily("gecit_tokens", "Tokens by kind", labels=[*lb, "kind"])
+        cost = CounterMetricFamily("gecit_cost_usd", "Cost in USD of priced requests", labels=lb)
+        unpriced = CounterMetricFamily("gecit_unpriced_requests",
+                                       "Requests whose cost is unknown", labels=lb)
+        latency = HistogramMetricFamily("gecit_request_latency_seconds", "Total request latency",
+                                        labels=lb)
+        ttft = HistogramMetricFamily("gecit_ttft_seconds", "Time to first token", labels=lb)
+        blocked = CounterMetricFamily("gecit_blocked", "Requests the policy or a budget refused",
+                                      labels=["reason"])
+        fallbacks = CounterMetricFamily("gecit_fallbacks",
+                                        "Requests served by another backend after one failed "
+                                        "or was skipped", labels=["from_backend", "to_backend"])
+        up = GaugeMetricFamily("gecit_backend_up",
+                               "1 if the backend is enabled and its circuit is not open",
+                               labels=["backend"])
+        reloads = CounterMetricFamily("gecit_policy_reloads", "Policy hot reloads by result",
+                                      labels=["result"])
+        if with_samples:
+            by_pair = self._by_backend_and_class()
+            for (backend, data_class, status), s in self._series.items():
+                requests.add_metric([backend or "none", data_class or "unknown", str(status)],
+                                    s.requests)
+            for (backend, data_class), s in by_pair.items():
+                tokens.add_metric([backend, data_class, "prompt"], s.prompt)
+                tokens.add_metric([backend, data_class, "completion"], s.completion)
+                cost.add_metric([backend, data_class], s.cost)
+                unpriced.add_metric([backend, data_class], s.unpriced)
+                latency.add_metric([backend, data_class],
+                                   _cumulative(LATENCY_BUCKETS, s.latency), s.latency_sum)
+                ttft.add_metric([backend, data_class], _cumulative(TTFT_BUCKETS, s.ttft),
+                                s.ttft_sum)
+            for reason, n in sorted(self._blocked.items()):
+                blocked.add_metric([reason], n)
+            for (src, dst), n in sorted(self._fallbacks.items()):
+                fallbacks.add_metric([src, dst], n)
+            for name, ok in sorted((self._backends_up or dict)().items()):
+                up.add_metric([name], 1.0 if ok else 0.0)
+            for result, n in sorted((self._reloads or dict)().items()):
+                reloads.add_metric([result], n)
+        yield from (requests, tokens, cost, unpriced, latency, ttft, blocked, fallbacks, up,
+                    reloads)
+
+    def _by_backend_and_class(self) -> dict[tuple[str, str], _Series]:
+        """The accumulators summed over status, keyed by the exported label values."""
+        out: dict[tuple[str, str], _Series] = {}
+        for (backend, data_class, _), s in self._series.items():
+            pair = (backend or "none", data_class or "unknown")
+            t = out.get(pair)
+            if t is None:
+                t = out[pair] = _Series()
+            t.prompt += s.prompt
+            t.completion += s.completion
+            t.cost += s.cost
+            t.unpriced += s.unpriced
+            t.latency = [a + b for a, b in zip(t.latency, s.latency, strict=True)]
+            t.latency_sum += s.latency_sum
+            t.ttft = [a + b for a, b in zip(t.ttft, s.ttft, strict=True)]
+            t.ttft_sum += s.ttft_sum
+        return out
 
     def render(self) -> bytes:
         return bytes(generate_latest(self.registry))
 
 
-@dataclass(frozen=True, slots=True)
-class _Children:
-    requests: Any
-    prompt: Any
-    completion: Any
-    cost: Any
-    unpriced: Any
-    latency: Any
-    ttft: Any
+def _cumulative(bounds: tuple[float, ...], counts: list[int]) -> list[tuple[str, float]]:
+    out: list[tuple[str, float]] = []
+    total = 0
+    for le, n in zip([*map(floatToGoString, bounds), "+Inf"], counts, strict=True):
+        total += n
+        out.append((le, total))
+    return out
+
+
+def backends_up(providers: Mapping[str, object], disabled: Mapping[str, str],
+                stats: LiveStats, now: Callable[[], float]) -> BackendsUp:
+    """At scrape time, each policy backend: up when its provider is built (not disabled) and
+    the router would try it (its circuit is not open). The pool keeps `providers` and
+    `disabled` as the very mappings it updates on a policy swap."""
+    def up() -> dict[str, bool]:
+        live = stats.view(now())
+        out = dict.fromkeys(disabled, False)
+        for name in providers:
+            snap = live.get(name)
+            out[name] = snap is None or snap.circuit != "open"
+        return out
+
+    return up
 
 
 def build_metrics_router() -> APIRouter:

@@ -46,6 +46,8 @@ class PolicyReloader:
         self._on_swap = on_swap
         self.path = Path(path) if path is not None else None
         self.changes: list[PolicyChange] = []
+        self.accepted = 0  # hot reloads that swapped a new policy in (GET /metrics)
+        self.rejected = 0  # and those refused: invalid, or the swap hook failed
         self._file_sha = _file_sha(self.path) if self.path else None
 
     def current(self) -> CompiledPolicy:
@@ -53,12 +55,17 @@ class PolicyReloader:
 
     def apply_text(self, text: str, actor: str, source: str = "<admin>") -> CompiledPolicy:
         """Validate and swap in. Raises PolicyError (nothing changes) when the text is bad."""
-        new = load_text(text, source=source)
-        if new.sha256 == self._current.sha256:
-            return self._current
-        old = self._current
-        if self._on_swap is not None:
-            self._on_swap(old, new)  # e.g. build providers for new backends; may raise
+        try:
+            new = load_text(text, source=source)
+            if new.sha256 == self._current.sha256:
+                return self._current
+            old = self._current
+            if self._on_swap is not None:
+                self._on_swap(old, new)  # e.g. build providers for new backends; may raise
+        except Exception:
+            self.rejected += 1
+            raise
+        self.accepted += 1
         self._current = new
         change = PolicyChange(actor=actor, at=self._now(), sha256=new.sha256,
                               previous_sha256=old.sha256, source=source, text=text)
