@@ -168,8 +168,8 @@ def test_grafana_dashboard() -> None:
     metrics = {m for e in exprs for m in re.findall(r"\b(gecit_\w+)", e)}
     assert {
         "gecit_requests_total",
-        "gecit_request_duration_seconds_bucket",
-        "gecit_time_to_first_token_seconds_bucket",
+        "gecit_request_latency_seconds_bucket",
+        "gecit_ttft_seconds_bucket",
         "gecit_cost_usd_total",
     } <= metrics
 
