@@ -143,6 +143,12 @@ def settle(conn: Connection, entries: Sequence[Entry]) -> None:
 def _settle_holds(conn: Connection, ids: Sequence[str], entries: dict[str, Entry]) -> None:
     """Settle the holds of `ids`: with the real cost where `entries` has the request, else
     released without spend."""
+    if len(ids) > 1 and conn.exec_driver_sql("SELECT 1 FROM budget_holds LIMIT 1").first() \
+            is None:
+        # no hold at all (no budget set, or none in flight): nothing to look up per id. A
+        # hold of a request being settled was committed before its request was served, so
+        # before this batch; it cannot be missed here.
+        return
     holds = select_in(conn, _H, "request_id", ids,
                       ("request_id", "budget_id", "period", "amount"))
     if not holds:

@@ -157,8 +157,10 @@ def select_in(conn: Connection, table: Table, column: str, values: Sequence[Any]
               out: Sequence[str] | None = None, chunk: int = 500) -> list[tuple[Any, ...]]:
     """`SELECT out... FROM table WHERE column IN values` as driver SQL on the caller's
     connection (SQLAlchemy's expanding IN costs ~40 µs per 500 values to build and render);
-    `chunk` values per query. Result values are converted by the columns' result processors,
-    as SQLAlchemy would (e.g. SQLite's float money back to Decimal)."""
+    `chunk` values per query. On SQLite result values are converted by the columns' result
+    processors, as SQLAlchemy would (e.g. REAL money back to Decimal); on PostgreSQL they are
+    psycopg's, which is what SQLAlchemy gives for strings and NUMERIC (the only columns read
+    this way) but not for a TypeDecorator with its own result conversion."""
     if not values:
         return []
     dialect = conn.dialect
