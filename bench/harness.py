@@ -175,6 +175,14 @@ class Bench:
             return None
         return lines[-1].strip()
 
+    def start_minimal(self, mock: Target) -> Target:
+        """The same server parts without the features (bench/minimal_proxy.py)."""
+        port = free_port()
+        _, env = self.gateway_cmd()  # the same gateway package (its HTTP/1.1 pool)
+        cmd = [PY, str(HERE / "minimal_proxy.py"), "--port", str(port), "--upstream", mock.url]
+        return self.start("minimal", cmd, port, "/health", cpu=self.gw_cpu, env=env,
+                          log="minimal")
+
     def start_litellm(self, mock: Target) -> Target:
         venv = Path(self.a.litellm_venv)
         exe = venv / "bin" / "litellm"
@@ -381,6 +389,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--litellm", action="store_true", help="also measure the LiteLLM proxy")
     ap.add_argument("--litellm-venv", default=str(HERE / ".venv-litellm"))
     ap.add_argument("--no-gecit", action="store_true", help="skip Geçit (harness checks)")
+    ap.add_argument("--minimal", action="store_true",
+                    help="also measure a minimal proxy with the same server parts and no "
+                         "features (the floor of this architecture)")
     ap.add_argument("--keep", action="store_true", help="keep the work dir (logs, ledger)")
     ap.add_argument("--tree", help="run the gateway package from this directory (run.sh "
                     "--committed exports HEAD there)")
@@ -404,6 +415,8 @@ def main(argv: list[str] | None = None) -> int:
             bench.measure(mock)
             if not a.no_gecit:
                 bench.measure(bench.start_gecit(mock))
+            if a.minimal:
+                bench.measure(bench.start_minimal(mock))
             if a.litellm:
                 bench.measure(bench.start_litellm(mock))
         finally:
