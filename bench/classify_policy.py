@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from datetime import date
 from functools import partial
+from typing import Any
 
 from gateway.core.clock import SystemClock
 from gateway.core.types import ChatRequest, RequestContext
@@ -69,6 +70,30 @@ def timed(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
     return statistics.median(times) * 1e6, times[int(0.99 * (len(times) - 1))] * 1e6
 
 
+def timed_each(fn: Callable[[Any], object], args: list[Any]) -> tuple[float, float]:
+    """(median, p99) in microseconds of fn(arg) over `args` (each used once), after a
+    warm-up on the first 50."""
+    for arg in args[:50]:
+        fn(arg)
+    times = []
+    for arg in args[50:]:
+        t0 = time.perf_counter()
+        fn(arg)
+        times.append(time.perf_counter() - t0)
+    times.sort()
+    return statistics.median(times) * 1e6, times[int(0.99 * (len(times) - 1))] * 1e6
+
+
+def code(n: int) -> str:
+    """n as letters (a distinct text per request without adding digits)."""
+    out = ""
+    while True:
+        n, r = divmod(n, 26)
+        out += chr(97 + r)
+        if n == 0:
+            return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=2000)
@@ -83,7 +108,7 @@ def main() -> None:
     print(f"prompt {a.size} chars, {a.repeat} runs each; microseconds (median / p99); "
           "target: classification + policy <= 100 us")
     print(f"{'prompt':9} {'class':9} {'classify cold':>15} {'classify warm':>15} {'engine':>13} "
-          f"{'router.route':>15}")
+          f"{'route, repeated':>15} {'route, new text':>15}")
     for label, extra in (("public", None), ("personal", PERSONAL), ("special", SPECIAL)):
         text = make_text(a.size, 7, extra)
         req = ChatRequest.model_validate({"model": "mock-model", "messages": [
@@ -95,10 +120,19 @@ def main() -> None:
         w50, w99 = timed(partial(classifier.classify_request, req), a.repeat)
         e50, e99 = timed(partial(decide, compiled.policy, info), a.repeat)
         r50, r99 = timed(partial(router.route, ctx, req), a.repeat)
+        # each request with a user text of its own (as bench/run.sh sends): nothing the
+        # classifier remembers helps but the repeated system message
+        fresh = [ChatRequest.model_validate({"model": "mock-model", "messages": [
+            {"role": "system", "content": "You are a helpful assistant."},
+            {"role": "user", "content": text[:-8] + " " + code(i).rjust(7, "x")}]})
+            for i in range(a.repeat + 50)]
+        n50, n99 = timed_each(partial(router.route, ctx), fresh)
         print(f"{label:9} {sens.data_class:9} {c50:7.1f} /{c99:6.1f} {w50:7.1f} /{w99:6.1f} "
-              f"{e50:6.1f} /{e99:5.1f} {r50:7.1f} /{r99:6.1f}")
-    print("router.route = what the request path runs for a decision: declared class, "
-          "classify, prompt-token estimate, live-stats snapshot, engine")
+              f"{e50:6.1f} /{e99:5.1f} {r50:7.1f} /{r99:6.1f} {n50:7.1f} /{n99:6.1f}")
+    print("route = PolicyRouter.route, what the request path runs for a decision: declared "
+          "class, classify, prompt-token estimate, live-stats snapshot, engine; 'repeated': the "
+          "same request again (the classifier's per-text cache answers), 'new text': a user "
+          "text never seen before")
     load = os.getloadavg()
     print(f"load average: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
