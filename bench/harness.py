@@ -85,6 +85,7 @@ class Target:
     ready_path: str
     base_path: str = ""  # prefix before /v1/chat/completions
     key: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)  # sent with every request
     figures: dict[str, float | None] = field(default_factory=dict)
 
     @property
@@ -183,6 +184,23 @@ class Bench:
         return self.start("minimal", cmd, port, "/health", cpu=self.gw_cpu, env=env,
                           log="minimal")
 
+    def start_portkey(self, mock: Target) -> Target:
+        """The Portkey AI gateway (Node), installed from npm into --portkey-dir, routing to
+        the mock as an OpenAI provider with a custom host (its own headers, per request)."""
+        server = Path(self.a.portkey_dir) / "node_modules" / "@portkey-ai" / "gateway" / \
+            "build" / "start-server.js"
+        if not server.exists():
+            raise SystemExit(f"Portkey is not installed in {self.a.portkey_dir}: run "
+                             "bench/run.sh --portkey (it runs npm install @portkey-ai/gateway)")
+        port = free_port()
+        cmd = ["node", str(server), f"--port={port}", "--headless"]
+        t = self.start("portkey", cmd, port, "/", cpu=self.gw_cpu,
+                       env={"NODE_ENV": "production"}, log="portkey")
+        t.key = "sk-bench"  # forwarded to the upstream as its API key (the mock ignores it)
+        t.headers = {"x-portkey-provider": "openai",
+                     "x-portkey-custom-host": mock.url + "/v1"}
+        return t
+
     def start_litellm(self, mock: Target) -> Target:
         venv = Path(self.a.litellm_venv)
         exe = venv / "bin" / "litellm"
@@ -213,7 +231,8 @@ class Bench:
     # ---- load ------------------------------------------------------------------------
     def wrk(self, t: Target, connections: int, seconds: float) -> dict[str, Any]:
         body = _body()  # the same request loadgen sends, with its per-request marker
-        env = {**os.environ, "BENCH_BODY": body, "BENCH_KEY": t.key or ""}
+        env = {**os.environ, "BENCH_BODY": body, "BENCH_KEY": t.key or "",
+               "BENCH_HEADERS": "\n".join(f"{k}: {v}" for k, v in t.headers.items())}
         cmd = pin(self.load_cpu, ["wrk", "-t1", f"-c{connections}", f"-d{seconds:g}s",
                                   "--timeout", "10s", "-s", str(HERE / "post.lua"),
                                   t.url + "/v1/chat/completions"])
@@ -230,7 +249,8 @@ class Bench:
 
     def loadgen(self, t: Target, *args: str) -> dict[str, Any]:
         cmd = pin(self.load_cpu, [PY, str(HERE / "loadgen.py"), *args, "--url", t.url,
-                                  "--model", MODEL] + (["--key", t.key] if t.key else []))
+                                  "--model", MODEL] + (["--key", t.key] if t.key else [])
+                  + [a for k, v in t.headers.items() for a in ("--header", f"{k}: {v}")])
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=True)
         result: dict[str, Any] = orjson.loads(out.stdout.strip().splitlines()[-1])
         return result
@@ -388,6 +408,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ready-limit", type=float, default=60.0)
     ap.add_argument("--litellm", action="store_true", help="also measure the LiteLLM proxy")
     ap.add_argument("--litellm-venv", default=str(HERE / ".venv-litellm"))
+    ap.add_argument("--portkey", action="store_true", help="also measure the Portkey gateway")
+    ap.add_argument("--portkey-dir", default=str(HERE / ".portkey"))
     ap.add_argument("--no-gecit", action="store_true", help="skip Geçit (harness checks)")
     ap.add_argument("--minimal", action="store_true",
                     help="also measure a minimal proxy with the same server parts and no "
@@ -417,6 +439,8 @@ def main(argv: list[str] | None = None) -> int:
                 bench.measure(bench.start_gecit(mock))
             if a.minimal:
                 bench.measure(bench.start_minimal(mock))
+            if a.portkey:
+                bench.measure(bench.start_portkey(mock))
             if a.litellm:
                 bench.measure(bench.start_litellm(mock))
         finally:

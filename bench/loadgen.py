@@ -65,19 +65,23 @@ def chat_body(model: str, stream: bool, prompt: str = PROMPT + " (talep " + MARK
     return orjson.dumps(body)
 
 
-def build_request(host: str, port: int, path: str, body: bytes, key: str | None) -> bytes:
+def build_request(host: str, port: int, path: str, body: bytes, key: str | None,
+                  headers: tuple[str, ...] = ()) -> bytes:
     head = (f"POST {path} HTTP/1.1\r\nhost: {host}:{port}\r\n"
             f"content-type: application/json\r\ncontent-length: {len(body)}\r\n")
     if key:
         head += f"authorization: Bearer {key}\r\n"
+    head += "".join(f"{h}\r\n" for h in headers)
     return head.encode() + b"\r\n" + body
 
 
 class Requests:
     """The raw request bytes, with MARK in the body replaced by a per-request code."""
 
-    def __init__(self, host: str, port: int, path: str, body: bytes, key: str | None) -> None:
+    def __init__(self, host: str, port: int, path: str, body: bytes, key: str | None,
+                 headers: tuple[str, ...] = ()) -> None:
         self._args = (host, port, path)
+        self._headers = headers
         self._head, _, self._tail = body.partition(MARK.encode())
         self._marked = bool(_)
         self._key = key
@@ -88,7 +92,7 @@ class Requests:
         if self._marked:
             body += tag(self.n).encode() + self._tail
         self.n += 1
-        return build_request(*self._args, body, self._key)
+        return build_request(*self._args, body, self._key, self._headers)
 
 
 @dataclass
@@ -194,8 +198,9 @@ def ms(v: float | None) -> float | None:
 
 
 async def run_open(host: str, port: int, path: str, body: bytes, key: str | None, rate: float,
-                   duration: float, count: int, timeout: float) -> dict[str, Any]:
-    requests = Requests(host, port, path, body, key)
+                   duration: float, count: int, timeout: float,
+                   headers: tuple[str, ...] = ()) -> dict[str, Any]:
+    requests = Requests(host, port, path, body, key, headers)
     pool = Pool(host, port)
     # warm a few connections so the first requests do not pay the TCP handshake
     warm = [await pool.get() for _ in range(4)]
@@ -232,9 +237,9 @@ async def run_open(host: str, port: int, path: str, body: bytes, key: str | None
 
 
 async def run_stream(host: str, port: int, path: str, body: bytes, key: str | None,
-                     concurrency: int, duration: float, count: int, timeout: float
-                     ) -> dict[str, Any]:
-    requests = Requests(host, port, path, body, key)
+                     concurrency: int, duration: float, count: int, timeout: float,
+                     headers: tuple[str, ...] = ()) -> dict[str, Any]:
+    requests = Requests(host, port, path, body, key, headers)
     pool = Pool(host, port)
     ttft: list[float] = []
     total: list[float] = []
@@ -280,6 +285,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--url", required=True, help="base URL, e.g. http://127.0.0.1:8080")
     ap.add_argument("--model", default="mock-model")
     ap.add_argument("--key", help="API key sent as a bearer token")
+    ap.add_argument("--header", action="append", default=[],
+                    help="'name: value' sent with every request (repeatable)")
     ap.add_argument("--rate", type=float, default=25.0, help="open: requests per second")
     ap.add_argument("--concurrency", type=int, default=20, help="stream: parallel streams")
     ap.add_argument("--duration", type=float, default=8.0, help="upper bound, seconds")
@@ -293,10 +300,11 @@ def main(argv: list[str] | None = None) -> int:
     path = (u.path.rstrip("/") or "") + "/v1/chat/completions"
     body = chat_body(a.model, a.mode == "stream")
     if a.mode == "open":
-        coro = run_open(host, port, path, body, a.key, a.rate, a.duration, a.count, a.timeout)
+        coro = run_open(host, port, path, body, a.key, a.rate, a.duration, a.count, a.timeout,
+                        tuple(a.header))
     else:
         coro = run_stream(host, port, path, body, a.key, a.concurrency, a.duration, a.count,
-                          a.timeout)
+                          a.timeout, tuple(a.header))
     result = uvloop.run(coro) if uvloop is not None else asyncio.run(coro)
     sys.stdout.write(orjson.dumps(result).decode() + "\n")
     return 0

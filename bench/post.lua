@@ -10,6 +10,17 @@ if key ~= nil and key ~= "" then
   wrk.headers["Authorization"] = "Bearer " .. key
 end
 
+-- extra headers, one "name: value" per line (e.g. the Portkey gateway's routing headers)
+local extra = os.getenv("BENCH_HEADERS")
+if extra ~= nil then
+  for line in string.gmatch(extra, "[^\n]+") do
+    local name, value = string.match(line, "^([^:]+):%s*(.*)$")
+    if name ~= nil then
+      wrk.headers[name] = value
+    end
+  end
+end
+
 local template = os.getenv("BENCH_BODY")
 local head, tail = template, nil
 local at = string.find(template, "@@N@@", 1, true)

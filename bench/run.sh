@@ -4,6 +4,10 @@
 #
 #   bench/run.sh                 # direct + Geçit
 #   bench/run.sh --litellm       # + LiteLLM proxy (installed once into bench/.venv-litellm)
+#   bench/run.sh --portkey       # + Portkey gateway (Node; npm-installed once into bench/.portkey)
+#                                #   non-streamed rows only: its streams answer 500 "TypeError:
+#                                #   immutable" on Node 20 (Portkey-AI/gateway#1389, #1550)
+#   bench/run.sh --minimal       # + a minimal proxy on the same server parts, no features
 #   bench/run.sh --committed     # measure the committed HEAD, not a working tree in flux
 #   bench/run.sh --seconds 1 --open-seconds 2 --streams 40    # a quick smoke run
 #
@@ -34,6 +38,18 @@ for arg in "$@"; do
       echo "bench: installing the LiteLLM proxy into $VENV (pip install 'litellm[proxy]')" >&2
       python3 -m venv "$VENV"
       "$VENV/bin/pip" install --quiet 'litellm[proxy]'
+    fi
+  fi
+done
+
+for arg in "$@"; do
+  if [ "$arg" = "--portkey" ]; then
+    DIR=bench/.portkey
+    if [ ! -f "$DIR/node_modules/@portkey-ai/gateway/build/start-server.js" ]; then
+      command -v npm >/dev/null 2>&1 || { echo "bench: --portkey needs node and npm" >&2; exit 2; }
+      echo "bench: installing the Portkey gateway into $DIR (npm install @portkey-ai/gateway)" >&2
+      mkdir -p "$DIR"
+      (cd "$DIR" && npm install --silent --no-audit --no-fund @portkey-ai/gateway@1.15.2)
     fi
   fi
 done
