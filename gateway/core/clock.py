@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 from typing import Protocol
 
 _IDS_PER_READ = 256
+_MS_MASK = (1 << 44) - 1
 _fork_generation = 0  # bumped in a forked child: a batch read before the fork is never reused
 
 
@@ -42,12 +44,24 @@ class IdGenerator(Protocol):
 
 
 class RandomIds:
-    """Random 96-bit hex ids; cheap and collision-safe for request ids. The bytes come from
-    os.urandom 256 ids at a time: its system call releases the GIL, and on a busy gateway a
-    background thread (the ledger writer) then holds it for up to a switch interval before the
-    request can go on; one read per 256 requests instead of one each."""
+    """Time-ordered random ids: 24 hex digits, the first 11 the wall-clock millisecond (44
+    bits: wraps after 557 years), the last 13 random (52 bits).
 
-    def __init__(self) -> None:
+    Why time first: request ids are the ledger's keys (requests' primary key, attempts' and
+    the audit log's request-id indexes). Fully random ids land at random places in those
+    B-trees; once they outgrow the database's page cache every insert reads pages back: measured
+    with SQLite (bench, 500-entry batches), the writer's CPU per entry grew from 53 to 120 µs
+    over the first 150,000 rows with random ids, and stayed at 44-49 µs with time-ordered ones.
+    Two ids collide only if made in the same millisecond with the same 52 random bits (at 3,000
+    requests/s: about once in 50,000 years).
+
+    The random bytes come from os.urandom 256 ids at a time: its system call releases the GIL,
+    and on a busy gateway a background thread (the ledger writer) then holds it for up to a
+    switch interval before the request can go on; one read per 256 requests instead of one
+    each."""
+
+    def __init__(self, now_ns: Callable[[], int] = time.time_ns) -> None:
+        self._now_ns = now_ns
         self._lock = threading.Lock()
         self._hex = ""
         self._at = 0
@@ -57,8 +71,9 @@ class RandomIds:
         with self._lock:
             at = self._at
             if at >= len(self._hex) or self._generation != _fork_generation:
-                self._hex = os.urandom(12 * _IDS_PER_READ).hex()
+                self._hex = os.urandom(7 * _IDS_PER_READ).hex()
                 self._generation = _fork_generation
                 at = 0
-            self._at = at + 24
-            return prefix + self._hex[at:at + 24]
+            self._at = at + 14
+            ms = (self._now_ns() // 1_000_000) & _MS_MASK
+            return f"{prefix}{ms:011x}{self._hex[at:at + 13]}"

@@ -32,3 +32,24 @@ def test_a_forked_child_does_not_reuse_the_parents_batch() -> None:
     os.close(r)
     os.close(w)
     assert child != ids.new_id()
+
+
+def test_ids_start_with_the_millisecond_so_later_ids_sort_after_earlier_ones() -> None:
+    """Time-ordered: ledger inserts append to the id indexes instead of landing at random
+    places (see RandomIds)."""
+    now = [1_764_480_000_000_000_000]  # ns
+
+    def clock() -> int:
+        return now[0]
+
+    ids = RandomIds(now_ns=clock)
+    same_ms = [ids.new_id("req_") for _ in range(300)]
+    assert len({i[4:15] for i in same_ms}) == 1  # one millisecond prefix
+    assert same_ms[0][4:15] == format(1_764_480_000_000, "011x")
+    assert len(set(same_ms)) == 300  # the random part still differs
+    later = []
+    for _ in range(50):
+        now[0] += 1_000_000  # one millisecond on
+        later.append(ids.new_id("req_"))
+    assert later == sorted(later) and later[0] > max(same_ms)
+    assert all(re.fullmatch(r"req_[0-9a-f]{24}", i) for i in same_ms + later)
