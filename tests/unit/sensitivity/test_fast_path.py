@@ -202,3 +202,20 @@ def test_a_text_over_the_budget_is_not_remembered() -> None:
     clf = Classifier(SensitivityConfig(time_budget_ms=1e-9))
     assert clf.classify(_budget_texts()).data_class == "special"
     assert len(clf._cache) == 0
+
+
+def test_the_cache_keeps_no_prompt_text() -> None:
+    """Keyed by a digest: after classifying, no text (nor any part holding personal data) is
+    reachable from the cache; only kinds, offsets and confidences."""
+    secret = "Ayşe Yılmaz, TC kimlik 10000000146, ayse.yilmaz@example.com"
+    clf = Classifier()
+    assert clf.classify([secret]).data_class == "personal"
+    assert len(clf._cache) == 1
+    for key, (chars, found) in clf._cache._items.items():
+        assert isinstance(key, bytes) and len(key) == 16 and chars == len(secret)
+        blob = repr(found)
+        for part in ("10000000146", "ayse", "Ayşe", "Yılmaz", "example.com"):
+            assert part not in blob
+    # and the cached answer is still the full one
+    again = clf.classify([secret])
+    assert again.data_class == "personal" and {e.type for e in again.entities} >= {"TCKN"}
