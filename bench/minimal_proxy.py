@@ -1,7 +1,8 @@
 """The floor of Geçit's architecture, for the benchmark's comparison row: a minimal Python
-reverse proxy with the same parts (uvicorn + uvloop + httptools, a raw ASGI app, Geçit's own
-pooled HTTP/1.1 client) and none of the features (no key check, classification, policy, ledger,
-metrics). What Geçit costs above this row is what its features cost.
+reverse proxy with the same parts (uvicorn + uvloop + httptools with Geçit's write-combining
+protocol, a raw ASGI app, Geçit's own pooled HTTP/1.1 client) and none of the features (no
+key check, classification, policy, ledger, metrics). What Geçit costs above this row is what
+its features cost.
 
     python bench/minimal_proxy.py --port 9201 --upstream http://127.0.0.1:9101
 """
@@ -13,6 +14,7 @@ from typing import Any
 
 import uvicorn
 
+from gateway.httpserver import CombiningHttpToolsProtocol
 from gateway.providers.http1 import Http1Pool
 
 Scope = dict[str, Any]
@@ -71,7 +73,7 @@ def main() -> None:
     ap.add_argument("--upstream", required=True)
     a = ap.parse_args()
     uvicorn.run(build_app(a.upstream), host="127.0.0.1", port=a.port, loop="uvloop",
-                http="httptools", ws="none", access_log=False, log_level="warning")
+                http=CombiningHttpToolsProtocol, ws="none", access_log=False, log_level="warning")
 
 
 if __name__ == "__main__":

@@ -91,12 +91,15 @@ def _serve(args: argparse.Namespace) -> int:
         print(str(exc), file=sys.stderr)
         return 2
     from gateway.drain import DrainingServer, DrainMiddleware, DrainState
+    from gateway.httpserver import CombiningHttpToolsProtocol
 
     drain = DrainState(grace_s=settings.drain_seconds)
     app = DrainMiddleware(create_app(settings, policy=policy), drain)
     config = uvicorn.Config(app, host=settings.host, port=settings.port,
                             log_level=settings.log_level, access_log=False, loop="uvloop",
-                            http="httptools", ws="none",  # no WebSocket routes: skip that stack
+                            # httptools, a response's head and body sent in one write
+                            http=CombiningHttpToolsProtocol,
+                            ws="none",  # no WebSocket routes: skip that stack
                             timeout_graceful_shutdown=max(1, round(settings.drain_seconds)))
     server = DrainingServer(config, drain)
     try:
