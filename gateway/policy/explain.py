@@ -14,7 +14,7 @@ from gateway.policy.decision import RouteDecision
 from gateway.policy.engine import decide
 from gateway.policy.inputs import NO_BUDGET_LIMITS, BackendLive, BudgetState, RequestInfo
 from gateway.policy.loader import CompiledPolicy
-from gateway.providers.tokens import estimate_prompt_tokens
+from gateway.providers.tokens import MESSAGE_OVERHEAD, estimate_prompt_tokens
 from gateway.sensitivity import Classifier, Sensitivity, declared_class_from, effective_class
 
 log = logging.getLogger("gateway.policy")
@@ -35,12 +35,20 @@ def request_info(ctx: RequestContext, request: ChatRequest, sens: Sensitivity,
     rf = request.response_format
     return RequestInfo(
         alias=request.model, data_class=data_class, tenant=ctx.tenant, app=ctx.app,
-        headers=ctx.headers, prompt_tokens=estimate_prompt_tokens(request),
+        headers=ctx.headers, prompt_tokens=_prompt_tokens(request, sens),
         max_output_tokens=request.token_limit, needs_tools=bool(request.tools),
         stream=request.stream, json_mode=rf is not None and rf.type != "text", today=today,
         seed=seed, entities=tuple((e.type, e.count) for e in sens.entities),
         categories=sens.categories,
         classifier_note=f"fail closed: {sens.reason}" if sens.reason else None)
+
+
+def _prompt_tokens(request: ChatRequest, sens: Sensitivity) -> int:
+    """The classifier counted the texts' tokens while reading them (each text encoded once per
+    request, a repeated one not at all); after a fail-closed classification, count here."""
+    if sens.tokens is None:
+        return estimate_prompt_tokens(request)
+    return sens.tokens + MESSAGE_OVERHEAD * len(request.messages)
 
 
 def declared_of(ctx: RequestContext, request: ChatRequest) -> DataClass | None:

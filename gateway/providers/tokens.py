@@ -1,50 +1,17 @@
 """Token estimation for when an upstream reports no usage (the row is then marked estimated).
-
-Roughly what BPE tokenizers do: words, numbers and single punctuation marks are tokens; long
-words split about every 4 characters. So a text costs one token per punctuation mark and
-ceil(n / 4) per word of n word characters (`\\w`), whitespace nothing.
-"""
+The per-text estimate lives in gateway/core/tokens.py (the classifier counts from the same
+bytes it folds); a chat request adds its per-message overhead here."""
 
 from __future__ import annotations
 
-import re
-
+from gateway.core.tokens import estimate_text_tokens
 from gateway.core.types import ChatRequest
 
-# The definition, used as is for text outside Windows-1254 (Turkish + Western European).
-_TOKEN = re.compile(r"\w{1,4}|[^\w\s]", re.UNICODE)
+__all__ = ["MESSAGE_OVERHEAD", "estimate_prompt_tokens", "estimate_text_tokens"]
 
-
-def _class_table() -> bytes:
-    """cp1254 byte -> b'w' (word char), b' ' (whitespace), b'p' (punctuation and the rest),
-    classified by the same regex classes as `_TOKEN`, on the character the byte stands for."""
-    out = bytearray(b" " * 256)
-    for b in range(256):
-        try:
-            ch = bytes([b]).decode("cp1254")
-        except UnicodeDecodeError:
-            continue  # never produced by encoding
-        out[b] = ord("w") if re.match(r"\w", ch) else ord(" ") if ch.isspace() or re.match(
-            r"\s", ch) else ord("p")
-    return bytes(out)
-
-
-_CLASSES = _class_table()
-
-
-def estimate_text_tokens(text: str) -> int:
-    try:
-        c = text.encode("cp1254").translate(_CLASSES)
-    except UnicodeEncodeError:
-        return len(_TOKEN.findall(text))
-    # Every run of 4 word chars becomes one 'W' (runs never cross a word: words are separated
-    # by non-'w'); what is left of a word, 1-3 'w' at its end, is one more token. A run of r
-    # (1..3) counts r - r//2 - r//3 = 1 with non-overlapping counts.
-    c = c.replace(b"wwww", b"W")
-    return (c.count(b"p") + c.count(b"W") + c.count(b"w") - c.count(b"ww")
-            - c.count(b"www"))
+MESSAGE_OVERHEAD = 4  # about 4 tokens of chat-template overhead per message
 
 
 def estimate_prompt_tokens(request: ChatRequest) -> int:
-    # about 4 tokens of chat-template overhead per message
-    return sum(estimate_text_tokens(t) for t in request.all_texts()) + 4 * len(request.messages)
+    return (sum(estimate_text_tokens(t) for t in request.all_texts())
+            + MESSAGE_OVERHEAD * len(request.messages))

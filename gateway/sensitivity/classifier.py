@@ -21,8 +21,8 @@ from gateway.sensitivity.identifiers import Candidate
 from gateway.sensitivity.result import EntityCount, Finding, Sensitivity
 from gateway.sensitivity.special import CategoryHit
 
-# what the detectors found in one text
-_Found = tuple[tuple[Candidate, ...], tuple[CategoryHit, ...]]
+# what the detectors found in one text, and its token estimate
+_Found = tuple[tuple[Candidate, ...], tuple[CategoryHit, ...], int]
 
 
 class _BudgetExceeded(Exception):
@@ -140,17 +140,19 @@ class Classifier:
         clock = time.perf_counter
         findings: list[Finding] = []
         best_below = 0.0
+        tokens = 0
         for i, text in enumerate(texts):
             if not isinstance(text, str):
                 raise TypeError("texts must be strings")
             key = cache.key_of(text)
             found = None if key is None else cache.get_key(key)
             if found is None:
-                new_ents, new_cats = run(text, personal)
-                found = (tuple(new_ents), tuple(new_cats))
+                new_ents, new_cats, new_tokens = run(text, personal)
+                found = (tuple(new_ents), tuple(new_cats), new_tokens)
                 if key is not None and clock() <= deadline:  # an overrun is not remembered
                     cache.put_key(key, len(text), found)
-            ents, cats = found
+            ents, cats, text_tokens = found
+            tokens += text_tokens
             for e in ents:
                 if e.confidence >= personal:
                     findings.append(
@@ -167,13 +169,16 @@ class Classifier:
                     best_below = c.confidence
             if clock() > deadline:
                 raise _BudgetExceeded
-        return _result(findings, best_below, (clock() - started) * 1000)
+        return _result(findings, best_below, (clock() - started) * 1000, tokens)
 
 
-def _result(findings: list[Finding], best_below: float, elapsed_ms: float) -> Sensitivity:
+def _result(
+    findings: list[Finding], best_below: float, elapsed_ms: float, tokens: int
+) -> Sensitivity:
     if not findings:
         return Sensitivity(
-            data_class="public", confidence=1.0 - best_below, reason=None, elapsed_ms=elapsed_ms
+            data_class="public", confidence=1.0 - best_below, reason=None, elapsed_ms=elapsed_ms,
+            tokens=tokens,
         )
     ent_counts: dict[str, int] = {}
     cats: set[str] = set()
@@ -195,6 +200,7 @@ def _result(findings: list[Finding], best_below: float, elapsed_ms: float) -> Se
         confidence=confidence,
         reason=None,
         elapsed_ms=elapsed_ms,
+        tokens=tokens,
     )
 
 

@@ -12,6 +12,7 @@ from bisect import bisect_left, insort
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gateway.core.tokens import count_encoded_tokens, estimate_text_tokens
 from gateway.sensitivity.checksums import CHECKSUMS, strip_separators
 from gateway.sensitivity.config import SensitivityConfig
 from gateway.sensitivity.emails import emails
@@ -25,7 +26,13 @@ from gateway.sensitivity.identifiers import (
 from gateway.sensitivity.lexicon import Lexicon, Occurrences, TokenScanner
 from gateway.sensitivity.names import ADDRESS_LEXICON, NAME_LEXICON, addresses, person_names
 from gateway.sensitivity.special import CategoryHit, build_lexicon, categories
-from gateway.sensitivity.textnorm import fold, fold_bytes, shape_view, word_view
+from gateway.sensitivity.textnorm import (
+    encode_text,
+    fold,
+    fold_encoded,
+    shape_view,
+    word_view,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +115,11 @@ class Detectors:
 
     def run(
         self, text: str, personal_threshold: float
-    ) -> tuple[list[Candidate], list[CategoryHit]]:
-        folded = fold_bytes(text)
+    ) -> tuple[list[Candidate], list[CategoryHit], int]:
+        """(entities, category hits, the text's token estimate): the estimate is counted from
+        the bytes folded here, so the request path encodes each text once."""
+        encoded, exact = encode_text(text)
+        folded = fold_encoded(encoded)
         words = word_view(folded)
         tokens = self.scanner.scan(words)
         ents = self.entities(text, folded, words, shape_view(folded), tokens)
@@ -123,7 +133,8 @@ class Detectors:
             ]
             cats.extend(categories(self.special, folded, words, tokens, spans))
         cats.extend(self.custom_categories(text))
-        return ents, cats
+        n_tokens = count_encoded_tokens(encoded) if exact else estimate_text_tokens(text)
+        return ents, cats, n_tokens
 
 
 def _value(m: re.Match[str]) -> str:

@@ -41,6 +41,9 @@ class Sensitivity:
     confidence: float = 1.0
     reason: str | None = None
     elapsed_ms: float = 0.0
+    # the token estimate (gateway/core/tokens.py) of the texts classified, counted from the
+    # bytes the detectors read; None when the classifier failed closed before the end
+    tokens: int | None = None
 
     def as_record(self) -> dict[str, Any]:
         """What may be stored in the ledger and audit log: types, counts, categories only."""

@@ -107,12 +107,27 @@ def _outside_cp1254(exc: UnicodeError) -> tuple[str, int]:
 codecs.register_error(_ERRORS, _outside_cp1254)
 
 
+def encode_text(text: str) -> tuple[bytes, bool]:
+    """One byte per character: (the text's Windows-1254 bytes, True), or, when some character
+    is outside Windows-1254, (bytes with those characters replaced, False). An ASCII text
+    (a flag on the str) is encoded as ASCII: the same bytes, a plain copy."""
+    if text.isascii():
+        return text.encode("ascii"), True
+    try:
+        return text.encode("cp1254"), True
+    except UnicodeEncodeError:
+        return text.encode("cp1254", _ERRORS), False
+
+
+def fold_encoded(encoded: bytes) -> bytes:
+    """`fold_bytes` of a text from its `encode_text` bytes."""
+    return encoded.translate(_BYTE_FOLD)
+
+
 def fold_bytes(text: str) -> bytes:
     """`fold` as ASCII bytes, one byte per character (any other non-ASCII character becomes
     '?'); equal to fold(text).encode("ascii", "replace") but one C pass over long texts."""
-    if text.isascii():  # a flag on the str: ASCII encodes as a copy, cp1254 per character
-        return text.encode("ascii").translate(_BYTE_FOLD)
-    return text.encode("cp1254", _ERRORS).translate(_BYTE_FOLD)
+    return encode_text(text)[0].translate(_BYTE_FOLD)
 
 
 def word_view(folded: bytes) -> bytes:
