@@ -7,7 +7,10 @@ as much as the gateway's policy decision. Here the protocol's transport is a thi
 keeps what is written during one turn of the event loop and hands it to the real transport as
 one write at the end of that turn (`loop.call_soon`), or earlier when the connection is closed.
 Nothing waits for a timer: the bytes leave before the loop next polls for I/O, so a streamed
-chunk is forwarded in the same turn it was produced in (issue 7).
+chunk is forwarded in the same turn it was produced in (issue 7). Under load a stream often
+relays several upstream events in one turn (they arrived in one read); those leave in one write
+too. A variant that held only the head and passed every other write straight through cost
+10-20 % more CPU per stream at concurrency 20 (interleaved A/B, 3 pairs), so all are combined.
 """
 
 from __future__ import annotations
