@@ -206,6 +206,13 @@ class Http1Stream:
         # reader clears it once it has that, and every later wait has only the read timeout
         self.deadline = deadline
 
+    async def next_chunk(self) -> bytes | None:
+        """The next body piece as it arrived (de-chunked), or None at the end."""
+        conn = self._conn
+        if conn is None:
+            return None
+        return await conn.next_chunk(self._read_timeout, self.deadline)
+
     async def chunks(self) -> AsyncIterator[bytes]:
         conn = self._conn
         if conn is None:

@@ -206,21 +206,34 @@ class ChatService:
             self._record(ctx, request, decision, outcome, None, 502, exc.kind.value, True)
             raise
         handle = StreamHandle(decision, outcome, _empty())
-        chunks = _chain(first, rest)
+        head: ChatChunk | None = first
+        chunks = rest
         mapping = prepared.restorer_for(outcome.backend)
         if mapping is not None:
-            chunks = _restore_stream(chunks, mapping.stream_restorer(), mapping)
-        handle.chunks = self._settle(ctx, request, handle, chunks)
+            head, chunks = None, _restore_stream(_chain(first, rest),
+                                                 mapping.stream_restorer(), mapping)
+        handle.chunks = self._settle(ctx, request, handle, head, chunks)
         return handle
 
     async def _settle(self, ctx: RequestContext, request: ChatRequest, handle: StreamHandle,
-                      chunks: AsyncIterator[ChatChunk]) -> AsyncIterator[ChatChunk]:
+                      first: ChatChunk | None, chunks: AsyncIterator[ChatChunk]
+                      ) -> AsyncIterator[ChatChunk]:
+        """`first` (if any) then `chunks`, counted; the ledger row when they end. The first
+        chunk is taken here, not through a chaining generator: each generator layer costs
+        every chunk a step (issue 7)."""
         decision, outcome = handle.decision, handle.outcome
         usage: Usage | None = None
         pieces = 0
         chars: list[str] = []
         status, error = 200, None
         try:
+            if first is not None:
+                if first.usage is not None:
+                    usage = first.usage
+                if first.text:
+                    pieces += 1
+                    chars.append(first.text)
+                yield first
             async for chunk in chunks:
                 if chunk.usage is not None:
                     usage = chunk.usage

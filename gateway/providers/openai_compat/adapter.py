@@ -105,27 +105,61 @@ class OpenAICompatProvider:
                                 f"backend '{self.name}' gave an unreadable answer",
                                 backend=self.name) from None
 
-    async def stream(self, request: ChatRequest, options: CallOptions) -> AsyncIterator[ChatChunk]:
+    def stream(self, request: ChatRequest, options: CallOptions) -> AsyncIterator[ChatChunk]:
+        """The answer's chunks. A plain method returning the generator (no generator around
+        a generator): every async-generator layer costs each chunk a step (issue 7)."""
         require_capabilities(self, request)
         if self._fast is not None:
+            return self._stream_fast(request, options, self._fast)
+        return self._stream_httpx(request, options)
+
+    async def _stream_fast(self, request: ChatRequest, options: CallOptions, pool: Http1Pool
+                           ) -> AsyncIterator[ChatChunk]:
+        """Over the lean pool, the SSE framing and parsing in this one generator, bytes all
+        the way (what _sse_data_lines + _iter_sse do for the httpx path, with the same
+        errors): a `data:` line is handed on as soon as its newline arrives."""
+        name = self.name
+        try:
+            fast = await pool.stream(
+                "POST", self._path, self.payload(request, True),
+                connect_timeout=options.connect_timeout,
+                first_byte_timeout=options.first_byte_timeout,
+                first_data_timeout=options.first_byte_timeout)
+        except Exception as exc:
+            raise classify_exception(name, exc) from None
+        try:
+            if fast.status != 200:
+                body = await fast.aread()
+                raise classify_status(name, fast.status, body, httpx.Headers(fast.headers))
+            started = done = False
+            rest = b""
             try:
-                fast = await self._fast.stream(
-                    "POST", self._path, self.payload(request, True),
-                    connect_timeout=options.connect_timeout,
-                    first_byte_timeout=options.first_byte_timeout,
-                    first_data_timeout=options.first_byte_timeout)
+                while not done:
+                    piece = await fast.next_chunk()
+                    if piece is None:  # the body ended: a last line without its newline
+                        piece, rest, done = rest + b"\n", b"", True
+                    elif rest:
+                        piece = rest + piece
+                    *lines, rest = piece.split(b"\n")
+                    for line in lines:
+                        if line[:5] != b"data:":
+                            continue
+                        data = line[5:].strip()
+                        if data == b"[DONE]":
+                            return
+                        chunk = _parse_chunk(name, data)
+                        if chunk is not None:
+                            started = True
+                            fast.deadline = None  # the first chunk came in time
+                            yield chunk
             except Exception as exc:
-                raise classify_exception(self.name, exc) from None
-            try:
-                if fast.status != 200:
-                    body = await fast.aread()
-                    raise classify_status(self.name, fast.status, body, httpx.Headers(fast.headers))
-                async for chunk in _iter_sse(self.name, _sse_data(fast.chunks())):
-                    fast.deadline = None  # the first chunk came in time
-                    yield chunk
-            finally:
-                await fast.aclose()
-            return
+                raise _cut(name, exc, started) from None
+            raise _ended_early(name, started)
+        finally:
+            await fast.aclose()
+
+    async def _stream_httpx(self, request: ChatRequest, options: CallOptions
+                            ) -> AsyncIterator[ChatChunk]:
         req = self._client.build_request("POST", self._url, content=self.payload(request, True),
                                          timeout=self._timeout(options))
         try:
@@ -190,21 +224,6 @@ class OpenAICompatProvider:
             await self._fast.aclose()
 
 
-async def _sse_data(chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
-    """The payloads of the `data:` lines of a byte stream (stripped), each handed on as soon as
-    its newline arrives. Bytes all the way: no per-line decode (issue 7)."""
-    rest = b""
-    async for chunk in chunks:
-        if rest:
-            chunk = rest + chunk
-        *complete, rest = chunk.split(b"\n")
-        for line in complete:
-            if line[:5] == b"data:":
-                yield line[5:].strip()
-    if rest.startswith(b"data:"):
-        yield rest[5:].strip()
-
-
 async def _sse_data_lines(lines: AsyncIterator[str]) -> AsyncIterator[str]:
     """The payloads of the `data:` lines of a stream of text lines (stripped)."""
     async for line in lines:
@@ -215,28 +234,35 @@ async def _sse_data_lines(lines: AsyncIterator[str]) -> AsyncIterator[str]:
 async def _iter_sse(name: str, datas: AsyncIterator[str] | AsyncIterator[bytes]
                     ) -> AsyncIterator[ChatChunk]:
     started = False
-    done = False
     try:
         async for data in datas:
             if data == "[DONE]" or data == b"[DONE]":
-                done = True
-                break
+                return
             chunk = _parse_chunk(name, data)
             if chunk is not None:
                 started = True
                 yield chunk
-    except ProviderError as exc:
-        if started:
-            raise ProviderError(FailureKind.INTERRUPTED, exc.message, backend=name) from None
-        raise
     except Exception as exc:
+        raise _cut(name, exc, started) from None
+    raise _ended_early(name, started)
+
+
+def _cut(name: str, exc: Exception, started: bool) -> ProviderError:
+    """What a failure while reading a stream is: once a chunk went out, an interruption."""
+    if isinstance(exc, ProviderError):
         if started:
-            raise ProviderError(FailureKind.INTERRUPTED,
-                                f"stream from backend '{name}' was cut", backend=name) from None
-        raise classify_exception(name, exc) from None
-    if not done:
-        kind = FailureKind.INTERRUPTED if started else FailureKind.PROVIDER
-        raise ProviderError(kind, f"stream from backend '{name}' ended early", backend=name)
+            return ProviderError(FailureKind.INTERRUPTED, exc.message, backend=name)
+        return exc
+    if started:
+        return ProviderError(FailureKind.INTERRUPTED, f"stream from backend '{name}' was cut",
+                             backend=name)
+    return classify_exception(name, exc)
+
+
+def _ended_early(name: str, started: bool) -> ProviderError:
+    """A stream whose body ended without `data: [DONE]`."""
+    kind = FailureKind.INTERRUPTED if started else FailureKind.PROVIDER
+    return ProviderError(kind, f"stream from backend '{name}' ended early", backend=name)
 
 
 def _loads(data: str | bytes) -> Any:
