@@ -40,9 +40,9 @@ class _Expired(Exception):
     """Set on a wait's future when its timer fires."""
 
 
-def _expire(waiter: asyncio.Future[None]) -> None:
-    if not waiter.done():
-        waiter.set_exception(_Expired())
+# a timer may fire up to a millisecond early (uvloop's clock and timers count whole
+# milliseconds): that close to its time a wait has expired, rather than set the timer again
+_SLACK = 0.001
 
 
 def _bounded(timeout: float | None, deadline: float | None) -> float | None:
@@ -59,13 +59,18 @@ def _bounded(timeout: float | None, deadline: float | None) -> float | None:
 class _Conn(asyncio.Protocol):
     """One keep-alive connection, one exchange at a time."""
 
-    __slots__ = ("_chunks", "_done", "_error", "_headers", "_parser", "_status",
-                 "_waiter", "closed", "got_bytes", "head_ready", "keep_alive", "transport")
+    __slots__ = ("_chunks", "_done", "_error", "_expire_at", "_headers", "_parser", "_status",
+                 "_timer", "_timer_at", "_waiter", "closed", "got_bytes", "head_ready",
+                 "keep_alive", "transport")
 
     def __init__(self) -> None:
         self.transport: asyncio.Transport | None = None
         self._parser = httptools.HttpResponseParser(self)
         self.closed = False
+        # one lazy timer per connection for the waits' timeouts (see _wait)
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at = 0.0
+        self._expire_at: float | None = None
         self._reset()
 
     def _reset(self) -> None:
@@ -94,6 +99,7 @@ class _Conn(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
+        self._cancel_timer()
         if not self._done:
             self._fail(httpx.ReadError("connection closed by the server"))
 
@@ -130,13 +136,28 @@ class _Conn(asyncio.Protocol):
         self._wake()
 
     async def _wait(self, timeout: float | None) -> None:
+        """Until the parser has news, at most `timeout` seconds.
+
+        The timeout is a lazy timer, not one armed and cancelled per wait (a stream waits once
+        per chunk; that was ~2 µs each, issue 7; an `asyncio.timeout` context per wait had cost
+        several % of the gateway's CPU before that): each wait only moves `_expire_at`, and
+        the connection's one timer, when it fires, expires the wait then in progress if its
+        time has come, or sets itself again for it. A wait that expires sooner than the
+        timer is set for sets it earlier."""
         if self._error is not None:
             raise self._error
         loop = asyncio.get_running_loop()
         waiter = self._waiter = loop.create_future()
-        # a bare timer on the future: an `asyncio.timeout` context per wait (task cancel and
-        # uncancel machinery) cost several % of the gateway's CPU (issue 7)
-        timer = None if timeout is None else loop.call_later(timeout, _expire, waiter)
+        if timeout is None:
+            self._expire_at = None
+        else:
+            at = self._expire_at = loop.time() + timeout
+            timer = self._timer
+            if timer is None or self._timer_at > at:
+                if timer is not None:
+                    timer.cancel()
+                self._timer = loop.call_at(at, self._on_timer)
+                self._timer_at = at
         try:
             await waiter
         except _Expired:
@@ -144,8 +165,23 @@ class _Conn(asyncio.Protocol):
             raise httpx.ReadTimeout("timed out waiting for the server") from None
         finally:
             self._waiter = None
-            if timer is not None:
-                timer.cancel()
+
+    def _on_timer(self) -> None:
+        self._timer = None
+        waiter, at = self._waiter, self._expire_at
+        if waiter is None or waiter.done() or at is None:
+            return  # no wait with a timeout in progress: the timer lapses
+        loop = waiter.get_loop()
+        if loop.time() + _SLACK >= at:
+            waiter.set_exception(_Expired())
+        else:  # a later wait moved the expiry on (or the timer fired a little early)
+            self._timer = loop.call_at(at, self._on_timer)
+            self._timer_at = at
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
     def send(self, data: bytes) -> None:
         self._reset()
@@ -186,6 +222,7 @@ class _Conn(asyncio.Protocol):
 
     def close(self) -> None:
         self.closed = True
+        self._cancel_timer()
         if self.transport is not None:
             self.transport.close()
 

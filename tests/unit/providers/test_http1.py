@@ -180,3 +180,70 @@ async def test_total_timeout_bounds_a_slow_drip_and_a_wait_for_a_connection() ->
         await busy
     await pool.aclose()
     server.close()
+
+
+def _chunked_head() -> bytes:
+    return (b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
+            b"transfer-encoding: chunked\r\n\r\n")
+
+
+async def test_the_read_timeout_counts_from_the_last_piece_however_long_the_stream() -> None:
+    """Eight pieces 0.1 s apart (0.8 s in all, longer than the 0.3 s read timeout), then
+    silence: every piece arrives, and the timeout fires about 0.3 s after the last one."""
+    release = asyncio.Event()
+
+    async def handler(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+        await read_request(r)
+        w.write(_chunked_head())
+        for i in range(8):
+            w.write(b"1\r\n%d\r\n" % i)
+            await w.drain()
+            await asyncio.sleep(0.1)
+        await release.wait()  # silent, connection open
+        w.close()
+
+    server, url = await serve(handler)
+    pool = Http1Pool(url)
+    loop = asyncio.get_running_loop()
+    s = await pool.stream("POST", "/v1/chat/completions", b"{}", first_byte_timeout=0.3)
+    got: list[bytes] = []
+    last = loop.time()
+    with pytest.raises(httpx.ReadTimeout):
+        while True:
+            piece = await s.next_chunk()
+            assert piece is not None
+            got.append(piece)
+            last = loop.time()
+    assert b"".join(got) == b"01234567"
+    assert 0.2 <= loop.time() - last < 1.5
+    await s.aclose()
+    release.set()
+    await pool.aclose()
+    server.close()
+
+
+async def test_a_wait_with_a_shorter_timeout_than_the_last_one_expires_on_time() -> None:
+    """The head waited with a 5 s timeout; the reader then wants a piece within 0.2 s (its
+    deadline): the piece never comes, and the wait ends after about 0.2 s, not 5 s."""
+    release = asyncio.Event()
+
+    async def handler(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+        await read_request(r)
+        w.write(_chunked_head())
+        await w.drain()
+        await release.wait()
+        w.close()
+
+    server, url = await serve(handler)
+    pool = Http1Pool(url)
+    loop = asyncio.get_running_loop()
+    s = await pool.stream("POST", "/v1/chat/completions", b"{}", first_byte_timeout=5.0)
+    s.deadline = loop.time() + 0.2
+    t0 = loop.time()
+    with pytest.raises(httpx.ReadTimeout):
+        await s.next_chunk()
+    assert 0.15 <= loop.time() - t0 < 2.0
+    await s.aclose()
+    release.set()
+    await pool.aclose()
+    server.close()
