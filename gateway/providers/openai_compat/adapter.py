@@ -286,12 +286,13 @@ def _parse_chunk(name: str, data: str | bytes) -> ChatChunk | None:
             return ChatChunk(usage=usage) if usage else None
         ch = choices[0]
         delta = ch.get("delta") or {}
+        raw_calls = delta.get("tool_calls")
         calls = tuple(
             ToolCallDelta(index=int(c.get("index", i)), id=c.get("id"),
                           name=(c.get("function") or {}).get("name"),
                           arguments=(c.get("function") or {}).get("arguments"))
-            for i, c in enumerate(delta.get("tool_calls") or [])
-        )
+            for i, c in enumerate(raw_calls)
+        ) if raw_calls else ()
         fr = ch.get("finish_reason")
         return ChatChunk(text=delta.get("content") or "",
                          finish_reason=finish_of(fr) if fr else None,
