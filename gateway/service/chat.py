@@ -222,24 +222,14 @@ class ChatService:
         chunk is taken here, not through a chaining generator: each generator layer costs
         every chunk a step (issue 7)."""
         decision, outcome = handle.decision, handle.outcome
-        usage: Usage | None = None
-        pieces = 0
-        chars: list[str] = []
+        tally = _Tally()
         status, error = 200, None
         try:
             if first is not None:
-                if first.usage is not None:
-                    usage = first.usage
-                if first.text:
-                    pieces += 1
-                    chars.append(first.text)
+                tally.add(first)
                 yield first
             async for chunk in chunks:
-                if chunk.usage is not None:
-                    usage = chunk.usage
-                if chunk.text:
-                    pieces += 1
-                    chars.append(chunk.text)
+                tally.add(chunk)
                 yield chunk
         except ProviderError as exc:
             status, error = 502, (exc.kind.value if exc.kind != FailureKind.INTERRUPTED
@@ -249,8 +239,9 @@ class ChatService:
             status, error = 499, "client_closed"
             raise
         finally:
+            usage = tally.usage
             if usage is None:
-                completion = pieces if pieces else estimate_text_tokens("".join(chars))
+                completion = tally.pieces or estimate_text_tokens("".join(tally.chars))
                 usage = Usage(prompt_tokens=_prompt_tokens(decision, request),
                               completion_tokens=completion, estimated=True)
             handle.usage = usage
@@ -278,6 +269,25 @@ class ChatService:
             attempts=outcome.attempts, trace=decision.trace() if decision else None,
         )
         self._sink.record(rec)
+
+
+class _Tally:
+    """What a stream has delivered so far: the usage it reported (last wins) and its text
+    pieces, for an estimate when it reports none."""
+
+    __slots__ = ("chars", "pieces", "usage")
+
+    def __init__(self) -> None:
+        self.usage: Usage | None = None
+        self.pieces = 0
+        self.chars: list[str] = []
+
+    def add(self, chunk: ChatChunk) -> None:
+        if chunk.usage is not None:
+            self.usage = chunk.usage
+        if chunk.text:
+            self.pieces += 1
+            self.chars.append(chunk.text)
 
 
 def _refuse_if_empty(decision: RouteDecision) -> None:
