@@ -67,6 +67,17 @@ class _Series:
         self.ttft = [0] * (len(TTFT_BUCKETS) + 1)
         self.ttft_sum = 0.0
 
+    def add(self, other: _Series) -> None:
+        self.requests += other.requests
+        self.prompt += other.prompt
+        self.completion += other.completion
+        self.cost += other.cost
+        self.unpriced += other.unpriced
+        self.latency = [a + b for a, b in zip(self.latency, other.latency, strict=True)]
+        self.latency_sum += other.latency_sum
+        self.ttft = [a + b for a, b in zip(self.ttft, other.ttft, strict=True)]
+        self.ttft_sum += other.ttft_sum
+
 
 class _BudgetCollector(Collector):
     def __init__(self, views: Callable[[], Iterable[Any]], backlog: Callable[[], int]) -> None:
@@ -211,14 +222,7 @@ class Metrics(Collector):
             t = out.get(pair)
             if t is None:
                 t = out[pair] = _Series()
-            t.prompt += s.prompt
-            t.completion += s.completion
-            t.cost += s.cost
-            t.unpriced += s.unpriced
-            t.latency = [a + b for a, b in zip(t.latency, s.latency, strict=True)]
-            t.latency_sum += s.latency_sum
-            t.ttft = [a + b for a, b in zip(t.ttft, s.ttft, strict=True)]
-            t.ttft_sum += s.ttft_sum
+            t.add(s)
         return out
 
     def render(self) -> bytes:
