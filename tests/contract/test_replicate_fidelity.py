@@ -1,0 +1,82 @@
+"""Replicate's ways of ending a prediction that did not succeed, through the `replicate` client:
+a stream that ends `done {"reason": "canceled"}`, or `error` + `done {"reason": "error"}`, is
+the model's failure (no finish, no usage to charge), never a success."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+
+from gateway.core.errors import FailureKind, ProviderError
+from gateway.core.types import ChatChunk, ChatRequest
+from gateway.emulators.base import EmulatorServer, Mode
+from gateway.emulators.replicate import build_app
+from gateway.providers.replicate import ReplicateProvider
+from gateway.providers.replicate.adapter import done_reason
+from tests.contract.harnesses.replicate import _make
+
+from .test_contract import FAST
+
+REQUEST = ChatRequest.model_validate({"model": "m", "stream": True, "messages": [
+    {"role": "user", "content": "Merhaba"}]})
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[EmulatorServer]:
+    with EmulatorServer(build_app) as srv:
+        yield srv
+
+
+@pytest.fixture
+async def provider(server: EmulatorServer) -> AsyncIterator[ReplicateProvider]:
+    server.state.reset()
+    p = _make(server.url)
+    yield p
+    await p.aclose()
+
+
+async def _stream(provider: ReplicateProvider) -> tuple[list[ChatChunk], ProviderError]:
+    got: list[ChatChunk] = []
+    with pytest.raises(ProviderError) as err:
+        async for chunk in provider.stream(REQUEST, FAST):
+            got.append(chunk)
+    return got, err.value
+
+
+@pytest.mark.parametrize("kind", ["canceled", "error_frame"])
+async def test_a_stream_ended_unsuccessfully_after_output_is_cut_and_not_charged(
+        server: EmulatorServer, provider: ReplicateProvider, kind: str) -> None:
+    server.state.mode = Mode(kind=kind, cut_after=2)  # type: ignore[arg-type]
+    got, err = await _stream(provider)
+    assert [c.text for c in got] == ["Merhaba! ", "Size "]
+    assert err.kind == FailureKind.INTERRUPTED
+    assert all(c.usage is None and c.finish_reason is None for c in got), "nothing to charge"
+
+
+@pytest.mark.parametrize(("kind", "failure"), [("canceled", FailureKind.PROVIDER),
+                                               ("error_frame", FailureKind.TRANSIENT)])
+async def test_a_stream_ended_unsuccessfully_before_output_is_the_models_failure(
+        server: EmulatorServer, provider: ReplicateProvider, kind: str,
+        failure: FailureKind) -> None:
+    server.state.mode = Mode(kind=kind, cut_after=0)  # type: ignore[arg-type]
+    got, err = await _stream(provider)
+    assert got == []
+    assert err.kind == failure  # may fall back: nothing reached the client
+
+
+@pytest.mark.parametrize("kind", ["canceled", "error_frame"])
+async def test_a_polled_prediction_that_did_not_succeed_is_a_failure(
+        server: EmulatorServer, provider: ReplicateProvider, kind: str) -> None:
+    server.state.mode = Mode(kind=kind)  # type: ignore[arg-type]
+    with pytest.raises(ProviderError) as err:
+        await provider.complete(REQUEST.model_copy(update={"stream": False}), FAST)
+    assert err.value.kind in (FailureKind.PROVIDER, FailureKind.TRANSIENT)
+
+
+@pytest.mark.parametrize(("data", "reason"), [
+    ("{}", None), ("", None), ('{"reason": "canceled"}', "canceled"),
+    ('{"reason": "error"}', "error"), ("not json", None), ("[1]", None),
+])
+def test_done_reason(data: str, reason: str | None) -> None:
+    assert done_reason(data) == reason
