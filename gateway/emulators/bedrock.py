@@ -20,11 +20,6 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from gateway.emulators import eventstream
-from gateway.emulators.bedrock_validation import (
-    conversation_findings,
-    shape_findings,
-    validation_message,
-)
 from gateway.emulators.base import (
     EmulatorState,
     Mode,
@@ -33,6 +28,11 @@ from gateway.emulators.base import (
     count_tokens,
     log_request,
     words,
+)
+from gateway.emulators.bedrock_validation import (
+    conversation_findings,
+    shape_findings,
+    validation_message,
 )
 
 TOOL_USE_ID = "tooluse_emu_1"

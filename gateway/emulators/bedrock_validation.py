@@ -10,12 +10,21 @@ values can be prompt text.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
-from botocore.model import OperationModel, ServiceModel, Shape, StructureShape
+from botocore.model import (
+    ListShape,
+    MapShape,
+    OperationModel,
+    ServiceModel,
+    Shape,
+    StringShape,
+    StructureShape,
+)
 
 MAX_REPORTED = 10  # AWS lists at most this many findings in one message
 
@@ -82,7 +91,7 @@ class ShapeValidator:
             self._fail(path, "Member must be a list")
             return
         self._length(shape, len(value), path)
-        member = shape.member  # type: ignore[attr-defined]
+        member = cast(ListShape, shape).member
         for i, item in enumerate(value, 1):
             self.check(member, item, f"{path}.{i}.member")
 
@@ -91,15 +100,16 @@ class ShapeValidator:
             self._fail(path, "Member must be a map")
             return
         self._length(shape, len(value), path)
+        map_shape = cast(MapShape, shape)
         for key, item in value.items():
-            self.check(shape.key, key, f"{path}.{key}.key")  # type: ignore[attr-defined]
-            self.check(shape.value, item, f"{path}.{key}.value")  # type: ignore[attr-defined]
+            self.check(map_shape.key, key, f"{path}.{key}.key")
+            self.check(map_shape.value, item, f"{path}.{key}.value")
 
     def _string(self, shape: Shape, value: Any, path: str) -> None:
         if not isinstance(value, str):
             self._fail(path, "Member must be a string")
             return
-        enum = shape.enum  # type: ignore[attr-defined]
+        enum = cast(StringShape, shape).enum
         if enum and value not in enum:
             self._fail(path, f"Member must satisfy enum value set: [{', '.join(enum)}]")
         self._length(shape, len(value), path)
@@ -186,7 +196,7 @@ def conversation_findings(body: Mapping[str, Any]) -> list[str]:
             return [f"The content field in the Message object at messages.{i} is empty. Add a "
                     "ContentBlock object to the content field and try again."]
     roles = [m.get("role") for m in messages]
-    if any(a == b for a, b in zip(roles, roles[1:], strict=False)):
+    if any(a == b for a, b in itertools.pairwise(roles)):
         return [ALTERNATE_ROLES]
     blocks = [(i, b) for i, m in enumerate(messages) for b in m.get("content") or []
               if isinstance(b, dict)]

@@ -5,7 +5,9 @@ the model's failure (no finish, no usage to charge), never a success."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
+import httpx
 import pytest
 
 from gateway.core.errors import FailureKind, ProviderError
@@ -80,3 +82,45 @@ async def test_a_polled_prediction_that_did_not_succeed_is_a_failure(
 ])
 def test_done_reason(data: str, reason: str | None) -> None:
     assert done_reason(data) == reason
+
+
+async def _create(server: EmulatorServer, path: str, body: dict[str, Any],
+                  prefer: str = "") -> httpx.Response:
+    headers = {"authorization": "Bearer r8_test", **({"prefer": prefer} if prefer else {})}
+    async with httpx.AsyncClient(base_url=server.url, headers=headers) as client:
+        return await client.post(path, json=body)
+
+
+MODEL_PATH = "/v1/models/meta/meta-llama-3-8b-instruct/predictions"
+
+
+async def test_a_documented_create_is_accepted(server: EmulatorServer) -> None:
+    answer = await _create(server, MODEL_PATH, {
+        "input": {"prompt": "Merhaba", "system_prompt": "Kısa", "max_tokens": 8,
+                  "temperature": 0.5, "top_p": 0.9, "stop_sequences": "<|eot_id|>", "seed": 1},
+        "stream": True, "webhook_events_filter": ["completed"]}, prefer="wait=5")
+    assert answer.status_code == 201, answer.text
+
+
+@pytest.mark.parametrize(("path", "body", "prefer", "where"), [
+    (MODEL_PATH, {"prompt": "x"}, "", "input is required"),
+    (MODEL_PATH, {"input": {"prompt": "x"}, "version": "abc"}, "", "Additional property version"),
+    ("/v1/predictions", {"input": {"prompt": "x"}}, "", "version is required"),
+    (MODEL_PATH, {"input": {"prompt": "x", "max_completion_tokens": 5}}, "",
+     "Additional property max_completion_tokens"),
+    (MODEL_PATH, {"input": {"prompt": "x", "temperature": 7}}, "", "input.temperature"),
+    (MODEL_PATH, {"input": {"prompt": "x", "max_tokens": "5"}}, "", "input.max_tokens"),
+    (MODEL_PATH, {"input": {"prompt": "x", "stop_sequences": ["a"]}}, "",
+     "input.stop_sequences"),
+    (MODEL_PATH, {"input": {"prompt": "x"}, "webhook_events_filter": ["done"]}, "",
+     "webhook_events_filter"),
+    (MODEL_PATH, {"input": {"prompt": "x"}}, "wait=600", "Prefer"),
+])
+async def test_refuses_what_the_api_reference_and_model_schema_refuse(
+        server: EmulatorServer, path: str, body: dict[str, Any], prefer: str,
+        where: str) -> None:
+    answer = await _create(server, path, body, prefer)
+    assert answer.status_code == 422
+    problem = answer.json()
+    assert problem["title"] == "Input validation failed"
+    assert where in problem["detail"]
