@@ -8,11 +8,16 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import httpx
+import orjson
 import pytest
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
 
 from gateway.core.errors import FailureKind, ProviderError
 from gateway.core.types import ChatChunk, ChatRequest
-from gateway.emulators.base import EmulatorServer, Mode
+from gateway.emulators.base import EmulatorServer, EmulatorState, Mode
 from gateway.emulators.replicate import build_app
 from gateway.providers.replicate import ReplicateProvider
 from gateway.providers.replicate.adapter import done_reason
@@ -124,3 +129,44 @@ async def test_refuses_what_the_api_reference_and_model_schema_refuse(
     problem = answer.json()
     assert problem["title"] == "Input validation failed"
     assert where in problem["detail"]
+
+
+def _done_without_reason_app(state: EmulatorState) -> Starlette:
+    """A stream whose `done` carries no reason (its `error` event lost) while the prediction
+    itself reports `failed`: the finished prediction's status decides, not the bare `done`."""
+    def prediction(base: str, status: str) -> bytes:
+        return orjson.dumps({"id": "p1", "model": "acme/llm", "version": "v", "status": status,
+                             "input": {}, "output": None, "error": None, "logs": "",
+                             "metrics": {"input_token_count": 3, "output_token_count": 2},
+                             "urls": {"get": f"{base}/v1/predictions/p1", "cancel": "x",
+                                      "stream": f"{base}/v1/streams/p1"}})
+
+    async def create(request: Request) -> Response:
+        base = str(request.base_url).rstrip("/")
+        return Response(prediction(base, "starting"), 201, media_type="application/json")
+
+    async def stream(_request: Request) -> Response:
+        body = (b"event: output\nid: p1:1\ndata: Bir \n\n"
+                b"event: output\nid: p1:2\ndata: iki\n\n"
+                b"event: done\nid: p1:3\ndata: {}\n\n")
+        return Response(body, media_type="text/event-stream")
+
+    async def get(request: Request) -> Response:
+        base = str(request.base_url).rstrip("/")
+        return Response(prediction(base, "failed"), media_type="application/json")
+
+    return Starlette(routes=[Route("/v1/models/acme/llm/predictions", create, methods=["POST"]),
+                             Route("/v1/streams/p1", stream, methods=["GET"]),
+                             Route("/v1/predictions/p1", get, methods=["GET"])])
+
+
+async def test_a_failed_prediction_behind_a_bare_done_is_not_a_success() -> None:
+    with EmulatorServer(_done_without_reason_app) as srv:
+        p = ReplicateProvider("rep", "acme/llm", "r8", base_url=srv.url)
+        try:
+            got, err = await _stream(p)
+        finally:
+            await p.aclose()
+    assert "".join(c.text for c in got) == "Bir iki"
+    assert err.kind == FailureKind.INTERRUPTED
+    assert all(c.usage is None for c in got), "nothing to charge"
