@@ -179,6 +179,8 @@ def shape_findings(operation_name: str, body: Mapping[str, Any], uri: Mapping[st
                    ) -> list[str]:
     """What botocore's model finds wrong with a request: body members and URI labels."""
     shape = operation(operation_name).input_shape
+    if shape is None:  # an operation without input: nothing to check
+        return []
     validator = ShapeValidator()
     validator.check(shape, dict(body), "")
     for name, value in uri.items():
