@@ -17,7 +17,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-ModeKind = Literal["ok", "status", "throttle", "hang", "cut", "malformed"]
+# vendor failure shapes: "error_frame" an in-band error after `cut_after` chunks (Vertex's
+# `{"error": ...}` frame, Replicate's `error` + `done {"reason": "error"}`); "canceled" a
+# Replicate prediction canceled after `cut_after` chunks; "blocked" a Vertex safety block
+# (HTTP 200, `promptFeedback.blockReason`, no candidates)
+ModeKind = Literal["ok", "status", "throttle", "hang", "cut", "malformed",
+                   "error_frame", "canceled", "blocked"]
 
 DEFAULT_REPLY = "Merhaba! Size nasıl yardımcı olabilirim? Bu yanıt emülatörden geliyor."
 
@@ -37,6 +42,7 @@ class Mode:
     # `echo_piece` characters (small, so placeholders like [TCKN_1] split across chunks)
     echo: bool = False
     echo_piece: int = 3
+    stop_reason: str | None = None  # Bedrock: answer with this stopReason instead of end_turn
 
 
 @dataclass

@@ -1,6 +1,9 @@
 """AWS Bedrock Runtime emulator: Converse (JSON), ConverseStream (event-stream frames) and
 InvokeModel for Titan text embeddings. Errors come the way AWS sends them: a JSON body with a
-`message` plus an `x-amzn-ErrorType` header."""
+`message` plus an `x-amzn-ErrorType` header. Converse requests are validated as Bedrock does
+(botocore's service model plus the conversation rules, see `bedrock_validation`): a request
+the real service would refuse gets its 400 here too. `Mode.stop_reason` answers with any stop
+reason of the model (e.g. `malformed_tool_use`)."""
 
 from __future__ import annotations
 
@@ -25,6 +28,11 @@ from gateway.emulators.base import (
     count_tokens,
     log_request,
     words,
+)
+from gateway.emulators.bedrock_validation import (
+    conversation_findings,
+    shape_findings,
+    validation_message,
 )
 
 TOOL_USE_ID = "tooluse_emu_1"
@@ -104,7 +112,7 @@ def wants_tool_call(body: dict[str, Any]) -> dict[str, Any] | None:
 def answer_pieces(mode: Mode, body: dict[str, Any]) -> tuple[list[str], str]:
     """The reply split into deltas, cut by stop sequences / maxTokens, and the stop reason."""
     config = body.get("inferenceConfig") or {}
-    text, reason = mode.reply, "end_turn"
+    text, reason = mode.reply, mode.stop_reason or "end_turn"
     for stop in config.get("stopSequences") or []:
         if stop and stop in text:
             text, reason = text[: text.index(stop)], "stop_sequence"
@@ -190,10 +198,24 @@ def embedding_for(text: str, dimensions: int) -> list[float]:
     return [(b - 127.5) / 127.5 for b in raw]
 
 
+def validate_converse(operation: str, body: dict[str, Any], model_id: str) -> Response | None:
+    """Bedrock's 400 for a Converse body its service model or its conversation rules refuse."""
+    findings = shape_findings(operation, body, {"modelId": model_id})
+    if findings:
+        return aws_error(400, "ValidationException", validation_message(findings))
+    rules = conversation_findings(body)
+    if rules:
+        return aws_error(400, "ValidationException", rules[0])
+    return None
+
+
 def build_app(state: EmulatorState, knobs: StreamKnobs | None = None) -> Starlette:
     stream_knobs = knobs or StreamKnobs()
 
-    async def _body(request: Request) -> tuple[Mode, dict[str, Any] | Response]:
+    async def _body(request: Request, operation: str | None = None
+                    ) -> tuple[Mode, dict[str, Any] | Response]:
+        """The request's mode and JSON body, or the error Bedrock would answer. `operation`
+        names a Converse operation whose body is validated as Bedrock validates it."""
         entry = await log_request(state, request)
         if not model_id_is_one_segment(request):
             return state.mode, aws_error(404, "UnknownOperationException", "Unknown operation")
@@ -207,10 +229,14 @@ def build_app(state: EmulatorState, knobs: StreamKnobs | None = None) -> Starlet
             return mode, aws_error(400, "ValidationException", "Malformed input request")
         if not isinstance(body, dict):
             return mode, aws_error(400, "ValidationException", "Malformed input request")
+        if operation is not None:
+            refusal = validate_converse(operation, body, request.path_params["model_id"])
+            if refusal is not None:
+                return mode, refusal
         return mode, body
 
     async def converse(request: Request) -> Response:
-        mode, body = await _body(request)
+        mode, body = await _body(request, "Converse")
         if isinstance(body, Response):
             return body
         if mode.kind == "malformed":
@@ -219,7 +245,7 @@ def build_app(state: EmulatorState, knobs: StreamKnobs | None = None) -> Starlet
                         media_type="application/json", headers={"x-amzn-RequestId": "emu"})
 
     async def converse_stream(request: Request) -> Response:
-        mode, body = await _body(request)
+        mode, body = await _body(request, "ConverseStream")
         if isinstance(body, Response):
             return body
         return StreamingResponse(_stream(state, mode, body, stream_knobs),

@@ -2,7 +2,8 @@
 
 Speaks the wire format the `ollama` Python client reads: streaming is the default (one JSON
 object per line, the last with `done: true`, `done_reason`, token counts and nanosecond
-durations); errors are `{"error": "..."}` bodies.
+durations); errors are `{"error": "..."}` bodies. Chat bodies are checked against Ollama's
+documented fields (`ollama_validation`): anything else gets a 400.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from gateway.emulators.base import (
     log_request,
     words,
 )
+from gateway.emulators.ollama_validation import chat_findings
 from gateway.emulators.openai import prompt_tokens, wants_tool_call
 
 MODEL = "emulated-model:latest"
@@ -90,6 +92,9 @@ def build_app(state: EmulatorState) -> Starlette:
             body = entry.json()
         except orjson.JSONDecodeError:
             return _error(400, "invalid character in request body")
+        findings = chat_findings(body) if isinstance(body, dict) else ["must be an object"]
+        if findings:
+            return _error(400, "; ".join(findings[:10]))
         if not known_model(str(body.get("model"))):
             return _error(404, f"model \"{body.get('model')}\" not found, try pulling it first")
         started = time.perf_counter_ns()

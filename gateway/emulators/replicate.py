@@ -4,7 +4,12 @@ and the SSE stream at `urls.stream` (`output` / `done` / `error` events with ids
 Language models answer with `output` as a list of tokens and report
 `metrics.input_token_count` / `output_token_count` on the finished prediction. A prompt longer
 than CONTEXT_WORDS fails the prediction the way a model does (status `failed` or an SSE `error`
-event), which exercises the model-error path.
+event), which exercises the model-error path. Create bodies are validated against Replicate's
+documented fields and the emulated model's input schema (`replicate_validation`).
+
+Mode "canceled" ends a prediction as canceled (a stream: after `cut_after` outputs, with
+`done {"reason": "canceled"}`), mode "error_frame" as failed (`error` then
+`done {"reason": "error"}`): the two ways Replicate ends a stream that did not succeed.
 """
 
 from __future__ import annotations
@@ -30,10 +35,12 @@ from gateway.emulators.base import (
     log_request,
     words,
 )
+from gateway.emulators.replicate_validation import create_findings, prefer_findings
 
 VERSION = "5a6809ca6288247d06daf6365557e5e429063f32a21146b2a807c682652136b8"
 CONTEXT_WORDS = 2000
 TERMINAL = ("succeeded", "failed", "canceled")
+MODEL_ERROR = "CUDA error: an illegal memory access was encountered"
 
 
 def _problem(status: int, title: str, detail: str,
@@ -105,6 +112,9 @@ class Predictions:
         if error is not None:
             item.update(status="failed", error=error, output=None)
             return
+        if self.modes[pid].kind == "canceled":
+            item.update(status="canceled", output=output)
+            return
         item.update(status="succeeded", output=output,
                     metrics={"predict_time": 0.05, "input_token_count": pt,
                              "output_token_count": len(output), "tokens_per_second": 200.0,
@@ -114,6 +124,8 @@ class Predictions:
 
     def run_now(self, pid: str) -> None:
         pieces, pt, error = self.plan(pid)
+        if error is None and self.modes[pid].kind == "error_frame":
+            error = MODEL_ERROR
         self.finish(pid, pieces, pt, error)
 
 
@@ -136,15 +148,17 @@ def build_app(state: EmulatorState) -> Starlette:
             body = entry.json()
         except orjson.JSONDecodeError:
             return _problem(400, "Bad Request", "invalid JSON")
-        if not isinstance(body.get("input"), dict):
-            return _problem(422, "Input validation failed", "input is required")
         params = request.path_params
+        findings = (create_findings(body, by_version="owner" not in params)
+                    if isinstance(body, dict) else ["the body must be an object"])
+        findings += prefer_findings(request.headers.get("prefer", ""))
+        if findings:
+            return _problem(422, "Input validation failed",
+                            "\n".join(f"- {f}" for f in findings[:10]))
         if "owner" in params:
             model, version = f"{params['owner']}/{params['name']}", VERSION
         else:
-            model, version = "emulated/model", str(body.get("version") or "")
-            if not version:
-                return _problem(422, "Input validation failed", "version is required")
+            model, version = "emulated/model", str(body["version"])
         item = preds.create(request, model, version, body["input"], bool(body.get("stream")),
                             mode)
         if request.headers.get("prefer", "").startswith("wait") and not body.get("stream"):
@@ -200,6 +214,15 @@ async def _events(preds: Predictions, pid: str) -> AsyncIterator[bytes]:
     for i, piece in enumerate(pieces):
         if mode.kind == "cut" and i >= mode.cut_after:
             raise ConnectionResetError("emulated cut")  # uvicorn drops the connection
+        if mode.kind == "canceled" and i >= mode.cut_after:
+            preds.finish(pid, pieces[:i], pt, None)
+            yield _event("done", f"{pid}:{i + 1}", '{"reason": "canceled"}')
+            return
+        if mode.kind == "error_frame" and i >= mode.cut_after:
+            preds.finish(pid, [], pt, MODEL_ERROR)
+            yield _event("error", f"{pid}:{i + 1}", orjson.dumps({"detail": MODEL_ERROR}).decode())
+            yield _event("done", f"{pid}:{i + 2}", '{"reason": "error"}')
+            return
         if mode.kind == "malformed" and i == 1:
             yield b"event: bogus\nid: x\ndata: {not json\n\n"
             return

@@ -6,8 +6,13 @@
     GET  /{version}/publishers/google/models/{model}          (model metadata, health probe)
     POST /token   an OAuth2 token endpoint for service-account files whose token_uri points here
 
-Modes come from base.py (ok, status, throttle, hang, cut, malformed). Errors look like Google's:
-`{"error": {"code": 429, "message": ..., "status": "RESOURCE_EXHAUSTED"}}`.
+Modes come from base.py (ok, status, throttle, hang, cut, malformed), plus Vertex's own failure
+shapes: "error_frame" sends an in-band `{"error": {...}}` frame after `cut_after` chunks of a
+stream (HTTP status already 200), "blocked" a safety block (HTTP 200, `promptFeedback.blockReason`,
+no candidates). Errors look like Google's:
+`{"error": {"code": 429, "message": ..., "status": "RESOURCE_EXHAUSTED"}}`. generateContent
+bodies are validated against google-genai's types (`vertex_validation`): what Vertex refuses
+gets its 400 INVALID_ARGUMENT here too.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
+from gateway.emulators import vertex_validation
 from gateway.emulators.base import (
     EmulatorState,
     Mode,
@@ -118,6 +124,22 @@ def answer(state: EmulatorState, mode: Mode, body: dict[str, Any], model: str) -
             "modelVersion": model, "responseId": "emu-response"}
 
 
+def blocked(state: EmulatorState, body: dict[str, Any], model: str) -> dict[str, Any]:
+    """A prompt refused by the safety filters: no candidate, the prompt's tokens only."""
+    pt = prompt_tokens(body)
+    state.served_prompt_tokens += pt
+    return {"promptFeedback": {
+        "blockReason": "SAFETY", "blockReasonMessage": "The prompt was blocked (emulated).",
+        "safetyRatings": [{"category": "HARM_CATEGORY_DANGEROUS_CONTENT",
+                           "probability": "HIGH", "blocked": True}]},
+        "usageMetadata": {"promptTokenCount": pt, "totalTokenCount": pt},
+        "modelVersion": model, "responseId": "emu-response"}
+
+
+IN_BAND_ERROR = {"error": {"code": 500, "message": "Internal error encountered.",
+                           "status": "INTERNAL"}}
+
+
 def _frame(obj: dict[str, Any]) -> bytes:
     return b"data: " + orjson.dumps(obj) + b"\r\n\r\n"
 
@@ -126,6 +148,9 @@ async def stream(state: EmulatorState, mode: Mode, body: dict[str, Any],
                  model: str) -> AsyncIterator[bytes]:
     pt = prompt_tokens(body)
     tool = wants_tool_call(body)
+    if mode.kind == "blocked":
+        yield _frame(blocked(state, body, model))
+        return
     if tool is not None:
         state.served_prompt_tokens += pt
         state.served_completion_tokens += TOOL_CALL_TOKENS
@@ -139,6 +164,9 @@ async def stream(state: EmulatorState, mode: Mode, body: dict[str, Any],
             raise ConnectionResetError("emulated cut")  # uvicorn drops the connection
         if mode.kind == "malformed" and i == 1:
             yield b"data: {not json\r\n\r\n"
+            return
+        if mode.kind == "error_frame" and i >= mode.cut_after:
+            yield _frame(IN_BAND_ERROR)
             return
         last = i == len(pieces) - 1
         frame: dict[str, Any] = {"candidates": [candidate([{"text": piece}],
@@ -200,13 +228,22 @@ def build_app(state: EmulatorState) -> Starlette:
             body = entry.json()
         except orjson.JSONDecodeError:
             return google_error(400, "Invalid JSON payload received.")
+        if method in ("generateContent", "streamGenerateContent"):
+            if not isinstance(body, dict):
+                return google_error(400, "Invalid JSON payload received.")
+            findings = vertex_validation.findings(body)
+            if findings:
+                return google_error(400, " ".join(findings[:10]))
         if method == "streamGenerateContent":
             return StreamingResponse(stream(state, mode, body, model),
                                      media_type="text/event-stream")
         if mode.kind == "malformed":
             return Response(b'{"candidates": [', media_type="application/json")
-        result = (answer(state, mode, body, model) if method == "generateContent"
-                  else embed(state, method, body))
+        if method == "generateContent":
+            result = (blocked(state, body, model) if mode.kind == "blocked"
+                      else answer(state, mode, body, model))
+        else:
+            result = embed(state, method, body)
         return Response(orjson.dumps(result), media_type="application/json")
 
     async def model_info(request: Request) -> Response:

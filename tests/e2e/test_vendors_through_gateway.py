@@ -25,7 +25,7 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from gateway.emulators.base import EmulatorServer, free_port
+from gateway.emulators.base import EmulatorServer, Mode, free_port
 from gateway.emulators.bedrock import build_app as bedrock_app
 from gateway.emulators.ollama import build_app as ollama_app
 from gateway.emulators.openai import build_app as openai_app
@@ -327,3 +327,50 @@ def test_replicate_refuses_tools_with_a_clear_400(client: openai.OpenAI,
     assert vendor_calls(emulators["replicate"]) == []
     ok = client.chat.completions.create(model="replicate-declared-chat", messages=ask())
     assert ok.choices[0].message.content == emulators["replicate"].state.mode.reply
+
+
+def test_a_canceled_replicate_stream_reaches_the_client_as_an_error(
+        client: openai.OpenAI, emulators: dict[str, EmulatorServer]) -> None:
+    emulators["replicate"].state.mode = Mode(kind="canceled", cut_after=2)
+    pieces: list[str] = []
+    finishes: list[str] = []
+    with pytest.raises(openai.APIError) as err:  # raised mid-iteration, by the error event
+        with client.chat.completions.create(model="replicate-chat", messages=ask(),
+                                            stream=True) as stream:
+            for chunk in stream:
+                pieces += [c.delta.content for c in chunk.choices if c.delta.content]
+                finishes += [c.finish_reason for c in chunk.choices if c.finish_reason]
+    assert pieces == ["Merhaba! ", "Size "] and finishes == []
+    assert "interrupted" in str(err.value.body)
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_vertex_safety_block_is_a_200_content_filter_without_output(
+        client: openai.OpenAI, emulators: dict[str, EmulatorServer], stream: bool) -> None:
+    emulators["vertex"].state.mode = Mode(kind="blocked")
+    if not stream:
+        done = client.chat.completions.create(model="vertex-chat", messages=ask())
+        assert done.choices[0].finish_reason == "content_filter"
+        assert not done.choices[0].message.content
+        assert done.usage is not None and done.usage.completion_tokens == 0
+        return
+    finishes, usage = [], None
+    with client.chat.completions.create(model="vertex-chat", messages=ask(), stream=True,
+                                        stream_options={"include_usage": True}) as chunks:
+        for chunk in chunks:
+            finishes += [c.finish_reason for c in chunk.choices if c.finish_reason]
+            usage = chunk.usage or usage
+    assert finishes == ["content_filter"]
+    assert usage is not None and usage.completion_tokens == 0
+
+
+def test_a_bedrock_tool_history_without_tools_is_answered(
+        client: openai.OpenAI, emulators: dict[str, EmulatorServer]) -> None:
+    done = client.chat.completions.create(model="bedrock-chat", messages=[
+        *ask("Ankara'da hava nasıl?"),
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "tooluse_1", "type": "function",
+             "function": {"name": "get_weather", "arguments": '{"city": "Ankara"}'}}]},
+        {"role": "tool", "tool_call_id": "tooluse_1", "content": '{"temp_c": 21}'},
+    ])
+    assert done.choices[0].message.content == emulators["bedrock"].state.mode.reply

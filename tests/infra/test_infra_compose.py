@@ -133,6 +133,15 @@ def test_inference_services(compose: dict) -> None:
     assert devices[0]["driver"] == "nvidia" and "gpu" in devices[0]["capabilities"]
 
 
+def test_vllm_serves_tool_calls(compose: dict) -> None:
+    """Without auto tool choice and a parser, vLLM refuses every request that offers tools."""
+    command = compose["services"]["vllm"]["command"]
+    assert "--enable-auto-tool-choice" in command
+    parser = command[command.index("--tool-call-parser") + 1]
+    model = command[command.index("--model") + 1]
+    assert (parser, model) == ("hermes", "Qwen/Qwen2.5-7B-Instruct")  # Qwen2.5 speaks hermes
+
+
 def test_every_depends_on_target_exists_and_long_running_services_have_healthchecks(
     compose: dict,
 ) -> None:

@@ -1,8 +1,9 @@
 """OpenAI chat request -> Bedrock Converse parameters, and Converse answers -> our results.
 
 Bedrock's rules this module keeps: system prompts travel apart from the conversation (`system`
-blocks), roles alternate strictly (consecutive same-role turns are merged), tool calls are
-`toolUse` blocks of the assistant and tool results are `toolResult` blocks of the *user*.
+blocks), the conversation starts with a user turn, roles alternate strictly (consecutive
+same-role turns are merged), tool calls are `toolUse` blocks of the assistant and tool results
+are `toolResult` blocks of the *user*, and a history holding either needs a `toolConfig`.
 """
 
 from __future__ import annotations
@@ -22,10 +23,14 @@ from gateway.core.types import (
     Usage,
 )
 
+# every value of the StopReason enum in botocore's model of bedrock-runtime (a unit test holds
+# this table to it): the model's broken output or broken tool call is an "error" finish, as
+# Vertex's MALFORMED_FUNCTION_CALL is, never a normal stop
 STOP_REASONS: Mapping[str, FinishReason] = {
     "end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length",
     "model_context_window_exceeded": "length", "tool_use": "tool_calls",
     "guardrail_intervened": "content_filter", "content_filtered": "content_filter",
+    "malformed_model_output": "error", "malformed_tool_use": "error",
 }
 _EMPTY_SCHEMA: Mapping[str, Any] = {"type": "object", "properties": {}}
 
@@ -120,11 +125,28 @@ def _tool_choice(choice: str | dict[str, Any] | None) -> dict[str, Any]:
     raise _caller("tool_choice must be 'auto', 'required', 'none' or name a function")
 
 
-def tool_config(request: ChatRequest, has_tool_history: bool) -> dict[str, Any] | None:
-    """`toolConfig`, or None. Converse has no 'none' choice: with `tool_choice='none'` the
-    tools are left out, unless the history holds tool blocks (Bedrock then requires them)."""
+def _history_tool_names(turns: list[dict[str, Any]]) -> list[str]:
+    """The names of the tools the history's toolUse blocks called, first call first."""
+    names = [b["toolUse"]["name"] for t in turns for b in t["content"] if "toolUse" in b]
+    return list(dict.fromkeys(names))
+
+
+def _has_tool_blocks(turns: list[dict[str, Any]]) -> bool:
+    return any("toolUse" in b or "toolResult" in b for t in turns for b in t["content"])
+
+
+def tool_config(request: ChatRequest, turns: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """`toolConfig`, or None. Bedrock refuses a history with toolUse/toolResult blocks and no
+    `toolConfig`: without tools in the request, the tools the history called are declared
+    (schema-free) so the history can be sent. Converse has no 'none' choice: with
+    `tool_choice='none'` the tools are left out, unless the history needs them."""
+    has_tool_history = _has_tool_blocks(turns)
     if not request.tools:
-        return None
+        names = _history_tool_names(turns) if has_tool_history else []
+        if not names:
+            return None
+        return {"tools": [{"toolSpec": {"name": name, "inputSchema": {
+            "json": dict(_EMPTY_SCHEMA)}}} for name in names]}
     if request.tool_choice == "none" and not has_tool_history:
         return None
     tools = [{"toolSpec": {
@@ -143,14 +165,17 @@ def to_converse(request: ChatRequest, model_id: str) -> dict[str, Any]:
     system, messages = map_messages(request.messages)
     if not messages:
         raise _caller("the request has no user or assistant message")
+    if messages[0]["role"] != "user":
+        # Bedrock refuses it; another backend may take the conversation as it is
+        raise ProviderError(FailureKind.UNSUPPORTED, "a Bedrock conversation must start with a "
+                            "user turn, and this one starts with the assistant")
     kwargs: dict[str, Any] = {"modelId": model_id, "messages": messages}
     if system:
         kwargs["system"] = system
     config = inference_config(request)
     if config:
         kwargs["inferenceConfig"] = config
-    has_history = any("toolUse" in b or "toolResult" in b for t in messages for b in t["content"])
-    tools = tool_config(request, has_history)
+    tools = tool_config(request, messages)
     if tools is not None:
         kwargs["toolConfig"] = tools
     return kwargs

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
+import orjson
 from replicate.client import Client
 from replicate.identifier import ModelVersionIdentifier
 from replicate.prediction import Prediction
@@ -123,7 +124,8 @@ class ReplicateProvider:
 
     async def _next_output(self, events: AsyncIterator[Any], limit: float,
                            started: bool) -> str | None:
-        """The next `output` event's text, or None at `done`."""
+        """The next `output` event's text, or None at a `done` that ends a prediction which did
+        not fail: `done {"reason": "canceled" | "error"}` is the model's failure."""
         try:
             async with asyncio.timeout(limit):
                 async for event in events:
@@ -131,31 +133,42 @@ class ReplicateProvider:
                     if kind == "output":
                         return str(event.data)
                     if kind == "done":
+                        reason = done_reason(event.data)
+                        if reason in ("canceled", "error"):
+                            raise model_failure(self.name, "canceled" if reason == "canceled"
+                                                else "failed", None)
                         return None
             raise ProviderError(FailureKind.PROVIDER,
                                 f"stream from backend '{self.name}' ended early",
                                 backend=self.name)
+        except ProviderError as exc:
+            err = exc
         except RuntimeError as exc:  # the client raises the SSE `error` event this way
-            err = (exc if isinstance(exc, ProviderError)
-                   else model_failure(self.name, "failed", str(exc)))
+            err = model_failure(self.name, "failed", str(exc))
         except Exception as exc:
             err = classify_exception(self.name, exc)
+        raise self._after(err, started) from None
+
+    def _after(self, err: ProviderError, started: bool) -> ProviderError:
+        """A failure as it stands before the first chunk; once one is out, the stream is cut."""
         if not started:
-            raise err from None
-        raise ProviderError(FailureKind.INTERRUPTED,
-                            f"stream from backend '{self.name}' was cut ({err.kind.value})",
-                            backend=self.name) from None
+            return err
+        return ProviderError(FailureKind.INTERRUPTED,
+                             f"stream from backend '{self.name}' was cut ({err.kind.value})",
+                             backend=self.name)
 
     async def _final_chunk(self, prediction: Prediction, request: ChatRequest,
                            text: str) -> ChatChunk:
-        """Usage from the finished prediction's metrics; estimated if they are unavailable."""
-        metrics = None
+        """Usage from the finished prediction's metrics; estimated if they are unavailable. A
+        prediction that ended failed or canceled is the model's failure, never a success."""
         try:
             async with asyncio.timeout(5.0):
                 done = await self._client.predictions.async_get(prediction.id)
-            metrics = done.metrics
         except Exception:  # usage then falls back to an estimate; the answer itself is whole
-            metrics = None
+            done = None
+        if done is not None and done.status in ("failed", "canceled"):
+            raise self._after(model_failure(self.name, done.status, done.error), bool(text))
+        metrics = done.metrics if done is not None else None
         usage = usage_of(metrics, request, text)
         return ChatChunk(finish_reason=finish_of(usage, request), usage=usage)
 
@@ -165,3 +178,13 @@ class ReplicateProvider:
 
     async def aclose(self) -> None:
         await self._client._async_client.aclose()
+
+
+def done_reason(data: str) -> str | None:
+    """The `reason` of a `done` event (`{}` when the prediction succeeded)."""
+    try:
+        payload = orjson.loads(data or "{}")
+    except orjson.JSONDecodeError:
+        return None
+    reason = payload.get("reason") if isinstance(payload, dict) else None
+    return reason if isinstance(reason, str) and reason else None

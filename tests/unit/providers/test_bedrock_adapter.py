@@ -249,7 +249,7 @@ async def test_check_probes_the_endpoint(provider: BedrockProvider) -> None:
 
 async def test_emulator_routes_an_arn_only_when_percent_encoded(server: EmulatorServer) -> None:
     server.state.reset()
-    arn = "arn:aws:bedrock:eu-central-1:1:inference-profile/eu.model-v1:0"
+    arn = "arn:aws:bedrock:eu-central-1:123456789012:inference-profile/eu.model-v1:0"
     body = {"messages": [{"role": "user", "content": [{"text": "Selam"}]}]}
     async with httpx.AsyncClient(base_url=server.url) as client:
         raw = await client.post(f"/model/{arn}/converse", json=body)

@@ -10,7 +10,12 @@ import pytest
 from gateway.core.errors import FailureKind, ProviderError
 from gateway.core.types import ChatRequest, ToolCallDelta
 from gateway.providers.bedrock.events import StreamMapper
-from gateway.providers.bedrock.mapping import parse_converse, parse_usage, to_converse
+from gateway.providers.bedrock.mapping import (
+    STOP_REASONS,
+    parse_converse,
+    parse_usage,
+    to_converse,
+)
 
 _TOOL = {"type": "function", "function": {
     "name": "get_weather", "description": "Weather for a city",
@@ -97,6 +102,40 @@ def test_tool_choice_none_leaves_tools_out_unless_history_needs_them() -> None:
     assert with_history["toolConfig"]["tools"][0]["toolSpec"]["name"] == "get_weather"
 
 
+def test_history_with_tool_blocks_and_no_tools_declares_the_called_tools() -> None:
+    out = to_converse(req(messages=[
+        {"role": "user", "content": "Hava?"},
+        {"role": "assistant", "tool_calls": [
+            {"id": "t1", "type": "function", "function": {"name": "get_weather",
+                                                          "arguments": "{}"}},
+            {"id": "t2", "type": "function", "function": {"name": "get_time",
+                                                          "arguments": "{}"}},
+            {"id": "t3", "type": "function", "function": {"name": "get_weather",
+                                                          "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "t1", "content": "güneşli"},
+        {"role": "tool", "tool_call_id": "t2", "content": "12:00"},
+        {"role": "tool", "tool_call_id": "t3", "content": "yağmurlu"}]), "m")
+    empty = {"json": {"type": "object", "properties": {}}}
+    assert out["toolConfig"] == {"tools": [
+        {"toolSpec": {"name": "get_weather", "inputSchema": empty}},
+        {"toolSpec": {"name": "get_time", "inputSchema": empty}}]}
+
+
+def test_conversation_starting_with_the_assistant_is_unsupported_not_sent() -> None:
+    with pytest.raises(ProviderError) as err:
+        to_converse(req(messages=[{"role": "system", "content": "Kısa yanıt ver."},
+                                  {"role": "assistant", "content": "Merhaba, ben asistan."},
+                                  {"role": "user", "content": "Selam"}]), "m")
+    assert err.value.kind == FailureKind.UNSUPPORTED  # another backend may take it
+
+
+def test_every_stop_reason_of_botocores_model_is_mapped_explicitly() -> None:
+    import botocore.session
+
+    model = botocore.session.get_session().get_service_model("bedrock-runtime")
+    assert set(model.shape_for("StopReason").enum) == set(STOP_REASONS)
+
+
 def test_inference_config_from_limits_sampling_and_stops() -> None:
     out = to_converse(req(max_completion_tokens=64, max_tokens=10, temperature=0.3, top_p=0.8,
                           stop="###"), "m")
@@ -125,7 +164,8 @@ def test_image_parts_are_refused_not_dropped() -> None:
 @pytest.mark.parametrize(("reason", "finish"), [
     ("end_turn", "stop"), ("stop_sequence", "stop"), ("max_tokens", "length"),
     ("tool_use", "tool_calls"), ("guardrail_intervened", "content_filter"),
-    ("content_filtered", "content_filter"),
+    ("content_filtered", "content_filter"), ("malformed_model_output", "error"),
+    ("malformed_tool_use", "error"), ("model_context_window_exceeded", "length"),
 ])
 def test_parse_converse_finish_reasons(reason: str, finish: str) -> None:
     result = parse_converse({"output": {"message": {"role": "assistant", "content": [
