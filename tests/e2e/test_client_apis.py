@@ -262,3 +262,27 @@ def test_completions_refuse_logprobs(gw: Gateway, cloud: EmulatorServer) -> None
     r = gw.post("/v1/completions", {"model": "chat", "prompt": "x", "logprobs": 2})
     assert r.status_code == 400 and r.json()["error"]["param"] == "logprobs"
     assert cloud.state.requests == []
+
+
+# ---- a stream cut after its first chunk --------------------------------------------------------
+
+@pytest.mark.parametrize(("path", "body", "tail"), [
+    ("/v1/responses", {"input": "Başkent?"},
+     'event: error\ndata: {"type":"error","sequence_number":'),
+    ("/v1/messages", {"max_tokens": 30, "messages": [{"role": "user", "content": "Başkent?"}]},
+     'event: error\ndata: {"type":"error","error":{"type":"api_error","message":'),
+    ("/v1/completions", {"prompt": "Başkent"}, 'data: {"error":{"message":'),
+])
+def test_a_cut_stream_ends_with_an_error_event_in_the_api_shape(
+        gw: Gateway, cloud: EmulatorServer, path: str, body: dict[str, object],
+        tail: str) -> None:
+    cloud.state.mode = Mode(kind="cut", cut_after=2, reply=REPLY)
+    with httpx.stream("POST", gw.url + path, json={"model": "chat", "stream": True, **body},
+                      headers={"authorization": f"Bearer {gw.key}"}, timeout=30) as r:
+        text = r.read().decode()
+    assert r.status_code == 200
+    assert "Ankara" in text  # what was served before the cut reached the client
+    last = text.strip().split("\n\n")[-1]
+    assert last.startswith(tail) and "interrupted" in last, last
+    assert "[DONE]" not in text and "message_stop" not in text
+    assert "response.completed" not in text
