@@ -69,6 +69,14 @@ def test_responses_create_text(oai: openai.OpenAI, cloud: EmulatorServer) -> Non
     assert sent["messages"] == [{"role": "system", "content": "Kısa cevap ver."},
                                 {"role": "user", "content": "Türkiye'nin başkenti neresi?"}]
     assert sent["max_tokens"] == 50
+    # the next turn replays the answer as the SDK serialises it (strictly validated)
+    follow = oai.responses.create(model="chat", input=[
+        {"role": "user", "content": "Türkiye'nin başkenti neresi?"}, *r.output,  # type: ignore[list-item]
+        {"role": "user", "content": "Nüfusu?"}])
+    assert follow.output_text == REPLY
+    assert _sent(cloud)["messages"] == [
+        {"role": "user", "content": "Türkiye'nin başkenti neresi?"},
+        {"role": "assistant", "content": REPLY}, {"role": "user", "content": "Nüfusu?"}]
 
 
 def test_responses_stream_events(oai: openai.OpenAI, cloud: EmulatorServer) -> None:

@@ -138,3 +138,33 @@ def test_special_anywhere_with_any_wrapping_is_refused(
     cloud.state.requests.clear()
     _assert_refused(gw, path, _body(path, index, base, before + SPECIAL + after, stream))
     assert cloud.state.requests == []
+
+
+def _schema(text: str) -> dict[str, Any]:
+    return {"type": "object", "properties": {"note": {"type": "string", "description": text}}}
+
+
+DEFINITION_CASES: list[tuple[str, Body]] = [
+    ("/v1/responses", {"input": "Kayda bak.", "tools": [
+        {"type": "function", "name": "lookup", "description": SPECIAL}]}),
+    ("/v1/responses", {"input": "Kayda bak.", "tools": [
+        {"type": "function", "name": "lookup", "parameters": _schema(SPECIAL)}]}),
+    ("/v1/responses", {"input": "Kayda bak.", "text": {"format": {
+        "type": "json_schema", "name": "out", "schema": _schema(SPECIAL)}}}),
+    ("/v1/messages", {"max_tokens": 32, "messages": [{"role": "user", "content": "Kayda bak."}],
+                      "tools": [{"name": "lookup", "description": SPECIAL,
+                                 "input_schema": {"type": "object"}}]}),
+    ("/v1/messages", {"max_tokens": 32, "messages": [{"role": "user", "content": "Kayda bak."}],
+                      "output_config": {"format": {"type": "json_schema",
+                                                   "schema": _schema(SPECIAL)}}}),
+]
+
+
+@pytest.mark.xfail(strict=False, reason="tool definitions and response schemas are translated "
+                   "into ChatRequest.tools / response_format, which the classifier reads only "
+                   "once the one enumeration of request text places lands")
+@pytest.mark.parametrize(("path", "body"), DEFINITION_CASES)
+def test_special_in_tool_definitions_and_schemas_never_reaches_the_cloud(
+        gw: Gateway, cloud: EmulatorServer, path: str, body: Body) -> None:
+    _assert_refused(gw, path, {"model": "chat", **body})
+    assert cloud.state.requests == []
