@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 import orjson
-from pydantic import Field
+from pydantic import Discriminator, Field, Tag
 
 from gateway.core.types import ChatRequest
-from gateway.openai_api.strict import Strict, chat_request
+from gateway.openai_api.strict import Strict, by_type, chat_request
 
 # `cache_control` is a caching hint for Anthropic's servers; accepted on every block it may
 # sit on and not forwarded (no backend here keeps a prompt cache keyed by it)
@@ -48,7 +48,10 @@ class ToolResultBlock(Strict):
         return "error: " + body if self.is_error else body
 
 
-Block = Annotated[TextBlock | ToolUseBlock | ToolResultBlock, Field(discriminator="type")]
+Block = Annotated[Annotated[TextBlock, Tag("type=text")]
+                  | Annotated[ToolUseBlock, Tag("type=tool_use")]
+                  | Annotated[ToolResultBlock, Tag("type=tool_result")],
+                  Discriminator(by_type(None))]
 
 
 class Message(Strict):

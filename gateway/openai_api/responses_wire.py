@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Discriminator, Field, Tag
 
 from gateway.core.types import ChatRequest
-from gateway.openai_api.strict import Strict, chat_request, unsupported
+from gateway.openai_api.strict import Strict, by_type, chat_request, unsupported
 
 
 class TextPart(Strict):
@@ -68,8 +68,10 @@ class FunctionCallOutputItem(Strict):
         return "".join(p.text for p in self.output)
 
 
-InputItem = Annotated[MessageItem | FunctionCallItem | FunctionCallOutputItem,
-                      Field(union_mode="left_to_right")]
+InputItem = Annotated[Annotated[MessageItem, Tag("type=message")]
+                      | Annotated[FunctionCallItem, Tag("type=function_call")]
+                      | Annotated[FunctionCallOutputItem, Tag("type=function_call_output")],
+                      Discriminator(by_type("message"))]
 
 
 class FunctionTool(Strict):
@@ -99,7 +101,7 @@ class TextOptions(Strict):
 
 class ResponsesRequest(Strict):
     model: str = Field(min_length=1)
-    input: str | list[InputItem]
+    input: str | Annotated[list[InputItem], Field(min_length=1)]
     instructions: str | None = None
     max_output_tokens: int | None = Field(default=None, ge=1)
     temperature: float | None = Field(default=None, ge=0, le=2)

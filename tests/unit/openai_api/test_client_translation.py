@@ -87,10 +87,11 @@ def test_responses_options_map_to_chat_fields() -> None:
 @pytest.mark.parametrize(("body", "param"), [
     ({"input": "x", "previous_response_id": "resp_1"}, "previous_response_id"),
     ({"input": "x", "reasoning": {"effort": "low"}}, "reasoning"),
-    ({"input": "x", "tools": [{"type": "web_search"}]}, None),
+    ({"input": "x", "tools": [{"type": "web_search"}]}, "tools.0.type"),
     ({"input": [{"role": "user", "content": [{"type": "input_image", "image_url": "u"}]}]},
-     None),
-    ({"input": [{"type": "item_reference", "id": "x"}]}, None),
+     "input.0.content.0.type"),
+    ({"input": [{"type": "item_reference", "id": "x"}]}, "input.0"),
+    ({"input": []}, "input"),
     ({"input": "x", "text": {"format": {"type": "json_schema"}}}, "text.format"),
     ({"input": "x", "text": {"verbosity": "low"}}, "text.verbosity"),
 ])
@@ -187,3 +188,35 @@ def test_completion_refusals_are_400(body: dict[str, object], param: str | None)
         _completion(body)
     if param is not None:
         assert info.value.param == param
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ({"model": "m", "input": [{"role": "user", "content": "x", "foo": 1}]},
+     "unknown field 'input.0.foo': this endpoint does not support it"),
+    ({"model": "m", "input": [{"type": "function_call", "call_id": "c", "name": "n"}]},
+     "missing required field 'input.0.arguments'"),
+    ({"model": "m", "input": [{"type": "item_reference", "id": "x"}]},
+     "invalid value for 'input.0': type 'item_reference' is not supported here (supported: "
+     "'message', 'function_call', 'function_call_output')"),
+])
+def test_responses_errors_name_the_place_as_the_client_wrote_it(
+        body: dict[str, object], message: str) -> None:
+    with pytest.raises(InvalidRequest) as info:
+        parse_strict(responses_wire.ResponsesRequest, orjson.dumps(body))
+    assert info.value.message == message
+
+
+@pytest.mark.parametrize(("block", "message"), [
+    ({"type": "text", "text": "x", "foo": 1},
+     "unknown field 'messages.0.content.0.foo': this endpoint does not support it"),
+    ({"type": "text"}, "missing required field 'messages.0.content.0.text'"),
+    ({"type": "image", "source": {}},
+     "invalid value for 'messages.0.content.0': type 'image' is not supported here "
+     "(supported: 'text', 'tool_use', 'tool_result')"),
+])
+def test_messages_errors_name_the_place_as_the_client_wrote_it(
+        block: dict[str, object], message: str) -> None:
+    body = {"model": "m", "max_tokens": 1, "messages": [{"role": "user", "content": [block]}]}
+    with pytest.raises(InvalidRequest) as info:
+        parse_strict(anthropic_wire.MessagesRequest, orjson.dumps(body))
+    assert info.value.message == message
