@@ -5,26 +5,24 @@ Anthropic SDKs send) or as a bearer token; every error has Anthropic's shape."""
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncGenerator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 import orjson
 from fastapi import APIRouter, Request
-from starlette.responses import Response, StreamingResponse
+from starlette.responses import Response
 
 from gateway.core.errors import GatewayError, InvalidRequest, ProviderError
 from gateway.core.tokens import estimate_text_tokens
+from gateway.core.types import RequestContext
 from gateway.openai_api import served
 from gateway.openai_api.anthropic_out import MessageEvents, error_body, message_json
 from gateway.openai_api.anthropic_wire import CountTokensRequest, MessagesRequest, to_chat
 from gateway.openai_api.errors import from_provider
-from gateway.openai_api.handlers import JSON, route_headers
+from gateway.openai_api.handlers import JSON
 from gateway.openai_api.strict import parse_strict
 from gateway.providers.tokens import estimate_prompt_tokens
-from gateway.service.chat import StreamHandle
 
 log = logging.getLogger("gateway.api")
-
-SSE_HEADERS = {"cache-control": "no-cache", "x-accel-buffering": "no"}
 
 
 def build_anthropic_router() -> APIRouter:
@@ -65,17 +63,14 @@ async def _messages(request: Request) -> Response:
         raise
     if chat.stream:
         ctx, handle = await served.open_stream(request, chat)
-        enc = MessageEvents("msg_" + ctx.request_id.removeprefix("req_"), req.model)
-        headers = route_headers(handle.decision, handle.outcome.backend,
-                                len(handle.outcome.attempts))
-        return StreamingResponse(_events(handle, enc), media_type="text/event-stream",
-                                 headers={**headers, **SSE_HEADERS})
+        return served.event_stream(handle, MessageEvents(_message_id(ctx), req.model))
     ctx, answer = await served.complete(request, chat)
-    headers = route_headers(answer.decision, answer.outcome.backend,
-                            len(answer.outcome.attempts))
-    body = message_json("msg_" + ctx.request_id.removeprefix("req_"), req.model, answer.result,
-                        answer.usage)
-    return Response(body, media_type=JSON, headers=headers)
+    body = message_json(_message_id(ctx), req.model, answer.result, answer.usage)
+    return Response(body, media_type=JSON, headers=served.headers_of(answer))
+
+
+def _message_id(ctx: RequestContext) -> str:
+    return "msg_" + ctx.request_id.removeprefix("req_")
 
 
 async def _count_tokens(request: Request) -> Response:
@@ -86,18 +81,3 @@ async def _count_tokens(request: Request) -> Response:
     tools = orjson.dumps([t.model_dump() for t in chat.tools]).decode() if chat.tools else ""
     total = estimate_prompt_tokens(chat) + (estimate_text_tokens(tools) if tools else 0)
     return Response(orjson.dumps({"input_tokens": total}), media_type=JSON)
-
-
-async def _events(handle: StreamHandle, enc: MessageEvents) -> AsyncGenerator[bytes, None]:
-    yield enc.start()
-    try:
-        async for chunk in handle.chunks:
-            data = enc.chunk(chunk)
-            if data:
-                yield data
-    except ProviderError as exc:
-        # the first event already went out: no fallback is possible; say so and stop
-        yield enc.error(f"the stream was interrupted: {exc.message}")
-        return
-    assert handle.usage is not None  # set by the chat service when the chunks end
-    yield enc.finish(handle.usage)

@@ -5,23 +5,19 @@ token-id prompts) are refused with a 400 rather than answered wrongly."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
 from typing import Any
 
 import orjson
 from fastapi import APIRouter, Request
 from pydantic import Field
-from starlette.responses import Response, StreamingResponse
+from starlette.responses import Response
 
-from gateway.core.errors import InvalidRequest, ProviderError
-from gateway.core.types import ChatChunk, ChatRequest, ChatResult, Usage
+from gateway.core.errors import InvalidRequest
+from gateway.core.types import ChatChunk, ChatRequest, ChatResult, RequestContext, Usage
 from gateway.openai_api import served
-from gateway.openai_api.handlers import JSON, route_headers
+from gateway.openai_api.handlers import JSON
 from gateway.openai_api.strict import Strict, chat_request, parse_strict, unsupported
 from gateway.openai_api.wire import ChunkEncoder, usage_json
-from gateway.service.chat import StreamHandle
-
-SSE_HEADERS = {"cache-control": "no-cache", "x-accel-buffering": "no"}
 
 
 class StreamOptions(Strict):
@@ -81,11 +77,15 @@ def completion_json(cid: str, created: int, alias: str, result: ChatResult, usag
 
 
 class TextChunks:
-    """Encodes one stream as legacy `text_completion` SSE chunks."""
+    """Encodes one stream as legacy `text_completion` SSE chunks, `[DONE]` at the end."""
 
-    def __init__(self, cid: str, created: int, alias: str) -> None:
+    def __init__(self, cid: str, created: int, alias: str, include_usage: bool = False) -> None:
         self._head = {"id": cid, "object": "text_completion", "created": created,
                       "model": alias}
+        self._include_usage = include_usage
+
+    def start(self) -> bytes:
+        return b""
 
     def _frame(self, body: dict[str, Any]) -> bytes:
         return b"data: " + orjson.dumps({**self._head, **body}) + b"\n\n"
@@ -98,6 +98,12 @@ class TextChunks:
 
     def usage(self, u: Usage) -> bytes:
         return self._frame({"choices": [], "usage": usage_json(u)})
+
+    def finish(self, usage: Usage) -> bytes:
+        return (self.usage(usage) if self._include_usage else b"") + ChunkEncoder.DONE
+
+    def error(self, message: str) -> bytes:
+        return ChunkEncoder.error(message, "stream_interrupted")
 
 
 def build_completions_router() -> APIRouter:
@@ -114,32 +120,16 @@ def build_completions_router() -> APIRouter:
         created = served.created_at(request)
         if chat.stream:
             ctx, handle = await served.open_stream(request, chat)
-            enc = TextChunks("cmpl-" + ctx.request_id.removeprefix("req_"), created, req.model)
-            headers = route_headers(handle.decision, handle.outcome.backend,
-                                    len(handle.outcome.attempts))
             usage = bool(req.stream_options and req.stream_options.include_usage)
-            return StreamingResponse(_events(handle, enc, usage), media_type="text/event-stream",
-                                     headers={**headers, **SSE_HEADERS})
+            return served.event_stream(handle, TextChunks(_completion_id(ctx), created,
+                                                          req.model, usage))
         ctx, answer = await served.complete(request, chat)
-        headers = route_headers(answer.decision, answer.outcome.backend,
-                                len(answer.outcome.attempts))
-        body = completion_json("cmpl-" + ctx.request_id.removeprefix("req_"), created,
-                               req.model, answer.result, answer.usage)
-        return Response(body, media_type=JSON, headers=headers)
+        body = completion_json(_completion_id(ctx), created, req.model, answer.result,
+                               answer.usage)
+        return Response(body, media_type=JSON, headers=served.headers_of(answer))
 
     return router
 
 
-async def _events(handle: StreamHandle, enc: TextChunks, include_usage: bool
-                  ) -> AsyncGenerator[bytes, None]:
-    try:
-        async for chunk in handle.chunks:
-            data = enc.chunk(chunk)
-            if data:
-                yield data
-    except ProviderError as exc:
-        yield ChunkEncoder.error(f"the stream was interrupted: {exc.message}", "stream_interrupted")
-        return
-    if include_usage and handle.usage is not None:
-        yield enc.usage(handle.usage)
-    yield ChunkEncoder.DONE
+def _completion_id(ctx: RequestContext) -> str:
+    return "cmpl-" + ctx.request_id.removeprefix("req_")

@@ -188,5 +188,5 @@ class ResponsesEvents:
         kind = "response.completed" if final["status"] == "completed" else "response.incomplete"
         return out + self._event(kind, response=final)
 
-    def error(self, message: str, code: str) -> bytes:
-        return self._event("error", code=code, message=message, param=None)
+    def error(self, message: str) -> bytes:
+        return self._event("error", code="stream_interrupted", message=message, param=None)

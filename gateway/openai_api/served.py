@@ -4,12 +4,15 @@ it, whole or streamed. A body that cannot be read still gets its ledger row."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import AsyncGenerator
+from typing import TYPE_CHECKING, Protocol
 
 from fastapi import Request
+from starlette.responses import StreamingResponse
 
-from gateway.core.errors import GatewayError
-from gateway.core.types import ChatRequest, RequestContext
+from gateway.core.errors import GatewayError, ProviderError
+from gateway.core.types import ChatChunk, ChatRequest, RequestContext, Usage
+from gateway.openai_api.handlers import route_headers
 from gateway.service.chat import Served, StreamHandle
 
 if TYPE_CHECKING:
@@ -48,3 +51,42 @@ async def open_stream(request: Request, chat: ChatRequest
 
 def created_at(request: Request) -> int:
     return int(runtime_of(request).clock.now())
+
+
+class Events(Protocol):
+    """One stream's encoder in a client API's event format."""
+
+    def start(self) -> bytes: ...
+
+    def chunk(self, c: ChatChunk) -> bytes: ...
+
+    def finish(self, usage: Usage) -> bytes: ...
+
+    def error(self, message: str) -> bytes: ...
+
+
+def headers_of(answer: Served | StreamHandle) -> dict[str, str]:
+    return route_headers(answer.decision, answer.outcome.backend, len(answer.outcome.attempts))
+
+
+def event_stream(handle: StreamHandle, enc: Events) -> StreamingResponse:
+    return StreamingResponse(_events(handle, enc), media_type="text/event-stream",
+                             headers={**headers_of(handle), "cache-control": "no-cache",
+                                      "x-accel-buffering": "no"})
+
+
+async def _events(handle: StreamHandle, enc: Events) -> AsyncGenerator[bytes, None]:
+    head = enc.start()
+    if head:
+        yield head
+    try:
+        async for chunk in handle.chunks:
+            data = enc.chunk(chunk)
+            if data:
+                yield data
+    except ProviderError as exc:
+        # the first event already went out: no fallback is possible; say so and stop
+        yield enc.error(f"the stream was interrupted: {exc.message}")
+        return
+    assert handle.usage is not None  # set by the chat service when the chunks end
+    yield enc.finish(handle.usage)
