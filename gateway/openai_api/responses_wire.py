@@ -115,6 +115,9 @@ class ResponsesRequest(Strict):
     stream: bool = False
     store: bool | None = None
     previous_response_id: str | None = None
+    # defaults some SDKs always send; nothing extra can be included and input is never cut
+    include: Annotated[list[str], Field(max_length=0)] | None = None
+    truncation: Literal["disabled"] | None = None
 
 
 def to_chat(req: ResponsesRequest) -> ChatRequest:

@@ -68,6 +68,7 @@ def test_responses_options_map_to_chat_fields() -> None:
     chat = _responses({
         "input": "hi", "max_output_tokens": 7, "temperature": 0.5, "top_p": 0.9,
         "metadata": {"k": "v"}, "user": "u1", "stream": True, "parallel_tool_calls": True,
+        "include": [], "truncation": "disabled", "store": False,
         "tools": [{"type": "function", "name": "f", "description": "d", "parameters": schema,
                    "strict": True}],
         "tool_choice": {"type": "function", "name": "f"},
@@ -94,6 +95,8 @@ def test_responses_options_map_to_chat_fields() -> None:
     ({"input": []}, "input"),
     ({"input": "x", "text": {"format": {"type": "json_schema"}}}, "text.format"),
     ({"input": "x", "text": {"verbosity": "low"}}, "text.verbosity"),
+    ({"input": "x", "include": ["reasoning.encrypted_content"]}, "include"),
+    ({"input": "x", "truncation": "auto"}, "truncation"),
 ])
 def test_responses_refusals_are_400(body: dict[str, object], param: str | None) -> None:
     with pytest.raises(InvalidRequest) as info:
