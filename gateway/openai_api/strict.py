@@ -35,7 +35,8 @@ def by_type(default: str | None) -> Callable[[Any], str]:
 
 
 def parse_strict(model: type[M], body: bytes) -> M:
-    """`body` as `model`, or a 400 that names the first bad field (an unknown one as such)."""
+    """`body` as `model`, or a 400 that names the most specific problem (an unknown field as
+    such)."""
     try:
         return model.model_validate_json(body)
     except ValidationError as exc:
@@ -56,13 +57,16 @@ def _invalid(exc: ValidationError, body: bytes) -> InvalidRequest:
     errs = exc.errors()
     if not errs or errs[0]["type"] == "json_invalid":
         return from_validation(exc)
-    data = orjson.loads(body)
+    try:
+        data = orjson.loads(body)
+    except orjson.JSONDecodeError:  # JSON pydantic reads and orjson does not (NaN)
+        return from_validation(exc)
     locs = [_path(data, e["loc"]) for e in errs]
     # deepest first; at one depth a wrong value says more than an unknown field beside it
-    _, _, first = max((len(loc), e["type"] != "extra_forbidden", -i)
-                      for i, (e, loc) in enumerate(zip(errs, locs, strict=True)))
-    err = errs[-first]
-    loc = ".".join(str(p) for p in locs[-first])
+    best = max(range(len(errs)), key=lambda i: (
+        len(locs[i]), errs[i]["type"] != "extra_forbidden", -i))
+    err = errs[best]
+    loc = ".".join(str(p) for p in locs[best])
     if err["type"] == "extra_forbidden":
         return InvalidRequest(f"unknown field '{loc}': this endpoint does not support it",
                               param=loc, code="unknown_field")

@@ -223,3 +223,10 @@ def test_messages_errors_name_the_place_as_the_client_wrote_it(
     with pytest.raises(InvalidRequest) as info:
         parse_strict(anthropic_wire.MessagesRequest, orjson.dumps(body))
     assert info.value.message == message
+
+
+def test_a_value_only_pydantic_reads_still_gets_a_named_400() -> None:
+    with pytest.raises(InvalidRequest) as info:
+        parse_strict(completions.CompletionRequest,
+                     b'{"model": "m", "prompt": "x", "temperature": NaN}')
+    assert info.value.param == "temperature"
