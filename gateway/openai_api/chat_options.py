@@ -4,21 +4,21 @@ probabilities, so the answer would carry `null` where the client asked for numbe
 
 from __future__ import annotations
 
-from typing import Any
-
 from gateway.core.types import ChatRequest
 from gateway.openai_api.strict import unsupported
 
-
-def _option(chat: ChatRequest, name: str) -> Any:
-    """The option whether the request schema types it or keeps it as an extra field."""
-    if name in type(chat).model_fields:
-        return getattr(chat, name)
-    return (chat.model_extra or {}).get(name)
+_OPTIONS = ("logprobs", "top_logprobs")
+# whether the request schema types an option or keeps it among its extra fields; read once,
+# since looking the schema up per request costs more than the check itself on the hot path
+_TYPED = frozenset(n for n in _OPTIONS if n in ChatRequest.model_fields)
 
 
 def refuse_unservable(chat: ChatRequest) -> None:
-    for name in ("logprobs", "top_logprobs"):
-        if _option(chat, name):
+    extra = chat.__pydantic_extra__
+    if not extra and not _TYPED:
+        return  # the common request: nothing beyond the typed fields
+    for name in _OPTIONS:
+        value = getattr(chat, name) if name in _TYPED else extra.get(name) if extra else None
+        if value:
             raise unsupported(f"{name} is not supported: the backends behind this gateway do "
                               "not return token log probabilities", name)
