@@ -24,6 +24,7 @@ from gateway.core.clock import Clock, IdGenerator, RandomIds, SystemClock
 from gateway.metrics import Metrics, backends_up, build_metrics_router
 from gateway.openai_api import errors as api_errors
 from gateway.openai_api.auth import Authenticator, KeyCache
+from gateway.openai_api.client_apis import build_client_apis_router
 from gateway.openai_api.edge import LeanEdge
 from gateway.openai_api.embeddings import build_embeddings_router
 from gateway.openai_api.handlers import build_router
@@ -94,6 +95,7 @@ def create_app(settings: Settings, seams: Seams | None = None,
     api_errors.install(app)
     app.include_router(build_router())
     app.include_router(build_embeddings_router())
+    app.include_router(build_client_apis_router())  # responses, messages, completions
     app.include_router(build_reports_admin_router())
     app.include_router(build_metrics_router())
     app.include_router(build_policy_admin_router())

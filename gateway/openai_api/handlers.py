@@ -14,6 +14,7 @@ from starlette.responses import Response, StreamingResponse
 from gateway.core.clock import Clock
 from gateway.core.errors import InvalidRequest, ProviderError
 from gateway.core.types import ChatRequest, RequestContext
+from gateway.openai_api.chat_options import refuse_unservable
 from gateway.openai_api.errors import from_validation
 from gateway.openai_api.wire import ChunkEncoder, completion_json
 from gateway.service.chat import ChatService, StreamHandle
@@ -37,9 +38,11 @@ def route_headers(decision: RouteDecision, backend: str | None, attempts: int) -
 
 def parse_chat(body: bytes) -> ChatRequest:
     try:
-        return ChatRequest.model_validate_json(body)
+        chat = ChatRequest.model_validate_json(body)
     except ValidationError as exc:
         raise from_validation(exc) from None
+    refuse_unservable(chat)
+    return chat
 
 
 def build_router() -> APIRouter:
