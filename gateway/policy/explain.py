@@ -4,6 +4,7 @@ router (for real requests), `gateway policy explain` and `POST /admin/policy/exp
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Mapping
 from datetime import date
@@ -62,12 +63,17 @@ def declared_of(ctx: RequestContext, request: ChatRequest) -> DataClass | None:
 def route(compiled: CompiledPolicy, classifier: Classifier, ctx: RequestContext,
           request: ChatRequest, *, stats: Mapping[str, BackendLive] | None = None,
           budget: BudgetState = NO_BUDGET_LIMITS, disabled: Mapping[str, str] | None = None,
-          today: date | None = None, seed: float = 0.0) -> RouteDecision:
+          today: date | None = None, seed: float = 0.0,
+          sensitivity: Sensitivity | None = None) -> RouteDecision:
+    """`sensitivity`: the request's classification when the caller made it already (the
+    router classifies large requests off the event loop)."""
     declared = declared_of(ctx, request)
-    sens = classify(classifier, request)
+    sens = sensitivity if sensitivity is not None else classify(classifier, request)
     data_class = effective_class(declared, sens.data_class)
     info = request_info(ctx, request, sens, data_class, today, seed)
     decision = decide(compiled.policy, info, stats, budget, disabled)
+    if decision.redact:
+        decision = dataclasses.replace(decision, sensitivity=sens)
     decision.extra["policy_sha256"] = compiled.sha256
     if declared is not None:
         decision.extra["declared_class"] = declared
