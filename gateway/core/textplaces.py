@@ -64,26 +64,36 @@ _Place = tuple[str, str, Any, Any]
 class Scan:
     """What one walk of a request found."""
 
-    labels: tuple[str, ...]
-    texts: tuple[str, ...]
-    unreadable: tuple[str, ...]  # labels of parts whose payload is not text, with their type
+    texts: tuple[str, ...]  # in walk order
+    unreadable: tuple[str, ...] = ()  # labels of parts whose payload is not text, with type
+
+
+# what most requests are: messages of role + string content and no other text-bearing field
+_PLAIN_REQUEST = frozenset(PLAIN_FIELDS) | {"messages"}
+_PLAIN_MESSAGE = frozenset({"role", "content"})
 
 
 def scan(request: ChatRequest) -> Scan:
-    labels: list[str] = []
-    texts: list[str] = []
+    """The texts of every place (the classifier's input) and the unreadable parts."""
+    if request.model_fields_set <= _PLAIN_REQUEST:
+        # the walk's answer for such a request, without walking it (the hot path)
+        texts: list[str] = []
+        for m in request.messages:
+            content = m.content
+            if type(content) is not str or not m.model_fields_set <= _PLAIN_MESSAGE:
+                break
+            if content:
+                texts.append(content)
+        else:
+            return Scan(tuple(texts))
     unreadable: list[str] = []
-    for label, text, holder, _slot in _walk(request, unreadable):
-        if holder is not None:
-            labels.append(label)
-            texts.append(text)
-    return Scan(tuple(labels), tuple(texts), tuple(unreadable))
+    found = tuple(text for _, text, _, _ in _walk(request, unreadable))
+    return Scan(found, tuple(unreadable))
 
 
 def places(request: ChatRequest) -> list[tuple[str, str]]:
     """(label, text) of every text-bearing place, in walk order."""
-    s = scan(request)
-    return list(zip(s.labels, s.texts, strict=True))
+    return [(label, text) for label, text, _, _ in _walk(request, [])]
 
 
 def request_texts(request: ChatRequest) -> list[str]:
@@ -122,14 +132,13 @@ def _walk(request: ChatRequest, unreadable: list[str]) -> Iterator[_Place]:
     for i, f in enumerate(request.functions or ()):
         yield from _function_def(f, f"functions[{i}]")
     r = request
-    yield from _json(r, "tool_choice", r.tool_choice, "tool_choice")
-    yield from _json(r, "function_call", r.function_call, "function_call")
+    for name in ("tool_choice", "function_call", "stop", "metadata", "logit_bias"):
+        value = getattr(r, name)
+        if value is not None:
+            yield from _json(r, name, value, name)
     if r.response_format is not None and r.response_format.json_schema is not None:
         rf = r.response_format
         yield from _json(rf, "json_schema", rf.json_schema, "response_format.json_schema")
-    yield from _json(r, "stop", r.stop, "stop")
-    yield from _json(r, "metadata", r.metadata, "metadata")
-    yield from _json(r, "logit_bias", r.logit_bias, "logit_bias")
     for name in ("user", "safety_identifier", "prompt_cache_key"):
         value = getattr(r, name)
         if value:

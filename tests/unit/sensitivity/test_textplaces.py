@@ -215,3 +215,16 @@ def test_the_text_around_an_unreadable_part_is_still_read_when_the_policy_allows
     assert relaxed.classify_request(request).data_class == "personal"
     redacted, _ = Redactor(relaxed).redact_request(request)
     assert TCKN not in orjson.dumps(request_body(redacted, "m", False)).decode()
+
+
+@pytest.mark.parametrize("body", [
+    _msgs({"role": "system", "content": "sistem"}, {"role": "user", "content": "soru"}),
+    _msgs({"role": "user", "content": ""}, {"role": "user", "content": "soru"}),
+    _body(temperature=0.2, stream=True, max_tokens=5, seed=1),
+    _body(user=None),
+    _msgs({"role": "user", "content": "soru", "name": None}),
+    *(build("değer") for build in PLACES.values()),
+])
+def test_the_plain_request_shortcut_finds_what_the_walk_finds(body: dict[str, Any]) -> None:
+    request = ChatRequest.model_validate(body)
+    assert scan(request).texts == tuple(text for _, text in places(request))
