@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
+from gateway.core.textplaces import request_texts
 from gateway.core.types import ChatRequest, DataClass, RequestContext
 from gateway.policy.decision import RouteDecision
 from gateway.policy.engine import decide
@@ -44,10 +45,19 @@ def request_info(ctx: RequestContext, request: ChatRequest, sens: Sensitivity,
         classifier_note=f"fail closed: {sens.reason}" if sens.reason else None)
 
 
+# above this many characters a fail-closed request's tokens are estimated from its length: an
+# exact count reads every character on the event loop (~30 ms per MB), for a request that
+# already overran the classifier's deadline
+_COUNT_CHARS = 256 << 10
+
+
 def _prompt_tokens(request: ChatRequest, sens: Sensitivity) -> int:
     """The classifier counted the texts' tokens while reading them (each text encoded once per
     request, a repeated one not at all); after a fail-closed classification, count here."""
     if sens.tokens is None:
+        chars = sum(map(len, request_texts(request)))
+        if chars > _COUNT_CHARS:
+            return chars // 4 + MESSAGE_OVERHEAD * len(request.messages)
         return estimate_prompt_tokens(request)
     return sens.tokens + MESSAGE_OVERHEAD * len(request.messages)
 

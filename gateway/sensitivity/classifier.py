@@ -32,10 +32,12 @@ class _BudgetExceeded(Exception):
     pass
 
 
-# a text longer than this is read in windows of this many characters (each overlapping the
-# next by _OVERLAP), so the deadline is checked every window, not once after a 10 MB text
-_WINDOW = 256 << 10
-_OVERLAP = 2 << 10
+# a text longer than this is read in windows of this many characters, each with _OVERLAP more
+# on both sides (more than any identifier and the context a detector looks at around a hit,
+# special._WINDOW), so the deadline is checked every window, not once after a 10 MB text: a
+# window dense with identifiers takes the detectors ~100 ms
+_WINDOW = 16 << 10
+_OVERLAP = 1 << 10
 
 
 def _digest(text: str) -> bytes:
@@ -241,19 +243,20 @@ def _in_windows(
     run: Callable[[str, float], tuple[list[Candidate], list[CategoryHit], int]],
     text: str, personal: float, clock: Callable[[], float], deadline: float,
 ) -> _Found:
-    """A long text read window by window. Window k covers [kW, (k+1)W + overlap) and keeps
-    what starts in [kW, (k+1)W): a value shorter than the overlap is seen whole exactly once."""
+    """A long text read window by window. Window k reads [kW - overlap, (k+1)W + overlap) and
+    keeps what starts in [kW, (k+1)W): each hit is found once, with its context around it."""
     ents: list[Candidate] = []
     cats: list[CategoryHit] = []
     tokens = 0
     for lo in range(0, len(text), _WINDOW):
-        hi = lo + _WINDOW
-        w_ents, w_cats, w_tokens = run(text[lo : hi + _OVERLAP], personal)
-        tokens += w_tokens  # the overlap counts twice: an estimate, a little high
-        ents.extend(dataclasses.replace(e, start=e.start + lo, end=e.end + lo)
-                    for e in w_ents if e.start < _WINDOW)
-        cats.extend(dataclasses.replace(c, start=c.start + lo, end=c.end + lo)
-                    for c in w_cats if c.start < _WINDOW)
+        base = max(0, lo - _OVERLAP)
+        w_ents, w_cats, w_tokens = run(text[base : lo + _WINDOW + _OVERLAP], personal)
+        tokens += w_tokens  # the overlaps count twice: an estimate, a little high
+        first, last = lo - base, lo - base + _WINDOW
+        ents.extend(dataclasses.replace(e, start=e.start + base, end=e.end + base)
+                    for e in w_ents if first <= e.start < last)
+        cats.extend(dataclasses.replace(c, start=c.start + base, end=c.end + base)
+                    for c in w_cats if first <= c.start < last)
         if clock() > deadline:
             raise _BudgetExceeded
     return tuple(ents), tuple(cats), tokens

@@ -8,8 +8,11 @@ import asyncio
 import threading
 import time
 
+import pytest
+
 from gateway.core.types import ChatRequest
 from gateway.sensitivity import Classifier, SensitivityConfig
+from gateway.sensitivity.classifier import _WINDOW
 
 from .helpers import make_luhn, make_tckn
 
@@ -71,7 +74,7 @@ def test_a_10mb_message_is_special_at_the_deadline_and_the_loop_keeps_ticking() 
     assert threading.main_thread().name not in runs.threads
     # the worker stopped at a deadline check: far fewer windows than the text has
     time.sleep(0.5)
-    windows = -(-10_000_000 // (256 << 10))
+    windows = -(-10_000_000 // _WINDOW)
     assert 0 < runs.calls < windows
 
 
@@ -91,11 +94,28 @@ def test_a_small_request_stays_on_the_loop_thread() -> None:
     assert runs.threads == {threading.main_thread().name}
 
 
-def test_a_value_across_a_window_boundary_is_found_once_at_its_offset() -> None:
-    window = 256 << 10
-    text = "a " * ((window - 5) // 2) + f" TC {TCKN} son"
+@pytest.mark.parametrize("windows", [1, 2, 5])
+def test_a_value_across_a_window_boundary_is_found_once_at_its_offset(windows: int) -> None:
+    edge = windows * _WINDOW
+    text = "a " * ((edge - 5) // 2) + f" TC {TCKN} son" + " b" * 100
     at = text.index(TCKN)
-    assert at < window < at + len(TCKN)
+    assert at < edge < at + len(TCKN)
     result = Classifier(SensitivityConfig(time_budget_ms=60_000)).classify([text])
     spans = [(f.start, f.end) for f in result.findings if f.kind == "TCKN"]
     assert spans == [(at, at + len(TCKN))]
+
+
+def test_windows_find_what_one_pass_finds_with_the_context_across_their_edges() -> None:
+    """A special-category term right after a window's edge, its subject right before it: the
+    window reads the overlap on both sides, so the hit keeps its context."""
+    clf = Classifier(SensitivityConfig(time_budget_ms=60_000))
+    sentence = "Hastamız Ayşe Yılmaz'a HIV tanısı kondu. "
+    filler = "Toplantı notları ekte. "
+    for shift in range(0, len(sentence), 4):
+        head = filler * ((_WINDOW - shift) // len(filler) + 1)
+        text = head[: _WINDOW - shift] + sentence + filler * 50
+        whole = clf._detectors.run(text, 0.5)
+        got = clf.classify([text])
+        assert got.data_class == "special"
+        assert {(f.kind, f.start, f.end) for f in got.findings if f.category} == {
+            (c.category, c.start, c.end) for c in whole[1] if c.confidence >= 0.5}
