@@ -261,3 +261,22 @@ def test_unknown_fields_are_refused_before_any_cloud_call(
         assert r.status_code == 400, r.text
         assert r.json()["error"]["param"] == "notes"
     assert cloud.state.requests[since:] == []
+
+
+@pytest.mark.parametrize("place", ["input", "input_list", "user"])
+def test_each_embeddings_place_keeps_an_identifier_and_a_special_sentence_from_the_cloud(
+        http: httpx.Client, cloud: EmulatorServer, place: str) -> None:
+    tckn = make_tckn("284736150")
+    for text, kind, raw in ((f"TC {tckn}", "identifier", (tckn,)),
+                            (SPECIAL[0], "special", (SPECIAL[0],))):
+        body: dict[str, Any] = {"model": "chat", "input": "merhaba"}
+        if place == "input":
+            body["input"] = text
+        elif place == "input_list":
+            body["input"] = ["merhaba", text]
+        else:
+            body["user"] = text
+        r = _check(http, cloud, "/v1/embeddings", body, kind, raw)
+        # embeddings cannot be redacted: personal data has no cloud backend here, special is
+        # blocked by the policy
+        assert r.status_code == (503 if kind == "identifier" else 403), r.text
