@@ -53,6 +53,9 @@ class PolicyRouter:
         self._budgets = budgets or (lambda _ctx: NO_BUDGET_LIMITS)
         self._rand = rand or (lambda: 0.0)
         self._classifiers = ClassifierCache()
+        # built now, at start-up: the first build compiles the lexicons (~0.5 s), which the
+        # first request would otherwise wait for on the event loop
+        self._classifiers.for_policy(policy())
 
     async def route(self, ctx: RequestContext, request: ChatRequest) -> RouteDecision:
         compiled = self._policy()
