@@ -8,10 +8,11 @@ from typing import Any
 import orjson
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
+from gateway.core import types
 from gateway.core.errors import FailureKind, GatewayError, InvalidRequest, ProviderError
 
 log = logging.getLogger("gateway.api")
@@ -26,19 +27,39 @@ def from_validation(exc: ValidationError) -> InvalidRequest:
     errs = exc.errors()
     if not errs:
         return InvalidRequest("the request body is invalid")
-    first = errs[0]
+    # an unknown field is the problem to name: under a union (`content`: a string or a list
+    # of parts) the first error is only that the other member did not fit either
+    first = next((e for e in errs if e["type"] == "extra_forbidden"), errs[0])
     if first["type"] == "json_invalid":
         return InvalidRequest("the request body is not valid JSON", code="invalid_json")
-    loc = [str(p) for p in first["loc"] if not str(p).startswith("function-")]
+    loc = [str(p) for p in first["loc"] if not _is_union_tag(str(p))]
     param = ".".join(loc) if loc else None
     if first["type"] == "missing":
         msg = f"missing required field '{param}'"
+    elif first["type"] == "extra_forbidden":
+        # the request schema is closed: an unread field could carry data past the classifier
+        msg = f"unknown field '{param}'"
     elif first["type"] == "model_type" and not loc:
         msg = "the request body must be a JSON object"
     else:
         msg = f"invalid value for '{param}': {first['msg']}"
     extra = f" (and {len(errs) - 1} more problem(s))" if len(errs) > 1 else ""
+    if first["type"] == "extra_forbidden":
+        return InvalidRequest(msg + extra, param=param, code="unknown_field")
     return InvalidRequest(msg + extra, param=param)
+
+
+# what pydantic puts in an error's location for the member of a union it tried (`str`,
+# `list[ContentPart]`, `ContentPart`, `function-after[...]`): not part of the field's path
+_SCALAR_TAGS = frozenset({"str", "int", "float", "bool", "none"})
+
+
+def _is_union_tag(p: str) -> bool:
+    return p in _SCALAR_TAGS or "[" in p or p in _MODEL_TAGS or p.startswith("function-")
+
+
+_MODEL_TAGS = frozenset(name for name, obj in vars(types).items()
+                        if isinstance(obj, type) and issubclass(obj, BaseModel))
 
 
 def from_provider(exc: ProviderError) -> GatewayError:

@@ -6,7 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gateway.sensitivity.result import Sensitivity
 
 
 class DropReason(StrEnum):
@@ -59,6 +62,9 @@ class RouteDecision:
     limits: Limits = Limits()
     estimates: dict[str, Decimal | None] = field(default_factory=dict)  # est. USD per candidate
     prompt_tokens: int = 0  # the request's estimated prompt tokens (counted once, reused)
+    # the classification the decision was made on, kept when the decision redacts so the
+    # redactor rewrites what was found instead of classifying the request again
+    sensitivity: Sensitivity | None = field(default=None, compare=False, repr=False)
 
     def needs_redaction(self, backend: str) -> bool:
         """Redaction applies to what leaves for the cloud; on-prem backends get the original."""

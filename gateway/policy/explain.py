@@ -4,11 +4,13 @@ router (for real requests), `gateway policy explain` and `POST /admin/policy/exp
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
+from gateway.core.textplaces import request_texts
 from gateway.core.types import ChatRequest, DataClass, RequestContext
 from gateway.policy.decision import RouteDecision
 from gateway.policy.engine import decide
@@ -43,10 +45,19 @@ def request_info(ctx: RequestContext, request: ChatRequest, sens: Sensitivity,
         classifier_note=f"fail closed: {sens.reason}" if sens.reason else None)
 
 
+# above this many characters a fail-closed request's tokens are estimated from its length: an
+# exact count reads every character on the event loop (~30 ms per MB), for a request that
+# already overran the classifier's deadline
+_COUNT_CHARS = 256 << 10
+
+
 def _prompt_tokens(request: ChatRequest, sens: Sensitivity) -> int:
     """The classifier counted the texts' tokens while reading them (each text encoded once per
     request, a repeated one not at all); after a fail-closed classification, count here."""
     if sens.tokens is None:
+        chars = sum(map(len, request_texts(request)))
+        if chars > _COUNT_CHARS:
+            return chars // 4 + MESSAGE_OVERHEAD * len(request.messages)
         return estimate_prompt_tokens(request)
     return sens.tokens + MESSAGE_OVERHEAD * len(request.messages)
 
@@ -62,12 +73,17 @@ def declared_of(ctx: RequestContext, request: ChatRequest) -> DataClass | None:
 def route(compiled: CompiledPolicy, classifier: Classifier, ctx: RequestContext,
           request: ChatRequest, *, stats: Mapping[str, BackendLive] | None = None,
           budget: BudgetState = NO_BUDGET_LIMITS, disabled: Mapping[str, str] | None = None,
-          today: date | None = None, seed: float = 0.0) -> RouteDecision:
+          today: date | None = None, seed: float = 0.0,
+          sensitivity: Sensitivity | None = None) -> RouteDecision:
+    """`sensitivity`: the request's classification when the caller made it already (the
+    router classifies large requests off the event loop)."""
     declared = declared_of(ctx, request)
-    sens = classify(classifier, request)
+    sens = sensitivity if sensitivity is not None else classify(classifier, request)
     data_class = effective_class(declared, sens.data_class)
     info = request_info(ctx, request, sens, data_class, today, seed)
     decision = decide(compiled.policy, info, stats, budget, disabled)
+    if decision.redact:
+        decision = dataclasses.replace(decision, sensitivity=sens)
     decision.extra["policy_sha256"] = compiled.sha256
     if declared is not None:
         decision.extra["declared_class"] = declared

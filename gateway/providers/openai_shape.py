@@ -6,13 +6,19 @@ empty-frame handling differ)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
+from gateway.core.textplaces import PLAIN_FIELDS, TEXT_FIELDS
 from gateway.core.types import ChatRequest, ChatResult, FinishReason, ToolCallOut, Usage
 
 # ChatRequest fields that are not sent as they are: set per call below, or gateway-only
-_DROP = {"model", "metadata", "user", "stream", "stream_options", "max_completion_tokens",
-         "max_tokens"}
+_DROP = frozenset({"model", "metadata", "user", "stream", "stream_options",
+                   "max_completion_tokens", "max_tokens"})
+# the body is built from this allow-list only: fields of the closed request schema whose text,
+# if any, the classifier read (gateway.core.textplaces), never whatever a client sent
+FORWARDED: Mapping[str, bool] = MappingProxyType(
+    {f: True for f in TEXT_FIELDS + PLAIN_FIELDS if f not in _DROP})
 _FINISH: dict[str, FinishReason] = {
     "stop": "stop", "length": "length", "tool_calls": "tool_calls",
     "function_call": "tool_calls", "content_filter": "content_filter",
@@ -20,7 +26,7 @@ _FINISH: dict[str, FinishReason] = {
 
 
 def request_body(request: ChatRequest, model: str, stream: bool) -> dict[str, Any]:
-    body: dict[str, Any] = request.model_dump(exclude_none=True, exclude=_DROP)
+    body: dict[str, Any] = request.model_dump(exclude_none=True, include=FORWARDED)
     body["model"] = model
     if request.token_limit is not None:
         body["max_tokens"] = request.token_limit

@@ -4,6 +4,7 @@ bytes it folds); a chat request adds its per-message overhead here."""
 
 from __future__ import annotations
 
+from gateway.core.textplaces import request_texts
 from gateway.core.tokens import estimate_text_tokens
 from gateway.core.types import ChatRequest
 
@@ -13,5 +14,5 @@ MESSAGE_OVERHEAD = 4  # about 4 tokens of chat-template overhead per message
 
 
 def estimate_prompt_tokens(request: ChatRequest) -> int:
-    return (sum(estimate_text_tokens(t) for t in request.all_texts())
+    return (sum(estimate_text_tokens(t) for t in request_texts(request))
             + MESSAGE_OVERHEAD * len(request.messages))

@@ -8,12 +8,15 @@ are examined once."""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import hashlib
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from gateway.core.textplaces import scan
 from gateway.core.types import ChatRequest, DataClass
 from gateway.sensitivity.config import SensitivityConfig
 from gateway.sensitivity.detect import Detectors
@@ -29,17 +32,12 @@ class _BudgetExceeded(Exception):
     pass
 
 
-def request_texts(request: ChatRequest) -> list[str]:
-    """Every text a request carries: messages (all roles), tool calls, tool results, and the
-    text parts of list contents; plus string/list `input` for embeddings-style bodies."""
-    texts = request.all_texts()
-    extra = getattr(request, "model_extra", None) or {}
-    inp = extra.get("input")
-    if isinstance(inp, str):
-        texts.append(inp)
-    elif isinstance(inp, list):
-        texts.extend(x for x in inp if isinstance(x, str))
-    return texts
+# a text longer than this is read in windows of this many characters, each with _OVERLAP more
+# on both sides (more than any identifier and the context a detector looks at around a hit,
+# special._WINDOW), so the deadline is checked every window, not once after a 10 MB text: a
+# window dense with identifiers takes the detectors ~100 ms
+_WINDOW = 16 << 10
+_OVERLAP = 1 << 10
 
 
 def _digest(text: str) -> bytes:
@@ -110,14 +108,49 @@ class Classifier:
         self._cache = TextCache(max_entries=cache_entries)
 
     def classify_request(self, request: ChatRequest) -> Sensitivity:
+        """Every text-bearing place of the request (gateway.core.textplaces), on this thread."""
+        texts = self._texts_of(request)
+        return texts if isinstance(texts, Sensitivity) else self.classify(texts)
+
+    async def classify_request_bounded(self, request: ChatRequest) -> Sensitivity:
+        """`classify_request` for the event loop: a request with more text than
+        `offload_chars` is classified in a worker thread, and when `time_budget_ms` runs out
+        the answer is `special` at once (fail closed); the worker stops at its next deadline
+        check (every text, every window of a long one)."""
+        texts = self._texts_of(request)
+        if isinstance(texts, Sensitivity):
+            return texts
+        if sum(map(len, texts)) <= self.config.offload_chars:
+            return self.classify(texts)
+        started = time.perf_counter()
+        budget_s = self.config.time_budget_ms / 1000
+        work = asyncio.ensure_future(asyncio.to_thread(self.classify, texts, started))
         try:
-            texts = request_texts(request)
+            return await asyncio.wait_for(asyncio.shield(work), budget_s)
+        except TimeoutError:
+            work.add_done_callback(_drop_result)
+            elapsed = (time.perf_counter() - started) * 1000
+            return _fail_closed(
+                f"time budget exceeded ({elapsed:.1f} ms > {self.config.time_budget_ms} ms)",
+                elapsed,
+            )
+
+    def _texts_of(self, request: ChatRequest) -> list[str] | Sensitivity:
+        """The texts to classify, or the answer already: `special` when the request holds a
+        part the classifier cannot read and the policy says such parts make it special."""
+        try:
+            found = scan(request)
         except Exception as exc:  # pragma: no cover - defensive: fail closed
             return _fail_closed(f"classifier error: {type(exc).__name__}", 0.0)
-        return self.classify(texts)
+        if found.unreadable and self.config.unreadable_parts == "special":
+            shown = ", ".join(found.unreadable[:3])
+            more = f" and {len(found.unreadable) - 3} more" if len(found.unreadable) > 3 else ""
+            return _fail_closed(f"content the classifier cannot read: {shown}{more}", 0.0)
+        return list(found.texts)
 
-    def classify(self, texts: Sequence[str]) -> Sensitivity:
-        started = time.perf_counter()
+    def classify(self, texts: Sequence[str], started: float | None = None) -> Sensitivity:
+        """`started`: when the deadline began (perf_counter), if before this call."""
+        started = time.perf_counter() if started is None else started
         try:
             return self._classify(texts, started)
         except _BudgetExceeded:
@@ -146,7 +179,9 @@ class Classifier:
                 raise TypeError("texts must be strings")
             key = cache.key_of(text)
             found = None if key is None else cache.get_key(key)
-            if found is None:
+            if found is None and len(text) > _WINDOW:
+                found = _in_windows(run, text, personal, clock, deadline)
+            elif found is None:
                 new_ents, new_cats, new_tokens = run(text, personal)
                 found = (tuple(new_ents), tuple(new_cats), new_tokens)
                 if key is not None and clock() <= deadline:  # an overrun is not remembered
@@ -202,6 +237,35 @@ def _result(
         elapsed_ms=elapsed_ms,
         tokens=tokens,
     )
+
+
+def _in_windows(
+    run: Callable[[str, float], tuple[list[Candidate], list[CategoryHit], int]],
+    text: str, personal: float, clock: Callable[[], float], deadline: float,
+) -> _Found:
+    """A long text read window by window. Window k reads [kW - overlap, (k+1)W + overlap) and
+    keeps what starts in [kW, (k+1)W): each hit is found once, with its context around it."""
+    ents: list[Candidate] = []
+    cats: list[CategoryHit] = []
+    tokens = 0
+    for lo in range(0, len(text), _WINDOW):
+        base = max(0, lo - _OVERLAP)
+        w_ents, w_cats, w_tokens = run(text[base : lo + _WINDOW + _OVERLAP], personal)
+        tokens += w_tokens  # the overlaps count twice: an estimate, a little high
+        first, last = lo - base, lo - base + _WINDOW
+        ents.extend(dataclasses.replace(e, start=e.start + base, end=e.end + base)
+                    for e in w_ents if first <= e.start < last)
+        cats.extend(dataclasses.replace(c, start=c.start + base, end=c.end + base)
+                    for c in w_cats if first <= c.start < last)
+        if clock() > deadline:
+            raise _BudgetExceeded
+    return tuple(ents), tuple(cats), tokens
+
+
+def _drop_result(work: asyncio.Future[Sensitivity]) -> None:
+    """A worker that finished after its deadline: its result is no longer wanted."""
+    if not work.cancelled():
+        work.exception()
 
 
 def _fail_closed(reason: str, elapsed_ms: float) -> Sensitivity:

@@ -114,7 +114,22 @@ class SensitivityConfig(BaseModel):
         description="values that never count (the company's own VKN, its support e-mail); "
         "compared without separators and case",
     )
-    time_budget_ms: float = Field(default=250.0, gt=0.0)
+    time_budget_ms: float = Field(
+        default=250.0, gt=0.0,
+        description="the hard deadline of one request's classification; when it runs out the "
+        "request is `special` at once (fail closed)",
+    )
+    offload_chars: int = Field(
+        default=64 << 10, ge=0,
+        description="a request with more text than this is classified in a worker thread, so "
+        "the event loop keeps serving others while it runs; 0 sends every request there",
+    )
+    unreadable_parts: Literal["special", "as_text_only"] = Field(
+        default="special",
+        description="what a content part the classifier cannot read (an image, audio, a file) "
+        "makes of the request: `special` (it may hold anything), or `as_text_only` (classify "
+        "the request's text and send the part as it is)",
+    )
 
     @field_validator("custom_terms")
     @classmethod

@@ -6,12 +6,14 @@ logged, stored or serialised."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Sequence
 from typing import Final
 
-from gateway.core.types import ChatMessage, ChatRequest, ContentPart
+from gateway.core.textplaces import replace_texts, request_texts
+from gateway.core.types import ChatRequest
 from gateway.sensitivity.checksums import strip_separators
 from gateway.sensitivity.classifier import Classifier
+from gateway.sensitivity.result import Sensitivity
 from gateway.sensitivity.textnorm import fold
 
 _PLACEHOLDER: Final = re.compile(r"\[([A-Z][A-Z0-9_]*?)_(\d+)\]")
@@ -26,7 +28,9 @@ class RedactionMap:
         self._originals: dict[str, str] = {}
         self._by_key: dict[tuple[str, str], str] = {}
         self._counters: dict[str, int] = {}
-        self._prefixes: frozenset[str] = frozenset()
+        # every proper prefix of every placeholder: grown by each new placeholder's own
+        # prefixes, so a request with n values costs O(n), never a rebuild per value
+        self._prefixes: set[str] = set()
 
     def __repr__(self) -> str:  # never show values
         return f"RedactionMap({len(self._originals)} placeholders)"
@@ -48,7 +52,7 @@ class RedactionMap:
             ph = f"[{entity_type}_{n}]"
             self._by_key[key] = ph
             self._originals[ph] = value
-            self._prefixes = frozenset(p[:i] for p in self._originals for i in range(1, len(p)))
+            self._prefixes.update(ph[:i] for i in range(1, len(ph)))
         return ph
 
     def restore(self, text: str) -> str:
@@ -89,13 +93,18 @@ class StreamRestorer:
 
 
 class Redactor:
-    """Builds a redacted copy of a request; the original request object is left untouched."""
+    """Builds a redacted copy of a request; the original request object is left untouched.
+    It rewrites exactly the places the classifier read (gateway.core.textplaces)."""
 
     def __init__(self, classifier: Classifier) -> None:
         self._classifier = classifier
 
-    def redact_texts(self, texts: list[str], mapping: RedactionMap) -> list[str]:
-        result = self._classifier.classify(texts)
+    def redact_texts(self, texts: Sequence[str], mapping: RedactionMap,
+                     result: Sensitivity | None = None) -> list[str]:
+        """`texts` with every detected value replaced; `result` is the classification of
+        exactly these texts when the caller has it already (else they are classified here)."""
+        if result is None:
+            result = self._classifier.classify(texts)
         if result.reason is not None:
             raise RuntimeError(f"cannot redact: {result.reason}")
         out = list(texts)
@@ -117,36 +126,11 @@ class Redactor:
             out[i] = "".join(pieces)
         return out
 
-    def redact_request(self, request: ChatRequest) -> tuple[ChatRequest, RedactionMap]:
-        """A NEW request with placeholders in every message text, text part and tool-call
-        argument, plus the map to restore the answer."""
+    def redact_request(self, request: ChatRequest, result: Sensitivity | None = None
+                       ) -> tuple[ChatRequest, RedactionMap]:
+        """A NEW request with placeholders in every text-bearing place, plus the map to restore
+        the answer. `result`: the request's classification (`Classifier.classify_request`),
+        when the router made it already."""
         mapping = RedactionMap()
-        new = request.model_copy(deep=True)
-        setters: list[Callable[[str], None]] = []
-        texts: list[str] = []
-        for msg in new.messages:
-            _collect(msg, texts, setters)
-        for setter, value in zip(setters, self.redact_texts(texts, mapping), strict=True):
-            setter(value)
-        return new, mapping
-
-
-def _setter(obj: object, attr: str) -> Callable[[str], None]:
-    def set_value(value: str) -> None:
-        setattr(obj, attr, value)
-
-    return set_value
-
-
-def _collect(msg: ChatMessage, texts: list[str], setters: list[Callable[[str], None]]) -> None:
-    if isinstance(msg.content, str):
-        texts.append(msg.content)
-        setters.append(_setter(msg, "content"))
-    elif isinstance(msg.content, list):
-        for part in msg.content:
-            if isinstance(part, ContentPart) and part.text:
-                texts.append(part.text)
-                setters.append(_setter(part, "text"))
-    for tc in msg.tool_calls or ():
-        texts.append(tc.function.arguments)
-        setters.append(_setter(tc.function, "arguments"))
+        texts = request_texts(request)
+        return replace_texts(request, self.redact_texts(texts, mapping, result)), mapping

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from gateway.core.clock import Clock
 from gateway.core.errors import (
@@ -35,7 +35,7 @@ log = logging.getLogger("gateway.chat")
 
 
 class Router(Protocol):
-    def route(self, ctx: RequestContext, request: ChatRequest) -> RouteDecision: ...
+    async def route(self, ctx: RequestContext, request: ChatRequest) -> RouteDecision: ...
 
 
 class Sink(Protocol):
@@ -64,7 +64,8 @@ class RedactionMapLike(Restorer, Protocol):
     def stream_restorer(self) -> StreamRestorer: ...
 
 
-Redact = Callable[[ChatRequest], tuple[ChatRequest, RedactionMapLike]]
+# (request, the routing decision's classification of it or None) -> (redacted copy, map)
+Redact = Callable[[ChatRequest, Any], Awaitable[tuple[ChatRequest, RedactionMapLike]]]
 
 
 @dataclass(slots=True)
@@ -124,25 +125,26 @@ class ChatService:
             status=exc.status, tenant=ctx.tenant, app=ctx.app, key_id=ctx.key_id,
             error_kind=_code(exc), latency_ms=(now - ctx.received_at) * 1000))
 
-    def decide(self, ctx: RequestContext, request: ChatRequest) -> RouteDecision:
+    async def decide(self, ctx: RequestContext, request: ChatRequest) -> RouteDecision:
         decision: RouteDecision | None = None
         try:
-            decision = self._router.route(ctx, request)
+            decision = await self._router.route(ctx, request)
             _refuse_if_empty(decision)
             return decision
         except GatewayError as exc:
             self._record(ctx, request, decision, Outcome(), None, exc.status, _code(exc), False)
             raise
 
-    def _prepare(self, ctx: RequestContext, request: ChatRequest) -> _Prepared:
-        decision = self.decide(ctx, request)
+    async def _prepare(self, ctx: RequestContext, request: ChatRequest) -> _Prepared:
+        decision = await self.decide(ctx, request)
         prepared = _Prepared(decision, request)
         if not any(decision.needs_redaction(c) for c in decision.candidates):
             return prepared
         try:
             if self._redact is None:
                 raise RuntimeError("no redactor configured")
-            prepared.redacted, prepared.mapping = self._redact(request)
+            prepared.redacted, prepared.mapping = await self._redact(request,
+                                                                     decision.sensitivity)
             decision.extra["redaction"] = {"placeholders": len(prepared.mapping.placeholders)
                                            if hasattr(prepared.mapping, "placeholders") else None}
         except Exception as exc:  # fail closed: what would need redaction does not leave
@@ -172,7 +174,7 @@ class ChatService:
         return prepared.decision
 
     async def complete(self, ctx: RequestContext, request: ChatRequest) -> Served:
-        prepared = self._prepare(ctx, request)
+        prepared = await self._prepare(ctx, request)
         decision = await self._admit(ctx, request, prepared)
         outcome = Outcome()
         try:
@@ -193,7 +195,7 @@ class ChatService:
         return Served(result=result, usage=usage, decision=decision, outcome=outcome)
 
     async def open_stream(self, ctx: RequestContext, request: ChatRequest) -> StreamHandle:
-        prepared = self._prepare(ctx, request)
+        prepared = await self._prepare(ctx, request)
         decision = await self._admit(ctx, request, prepared)
         outcome = Outcome()
         try:
@@ -308,7 +310,8 @@ def _refuse_if_empty(decision: RouteDecision) -> None:
 
 
 def _restore_result(result: ChatResult, mapping: Restorer) -> ChatResult:
-    calls = tuple(dataclasses.replace(c, arguments=mapping.restore(c.arguments))
+    calls = tuple(dataclasses.replace(c, name=mapping.restore(c.name),
+                                      arguments=mapping.restore(c.arguments))
                   for c in result.tool_calls)
     text = mapping.restore(result.text) if result.text is not None else None
     return dataclasses.replace(result, text=text, tool_calls=calls)
@@ -324,7 +327,8 @@ async def _restore_stream(chunks: AsyncIterator[ChatChunk], restorer: StreamRest
         calls: list[ToolCallDelta] = []
         for d in chunk.tool_calls:
             r = args.get(d.index) or args.setdefault(d.index, mapping.stream_restorer())
-            calls.append(ToolCallDelta(d.index, d.id, d.name,
+            name = mapping.restore(d.name) if d.name else d.name  # a name comes whole
+            calls.append(ToolCallDelta(d.index, d.id, name,
                                        r.feed(d.arguments) if d.arguments else d.arguments))
         if chunk.finish_reason is not None or chunk.usage is not None:
             text += restorer.flush()

@@ -25,6 +25,8 @@ from gateway.service.embed_dispatch import EmbedDispatcher
 from gateway.usage.records import UsageRecord
 
 MAX_INPUTS = 2048  # OpenAI's own limit per request
+# the closed schema of the body: a field nobody reads is refused, never passed along unread
+_FIELDS = frozenset({"model", "input", "encoding_format", "dimensions", "user"})
 
 EncodingFormat = Literal["float", "base64"]
 
@@ -41,7 +43,7 @@ class EmbeddingsRequest:
 
     def as_chat(self) -> ChatRequest:
         """The same text as chat user messages: what the router classifies and routes."""
-        return ChatRequest(model=self.model, max_completion_tokens=1,
+        return ChatRequest(model=self.model, max_completion_tokens=1, user=self.user,
                            messages=[ChatMessage(role="user", content=t) for t in self.inputs])
 
 
@@ -61,6 +63,10 @@ def parse_embeddings(raw: bytes) -> EmbeddingsRequest:
         raise InvalidRequest("the request body is not valid JSON", code="invalid_json") from None
     if not isinstance(body, dict):
         raise InvalidRequest("the request body must be a JSON object")
+    for name in body:
+        if name not in _FIELDS:
+            raise InvalidRequest(f"unknown field '{name}'", param=str(name),
+                                 code="unknown_field")
     model = body.get("model")
     if not isinstance(model, str) or not model:
         raise InvalidRequest("missing required field 'model'", param="model")
@@ -72,11 +78,14 @@ def parse_embeddings(raw: bytes) -> EmbeddingsRequest:
         raise InvalidRequest("'encoding_format' must be 'float' or 'base64'",
                              param="encoding_format")
     dims = body.get("dimensions")
-    if dims is not None and (isinstance(dims, bool) or not isinstance(dims, int) or dims < 1):
-        raise InvalidRequest("'dimensions' must be a positive integer", param="dimensions")
+    if dims is not None and (isinstance(dims, bool) or not isinstance(dims, int)
+                             or not 1 <= dims <= 65536):
+        raise InvalidRequest("'dimensions' must be an integer from 1 to 65536", param="dimensions")
     user = body.get("user")
+    if user is not None and not isinstance(user, str):
+        raise InvalidRequest("'user' must be a string", param="user")
     return EmbeddingsRequest(model=model, inputs=inputs, encoding_format=fmt, dimensions=dims,
-                             user=user if isinstance(user, str) else None)
+                             user=user)
 
 
 def _inputs(raw: Any) -> tuple[str, ...]:
@@ -114,7 +123,7 @@ class EmbeddingsService:
         decision: RouteDecision | None = None
         outcome = Outcome()
         try:
-            decision = self._embeddable(self._router.route(ctx, chat))
+            decision = self._embeddable(await self._router.route(ctx, chat))
             _refuse_if_empty(decision)
             if self._budgets is not None:
                 decision = await self._budgets.admit(ctx, chat, decision)

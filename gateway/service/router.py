@@ -4,18 +4,20 @@ makes the request `special`."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
 
 from gateway.core.clock import Clock
 from gateway.core.errors import InvalidRequest, ModelNotFound
+from gateway.core.textplaces import request_texts
 from gateway.core.types import ChatRequest, RequestContext
 from gateway.policy.decision import RouteDecision
 from gateway.policy.explain import route
 from gateway.policy.inputs import NO_BUDGET_LIMITS, BudgetState
 from gateway.policy.loader import CompiledPolicy
-from gateway.sensitivity import Classifier
+from gateway.sensitivity import Classifier, Sensitivity
 from gateway.sensitivity.redaction import RedactionMap, Redactor
 from gateway.service.stats import LiveStats
 
@@ -51,29 +53,42 @@ class PolicyRouter:
         self._budgets = budgets or (lambda _ctx: NO_BUDGET_LIMITS)
         self._rand = rand or (lambda: 0.0)
         self._classifiers = ClassifierCache()
+        # built now, at start-up: the first build compiles the lexicons (~0.5 s), which the
+        # first request would otherwise wait for on the event loop
+        self._classifiers.for_policy(policy())
 
-    def route(self, ctx: RequestContext, request: ChatRequest) -> RouteDecision:
+    async def route(self, ctx: RequestContext, request: ChatRequest) -> RouteDecision:
         compiled = self._policy()
         if request.model not in compiled.policy.aliases:
             raise ModelNotFound(f"The model '{request.model}' does not exist", param="model")
+        classifier = self._classifiers.for_policy(compiled)
+        sens = await classifier.classify_request_bounded(request)
         today = datetime.fromtimestamp(self._clock.now(), UTC).date()
         disabled = self._disabled() if callable(self._disabled) else self._disabled
         try:
-            return route(compiled, self._classifiers.for_policy(compiled), ctx, request,
+            return route(compiled, classifier, ctx, request,
                          stats=self._stats.view(self._clock.monotonic()),
                          budget=self._budgets(ctx), disabled=disabled, today=today,
-                         seed=self._rand())
+                         seed=self._rand(), sensitivity=sens)
         except ValueError as exc:  # an unknown declared data class
             raise InvalidRequest(str(exc), param="data_class") from None
 
 
 def redactor_for(policy: PolicySource, cache: ClassifierCache | None = None
-                 ) -> Callable[[ChatRequest], tuple[ChatRequest, RedactionMap]]:
-    """The redaction function ChatService uses: placeholders with the current policy's
-    sensitivity settings."""
+                 ) -> Callable[[ChatRequest, Sensitivity | None],
+                               Awaitable[tuple[ChatRequest, RedactionMap]]]:
+    """The redaction function ChatService uses: placeholders where the routing decision's
+    classification found values (classified here with the current policy's sensitivity
+    settings only when the decision does not carry it). A request with more text than the
+    policy's `offload_chars` is rewritten in a worker thread, off the event loop."""
     classifiers = cache or ClassifierCache()
 
-    def redact(request: ChatRequest) -> tuple[ChatRequest, RedactionMap]:
-        return Redactor(classifiers.for_policy(policy())).redact_request(request)
+    async def redact(request: ChatRequest, found: Sensitivity | None
+                     ) -> tuple[ChatRequest, RedactionMap]:
+        classifier = classifiers.for_policy(policy())
+        redactor = Redactor(classifier)
+        if sum(map(len, request_texts(request))) <= classifier.config.offload_chars:
+            return redactor.redact_request(request, found)
+        return await asyncio.to_thread(redactor.redact_request, request, found)
 
     return redact

@@ -151,6 +151,58 @@ def test_bad_input_is_400_and_server_keeps_serving(client: TestClient, payload: 
     assert ok.status_code == 200
 
 
+_MSG = [{"role": "user", "content": "x"}]
+
+
+@pytest.mark.parametrize(("extra", "param"), [
+    ({"base_url": "http://evil.example/v1"}, "base_url"),
+    ({"api_base": "http://evil.example/v1"}, "api_base"),
+    ({"api_key": "sk-x"}, "api_key"),
+    ({"fallbacks": [{"model": "gpt-4o"}]}, "fallbacks"),
+    ({"mock_response": "hi"}, "mock_response"),
+    ({"notes": "Hastamız HIV pozitif"}, "notes"),
+    ({"max_tokens": 10**30}, "max_tokens"),
+    ({"max_completion_tokens": 10**30}, "max_completion_tokens"),
+    ({"seed": 10**30}, "seed"),
+    ({"seed": 10**30, "stream": True}, "seed"),
+    ({"top_logprobs": 99}, "top_logprobs"),
+    ({"logit_bias": {"1": 1000}}, "logit_bias"),
+    ({"messages": [{"role": "user", "content": "x", "extra": "y"}]}, "messages.0.extra"),
+    ({"messages": [{"role": "user", "content": [{"type": "text", "text": "x", "note": "y"}]}]},
+     "messages.0.content.0.note"),
+    ({"tools": [{"type": "function", "function": {"name": "f"}, "note": "y"}]}, "tools.0.note"),
+])
+def test_unknown_fields_and_out_of_range_integers_are_400_naming_the_field(
+        client: TestClient, two_emulators: tuple[EmulatorServer, EmulatorServer],
+        extra: dict[str, object], param: str) -> None:
+    body = {"model": "chat", "messages": _MSG, **extra}
+    for _ in range(3):  # the caller's fault: never counted against the backend's circuit
+        err = assert_openai_error(client.post("/v1/chat/completions", json=body), 400, param)
+        assert err["type"] == "invalid_request_error"
+    assert two_emulators[0].state.requests == []
+    assert client.post("/v1/chat/completions", json=chat_body()).status_code == 200
+
+
+def test_an_unknown_top_level_field_is_named_in_the_message(client: TestClient) -> None:
+    err = assert_openai_error(client.post("/v1/chat/completions",
+                                          json=chat_body(base_url="http://evil")), 400,
+                              "base_url")
+    assert err["code"] == "unknown_field" and "unknown field 'base_url'" in str(err["message"])
+
+
+def test_documented_fields_are_accepted_and_forwarded(
+        client: TestClient, two_emulators: tuple[EmulatorServer, EmulatorServer]) -> None:
+    r = client.post("/v1/chat/completions", json=chat_body(
+        parallel_tool_calls=False, presence_penalty=0.5, frequency_penalty=-0.5,
+        logprobs=True, top_logprobs=2, service_tier="auto", store=False, modalities=["text"],
+        reasoning_effort="low", logit_bias={"50256": -100}, max_tokens=2**31 - 1,
+        seed=2**63 - 1))
+    assert r.status_code == 200, r.text
+    sent = two_emulators[0].state.requests[-1].json()
+    assert sent["presence_penalty"] == 0.5 and sent["service_tier"] == "auto"
+    assert sent["seed"] == 2**63 - 1 and sent["logit_bias"] == {"50256": -100}
+
+
 def test_unknown_model_is_404(client: TestClient) -> None:
     err = assert_openai_error(client.post("/v1/chat/completions", json=chat_body(model="nope")),
                               404, "model")

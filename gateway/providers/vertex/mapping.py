@@ -147,10 +147,10 @@ def _config(request: ChatRequest, system: list[str],
         http_options=http_options,
         automatic_function_calling=types.AutomaticFunctionCallingConfig(disable=True),
     )
-    extra = request.model_extra or {}
-    for key in ("presence_penalty", "frequency_penalty"):
-        if isinstance(extra.get(key), int | float):
-            setattr(cfg, key, float(extra[key]))
+    if request.presence_penalty is not None:
+        cfg.presence_penalty = request.presence_penalty
+    if request.frequency_penalty is not None:
+        cfg.frequency_penalty = request.frequency_penalty
     if request.tools:
         cfg.tools = [types.Tool(function_declarations=[
             types.FunctionDeclaration(name=t.function.name, description=t.function.description,

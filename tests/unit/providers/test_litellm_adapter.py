@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
+from pydantic import ValidationError
 
 from gateway.core.errors import FailureKind, ProviderError
 from gateway.core.types import ChatRequest
@@ -18,6 +19,7 @@ from gateway.providers.litellm import LiteLLMProvider
 from gateway.providers.litellm.adapter import import_litellm
 from gateway.providers.litellm.errors import classify_exception
 from gateway.providers.litellm.factory import build
+from gateway.providers.openai_shape import FORWARDED
 from gateway.providers.registry import BackendDisabled, BuildContext
 
 FAST = CallOptions(connect_timeout=2.0, first_byte_timeout=5.0, total_timeout=10.0)
@@ -170,3 +172,36 @@ def test_real_litellm_exceptions_are_classified() -> None:
         assert err.kind == kind, (type(exc).__name__, err)
         assert SECRET not in err.message
     assert classify_exception("ll", cases[0][0]).retry_after == 3.0
+
+
+_STEERING = {"base_url": "http://evil.example/v1", "api_base": "http://evil.example/v1",
+             "api_key": "sk-client", "fallbacks": [{"model": "gpt-4o",
+                                                    "api_base": "http://evil.example"}],
+             "mock_response": "hi", "custom_llm_provider": "openai",
+             "extra_headers": {"x": "y"}, "api_version": "1"}
+
+
+@pytest.mark.parametrize("field", sorted(_STEERING))
+def test_a_client_cannot_send_a_destination_key_fallback_or_mock(field: str) -> None:
+    """The closed request schema refuses such a field at the edge (a 400 naming it)."""
+    with pytest.raises(ValidationError) as info:
+        req(**{field: _STEERING[field]})
+    assert info.value.errors()[0]["loc"] == (field,)
+
+
+async def test_kwargs_are_built_from_the_allow_list_and_the_spec_only() -> None:
+    """Even a request object that carries extra attributes (never from the edge) yields only
+    allow-listed request fields; destination and key come from the backend spec."""
+    fake = StandIn()
+    p = LiteLLMProvider("ll", "openai/m", api_base="http://onprem/v1", api_key="spec-key",
+                        module=fake)
+    request = req(temperature=0.1, seed=3, presence_penalty=0.5, parallel_tool_calls=False)
+    object.__setattr__(request, "__pydantic_extra__", dict(_STEERING))
+    await p.complete(request, FAST)
+    sent = fake.calls[0]
+    allowed = set(FORWARDED) | {"model", "max_tokens", "stream", "stream_options", "timeout",
+                           "num_retries", "max_retries", "api_base", "api_key"}
+    assert set(sent) <= allowed
+    assert sent["api_base"] == "http://onprem/v1" and sent["api_key"] == "spec-key"
+    assert not {"base_url", "fallbacks", "mock_response", "custom_llm_provider"} & set(sent)
+    assert sent["seed"] == 3 and sent["presence_penalty"] == 0.5

@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -99,3 +102,49 @@ def test_redaction_refuses_when_classifier_fails_closed() -> None:
     clf = Classifier(SensitivityConfig(time_budget_ms=1e-6))
     with pytest.raises(RuntimeError, match="cannot redact"):
         Redactor(clf).redact_request(_request())
+
+
+def _python_steps(fn: Callable[[], object]) -> int:
+    """How many Python frames (calls and generator resumptions) `fn` runs: a count of work
+    that does not depend on the machine's speed."""
+    steps = 0
+
+    def count(_frame: object, event: str, _arg: object) -> None:
+        nonlocal steps
+        if event == "call":
+            steps += 1
+
+    sys.setprofile(count)
+    try:
+        fn()
+    finally:
+        sys.setprofile(None)
+    return steps
+
+
+def _redact_emails(n: int) -> Callable[[], object]:
+    text = " ".join(f"kisi{i}@ornek.com.tr" for i in range(n))
+    clf = Classifier()
+    clf.classify([text])  # the detectors' work is the same for both sizes: only the map counts
+
+    def run() -> object:
+        result = clf.classify([text])
+        return Redactor(clf).redact_texts([text], RedactionMap(), result)
+
+    return run
+
+
+def test_redaction_work_grows_linearly_with_the_number_of_values() -> None:
+    """The map's placeholder prefixes are added per new value, never rebuilt from all values:
+    twice the values is about twice the work (a rebuild per value made it four times)."""
+    small, large = _python_steps(_redact_emails(300)), _python_steps(_redact_emails(600))
+    assert large < 2.5 * small
+
+
+def test_redaction_map_grows_by_each_new_placeholders_own_prefixes() -> None:
+    mapping = RedactionMap()
+    for i in range(1, 1001):
+        mapping.placeholder_for("EPOSTA", f"kisi{i}@ornek.com.tr")
+    r = mapping.stream_restorer()
+    assert r.feed("x [EPOSTA_10") == "x "
+    assert r.feed("00] y") == "kisi1000@ornek.com.tr y"
