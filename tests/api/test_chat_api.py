@@ -194,7 +194,7 @@ def test_documented_fields_are_accepted_and_forwarded(
         client: TestClient, two_emulators: tuple[EmulatorServer, EmulatorServer]) -> None:
     r = client.post("/v1/chat/completions", json=chat_body(
         parallel_tool_calls=False, presence_penalty=0.5, frequency_penalty=-0.5,
-        logprobs=True, top_logprobs=2, service_tier="auto", store=False, modalities=["text"],
+        service_tier="auto", store=False, modalities=["text"],
         reasoning_effort="low", logit_bias={"50256": -100}, max_tokens=2**31 - 1,
         seed=2**63 - 1))
     assert r.status_code == 200, r.text

@@ -160,9 +160,6 @@ DEFINITION_CASES: list[tuple[str, Body]] = [
 ]
 
 
-@pytest.mark.xfail(strict=False, reason="tool definitions and response schemas are translated "
-                   "into ChatRequest.tools / response_format, which the classifier reads only "
-                   "once the one enumeration of request text places lands")
 @pytest.mark.parametrize(("path", "body"), DEFINITION_CASES)
 def test_special_in_tool_definitions_and_schemas_never_reaches_the_cloud(
         gw: Gateway, cloud: EmulatorServer, path: str, body: Body) -> None:
