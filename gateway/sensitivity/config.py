@@ -51,6 +51,10 @@ class Thresholds(BaseModel):
 
     personal: float = Field(default=0.5, ge=0.0, le=1.0)
     special: float = Field(default=0.5, ge=0.0, le=1.0)
+    # a special-category judgement with a probability in [uncertain_low, uncertain_high) is
+    # 'uncertain'; the policy's `when_uncertain` decides what that does
+    uncertain_low: float = Field(default=0.3, ge=0.0, le=1.0)
+    uncertain_high: float = Field(default=0.7, ge=0.0, le=1.0)
 
 
 class CustomPattern(BaseModel):

@@ -8,6 +8,27 @@ from types import MappingProxyType
 from typing import Final
 
 _HEALTH = (
+    # treatments, drugs, institutions and results that name a condition indirectly
+    "epikriz*", "taburcu*", "muayene*", "tahlil*", "biyopsi*", "patoloji*", "onkoloji*",
+    "hematoloji*", "nefroloji*", "noroloji*", "kardiyoloji*", "endokrin*", "romatoloji*",
+    "amatem*", "ketem*", "raporlu", "raporluyum", "nakil bekl*", "organ nakli*", "bobrek nakli*", "iligi nakli*", "karaciger nakli*", "mental breakdown", "mastektomi*",
+    "dusuk yap*", "kurtaj*", "hba1c", "seker olc*", "sekerim*", "sekeri yuksel*", "tansiyonum*",
+    "lustral*", "cipralex*", "essitalopram*", "sertralin*", "fluoksetin*", "paroksetin*",
+    "venlafaksin*", "ketiapin*", "seroquel*", "olanzapin*", "risperdal*", "risperidon*",
+    "abilify*", "aripiprazol*", "lityum*", "lithium*", "depakin*", "valproat*", "keppra*",
+    "levetirasetam*", "karbamazepin*", "lamotrijin*", "ritalin*", "concerta*", "atomoksetin*",
+    "truvada*", "biktarvy*", "antiretroviral*", "prep kullan*", "on prep", "ozempic*", "lantus*",
+    "glifor*", "januvia*", "levotiron*", "euthyrox*", "coraspin*", "xarelto*", "eliquis*",
+    "coumadin*", "methotrexate*", "metotreksat*", "humira*", "tamoksifen*", "tamoxifen*",
+    "herceptin*", "letrozol*", "morfin*", "metadon*", "suboxone*", "ventolin*", "zoloft*",
+    "lexapro*", "wellbutrin*", "adderall*", "terapiye*", "terapist*", "psikiyatrist*",
+    "nobet gecir*", "havale gecir*", "kriz gecir*", "hastanede yat*", "hastaneye kaldir*",
+    "hastalandi*", "hastalaniyor*", "kemo", "radyasyon tedavi*", "tumoru*",
+    "kotu huylu*", "iyi huylu*", "metastaz*",
+    "saglik durumu*", "ruh sagli*", "intensive care", "icu", "biopsy*", "blood sugar", "a1c",
+    "transplant*", "oncolog*", "chemo*", "rehab", "burnout", "mri", "ct scan", "scan result*",
+    "unwell", "mental breakdown", "psych ward", "stis", "sti",
+    "eating disorder*", "stage 3", "stage 4", "palliative*", "palyatif*", "hospice*",
     # Turkish
     "diyabet*",
     "seker hastasi*",
@@ -186,6 +207,10 @@ _HEALTH = (
 )
 
 _RELIGION = (
+    "islam*", "ramazan*", "oruc*", "namaz*", "budizm*", "ateizm*", "siilik*", "sunnilik*",
+    "alevilik*", "hristiyanlik*", "yahudilik*", "inanc*", "dinimi*", "dinini*", "dinine*",
+    "dinen", "katolig*", "cuma namaz*", "mescit*", "cami*", "tesettur*", "hac",
+    "pray*", "prayer*", "fasting", "fasts", "kosher", "halal", "helal", "haram",
     "musluman*",
     "hristiyan*",
     "hiristiyan*",
@@ -253,6 +278,10 @@ _RELIGION = (
 )
 
 _ETHNICITY = (
+    "kurdum", "kurtum",
+    "romaniz", "ermeniyim", "irkci*", "irkcilik*", "arab origin", "half arab",
+    "arap kokenli*", "afrikali*", "cerkezim", "kurtce*", "ana dili*",
+    "anadili*", "native language", "mother tongue", "ethnically",
     "etnik*",
     "irk",
     "irki",
@@ -305,6 +334,13 @@ _ETHNICITY = (
 )
 
 _POLITICAL = (
+    "sosyalizm*", "komunizm*", "kemalizm*", "faşizm*", "liberalizm*", "gezici*",
+    "eylemlere katil*", "eylemci*", "gezi eylem*", "gezi olay*", "gezi park*", "partiye*", "partiden", "secimde*", "secimlerde*", "oy ver*", "oy kullan*",
+    "oyumu*", "hukumeti elestir*", "hukum giy*", "hapis cezas*", "ceza al*", "hukumet karsit*", "muhalefet*",
+    "tip uye*", "tip'li*", "zafer partisi*", "yeniden refah*", "deva partisi*", "saadet*",
+    "far right", "far left", "populis*", "protest*", "rally", "rallies", "election*",
+    "vote*", "voting", "voter*", "liberal*", "conservative*", "labour", "labor", "anarchis*",
+    "anarsi*", "darbe*", "imza kampanya*", "siyasi*", "ideoloji*", "ideolog*",
     "akp",
     "akpli*",
     "chp",
@@ -370,6 +406,8 @@ _POLITICAL = (
 )
 
 _PHILOSOPHY = (
+    "pasifizm*", "nihilizm*", "humanizm*", "veganlik*", "vejetaryenlik*", "conscientious objection",
+    "vicdani retci*", "ateist*", "agnostisizm*", "stoacı*", "stoic*",
     "vegan*",
     "vejetaryen*",
     "vejeteryan*",
@@ -392,6 +430,10 @@ _PHILOSOPHY = (
 )
 
 _MEMBERSHIP = (
+    "toplu sozlesme*", "disk e", "dernek*", "dernegi*", "vakif*", "kulub*",
+    "kulubu*", "uyeligi*", "uyeliği*", "grev*", "shop steward*",
+    "collective bargaining", "union", "unions", "loca", "tabip odasi*",
+    "baro*", "meslek odasi*", "lodge",
     "sendika*",
     "sendikal*",
     "dernek uye*",
@@ -434,6 +476,11 @@ _MEMBERSHIP = (
 )
 
 _SEXUAL = (
+    "geyim", "gey*", "gay*", "cinsel*", "ereksiyon*", "partnerim*", "partneri*", "sevgilim*",
+    "cinsiyet degis*", "hormon tedavi*", "eslerim*",
+    "same-sex", "same sex", "sti", "stis", "came out", "sexual*", "sex education",
+    "hookup*", "onlyfans", "escort*", "std", "stds", "cinsel yolla",
+    "lgbtq*", "nonbinary", "non-binary", "cinsiyetsiz*",
     "escinsel*",
     "gey",
     "gay",
@@ -475,6 +522,12 @@ _SEXUAL = (
 )
 
 _CRIMINAL = (
+    "cezaevleri*", "el konul*", "alkollu arac*", "mahkeme*", "savci*",
+    "sorusturma*", "kovusturma*", "ifade ver*", "karakol*",
+    "expunge*", "lawsuit*",
+    "sucu*", "suc isle*", "sucundan*", "hirsiz*", "dolandiri*", "uyusturucu*", "gasp*",
+    "darp*", "yaralama*", "taciz*", "tecavuz*", "cinayet*", "assault*", "theft*",
+    "murder*", "harassment*",
     "sabika*",
     "adli sicil*",
     "mahkum*",
@@ -529,6 +582,8 @@ _CRIMINAL = (
 )
 
 _BIOMETRIC = (
+    "face recognition", "yuz tanima*", "yuz izi*", "parmak izim*", "parmak izini*",
+    "biyometri*", "retinal", "iris*", "face scan*", "fingerprints", "ses kaydi*",
     "parmak izi*",
     "parmak izleri*",
     "yuz tanima*",
@@ -554,6 +609,9 @@ _BIOMETRIC = (
 )
 
 _GENETIC = (
+    "huntington*", "tasiyicilik*", "tasiyici*", "akdeniz anemisi*", "talasemi*", "genetig*",
+    "dna testi*", "dna", "gen", "geni", "genler*", "gene", "genes",
+    "brca",
     "genetik*",
     "dna",
     "dnasi*",
@@ -576,6 +634,9 @@ _GENETIC = (
 )
 
 _APPEARANCE = (
+    "kapaliyim", "kapali giyin*", "tesettur*", "basortulu*", "peceli*", "sakalli*", "dovmeli*",
+    "piercingli*", "kiyafet*", "giyin*", "dress code*", "dresses", "tattoos", "tattooed",
+    "turban*",
     "basortu*",
     "turban*",
     "tesettur*",

@@ -6,14 +6,19 @@ about a person (special)."""
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import accumulate
-from typing import Final
+from typing import Final, Literal
 
 from gateway.sensitivity.context import Words
 from gateway.sensitivity.lexicon import Hit, Lexicon, Occurrences
+from gateway.sensitivity.subject import (
+    Cues,
+    SubjectModel,
+    cues_of,
+    features,
+    rules_probability,
+)
 from gateway.sensitivity.lexicon_special import FIRST_PERSON_SUFFIX, SPECIAL_TERMS
 
 _FIRST_PERSON: Final = re.compile(FIRST_PERSON_SUFFIX)
@@ -45,28 +50,30 @@ _SENTENCE_END: Final = re.compile(rb"[.!?\n]")
 _WINDOW: Final = 160
 
 
+Band = Literal["confident", "uncertain"]
+# the stage that decided a hit: an admin term that needs no subject, the context rules, or
+# the context model
+Stage = Literal["lexicon", "rules", "model"]
+
+
 @dataclass(frozen=True, slots=True)
 class CategoryHit:
     category: str
     start: int
     end: int
-    confidence: float
+    confidence: float  # the probability that the statement concerns an individual
+    band: Band = "confident"
+    stage: Stage = "lexicon"
 
 
-class SpanIndex:
-    """Entity spans answering 'does any span overlap (lo, hi)?' with one bisect, so a prompt
-    with thousands of terms and identifiers is not checked pair by pair."""
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """A personal-data entity found in the same text, as the second stage sees it."""
 
-    __slots__ = ("_reach", "_starts")
-
-    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
-        ordered = sorted(spans)
-        self._starts = [a for a, _ in ordered]
-        self._reach = list(accumulate((b for _, b in ordered), max))  # furthest end so far
-
-    def overlaps(self, lo: int, hi: int) -> bool:
-        i = bisect_left(self._starts, hi)  # spans [0, i) start before hi
-        return i > 0 and self._reach[i - 1] > lo
+    start: int
+    end: int
+    identifier: bool  # a checksum id, phone, e-mail, address: someone concrete
+    named: bool  # a person's name (or a lone first name)
 
 
 def build_lexicon(custom: Iterable[tuple[str, str]] = ()) -> Lexicon[str]:
@@ -87,39 +94,72 @@ def _sentence(folded: bytes, start: int, end: int) -> tuple[int, int]:
     return (left + 1 if left >= 0 else lo), (m.end() if m else hi)
 
 
-def has_subject(
-    folded: bytes,
-    start: int,
-    end: int,
-    token: bytes,
-    stem: bytes,
-    entity_spans: SpanIndex,
-) -> bool:
-    """A first-person ending on the term, a subject marker in its sentence, or a personal
-    identifier (name, TCKN, ...) within the window around it."""
-    if len(token) > len(stem) and _FIRST_PERSON.search(token[len(stem) :]) is not None:
-        return True
-    s, e = _sentence(folded, start, end)
-    if SUBJECT.search(folded, s, e):
-        return True
-    return entity_spans.overlaps(start - 2 * _WINDOW, end + 2 * _WINDOW)
+class ContextStage:
+    """Decides, per topic hit, whether its sentence concerns an individual: rules first
+    (a first-person ending on the term, an identifier in the sentence), then the model."""
+
+    def __init__(self, model: SubjectModel | None, low: float, high: float) -> None:
+        self.model = model
+        self.low = low
+        self.high = high
+
+    def examine(
+        self, folded: bytes, hit: Hit[str], entities: Sequence[Entity], category: str
+    ) -> tuple[Cues, list[str]]:
+        """The rule cues of a hit's sentence and the model's feature names for it."""
+        s, e = _sentence(folded, hit.start, hit.end)
+        sentence = folded[s:e]
+        fps = (
+            len(hit.token) > len(hit.stem)
+            and _FIRST_PERSON.search(hit.token[len(hit.stem) :]) is not None
+        )
+        ident = any(x.identifier and x.end > s and x.start < e for x in entities)
+        named = any(x.named and x.end > s - _WINDOW and x.start < e + _WINDOW for x in entities)
+        marker = SUBJECT.search(sentence, 0, len(sentence))
+        cues = cues_of(sentence, fps, ident, named, marker)
+        suffix = hit.token[len(hit.stem) :]
+        return cues, features(sentence, (hit.start - s, hit.end - s), category, suffix, cues)
+
+    def judge(
+        self, folded: bytes, hit: Hit[str], entities: Sequence[Entity], category: str
+    ) -> CategoryHit:
+        cues, names = self.examine(folded, hit, entities, category)
+        stage: Stage
+        if cues.first_person_suffix or cues.identifier:
+            p, stage = 0.95, "rules"
+        elif self.model is None:
+            p, stage = rules_probability(cues), "rules"
+        else:
+            p, stage = self.model.probability(names), "model"
+        band: Band = "uncertain" if self.low <= p < self.high else "confident"
+        return CategoryHit(category, hit.start, hit.end, p, band, stage)
 
 
 def categories(
     lexicon: Lexicon[str],
+    stage: ContextStage,
     folded: bytes,
     words: bytes,
     found: Occurrences,
-    entity_spans: Sequence[tuple[int, int]],
+    entities: Sequence[Entity],
 ) -> Iterator[CategoryHit]:
-    """Every special-category term, with 0.85 when a subject is there and 0.2 when not. A tag
-    ending in '!' (an admin term that needs no subject) always counts."""
+    """Every special-category term, judged by the context stage. A tag ending in '!' (an
+    admin term that needs no subject) always counts. One judgement per sentence and category:
+    a long text full of one topic costs one model call per sentence."""
     hit: Hit[str]
     hits = lexicon.find(words, found)
     if not hits:
         return
-    spans = SpanIndex(entity_spans)
+    seen: dict[tuple[int, str], CategoryHit] = {}
     for hit in hits:
-        direct = hit.tag.endswith("!")
-        subject = direct or has_subject(folded, hit.start, hit.end, hit.token, hit.stem, spans)
-        yield CategoryHit(hit.tag.rstrip("!"), hit.start, hit.end, 0.85 if subject else 0.2)
+        if hit.tag.endswith("!"):
+            yield CategoryHit(hit.tag.rstrip("!"), hit.start, hit.end, 0.95)
+            continue
+        key = (_sentence(folded, hit.start, hit.end)[0], hit.tag)
+        prior = seen.get(key)
+        if prior is not None and (prior.confidence >= 0.95 or not hit.token[len(hit.stem) :]):
+            continue
+        judged = stage.judge(folded, hit, entities, hit.tag)
+        if prior is None or judged.confidence > prior.confidence:
+            seen[key] = judged
+            yield judged

@@ -1,0 +1,209 @@
+# ruff: noqa: E501  (frame tables read better unwrapped)
+"""Generates the second stage's training sentences from the vocabulary (vocab.py) and the
+frames below: label 1 = the sensitive statement concerns an identifiable or first-person
+individual, 0 = general talk about the topic (questions, teaching, news, statistics, law,
+product and code text, people who are named but not concerned). Deterministic for a seed.
+
+    python -m gateway.sensitivity.training.generate [N]   # prints N sample lines as JSONL
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from gateway.sensitivity.textnorm import fold
+from gateway.sensitivity.training.vocab import (
+    EN_FIRST,
+    EN_LAST,
+    EN_SUBJECTS,
+    TOPICS,
+    TR_FIRST,
+    TR_LAST,
+    TR_SUBJECTS,
+)
+
+
+class Example(NamedTuple):
+    text: str
+    label: int  # 1 = concerns an individual
+    category: str
+    lang: str
+
+
+TR_ABOUT_FRAMES = (
+    "{S} {p}.", "{S} {p}, ne yapmalıyım?", "{S} {p}; tedavi planını güncelle.", "{S} {p}, bunu İK'ya bildirmeli miyiz?",
+    "Merhaba, {s} {p}. Yardımcı olabilir misiniz?", "{S} {p} ve bu yüzden izin istedi.", "{S} {p}, raporunu hazırla.",
+    "Not: {s} {p}.", "{S} {p}, dosyasına ekle.", "Bilginize, {s} {p}.", "{S} {p}; ona nasıl destek olabilirim?",
+    "{S} {p}, işe alımda bunu dikkate almalı mıyız?", "{S} {p}, müşteriye söyleyelim mi?", "Acil: {s} {p}, doktoru arayın.",
+    "{S} {p} diye duydum, doğru mu?", "{S} {p}, sigorta başvurusu için yazı yaz.", "{S} {p}; epikriz yaz.",
+    "{S} {p}, okula nasıl anlatalım?", "Dün öğrendim ki {s} {p}.", "{S} {p}, savunma dilekçesi hazırla.",
+    "{S} {p} ama kimse bilmiyor.", "{S} {p}, vardiyasını değiştirelim mi?", "{S} {p}; bunu e-postaya yaz.",
+)
+TR_ME_FRAMES = (
+    "{me}.", "{me}, ne yapmalıyım?", "Merhaba, {me} ve işyerinde bunu söylemem gerekir mi?", "{me}; doktoruma ne sormalıyım?",
+    "Ben {me_plain}.", "{me}, bunu kimseye söylemedim.", "Yıllardır {me_plain}.", "{me} ve işten çıkarılmaktan korkuyorum.",
+    "Açıkçası {me_plain}.", "{me}, sigortam bunu karşılar mı?", "Selam, {me_plain}; bana bir plan hazırla.",
+)
+TR_GENERAL_FRAMES = (
+    "{t} nedir?", "{t} belirtileri nelerdir?", "{t} hakkında bilgilendirme metni yaz.", "Türkiye'de {t} oranı son yıllarda arttı.",
+    "{t} ile ilgili yeni araştırma sonuçlarını özetle.", "Hastalara {t} konusunda nasıl yaklaşılmalı?", "{t} hakkında bir blog yazısı hazırla.",
+    "Çalışanların {t} ile ilgili hakları nelerdir?", "KVKK kapsamında {t} verisi nasıl işlenir?", "{t} konulu seminer yarın saat 14:00'te.",
+    "Haber: {t} ile ilgili yeni düzenleme yürürlüğe girdi.", "{t} tarihini kısaca anlat.", "Öğrencilere {t} konusunu anlatan bir sunum hazırla.",
+    "{t} hakkında sık sorulan soruları listele.", "Bir işveren {t} bilgisini sorabilir mi?", "{t} ile ilgili istatistikleri tablo yap.",
+    "Dünyada {t} nasıl tartışılıyor?", "{t} üzerine akademik bir makale öner.", "Broşür: {t} hakkında bilmeniz gerekenler.",
+    "{t} konusunda toplumdaki önyargılar nelerdir?", "Mevzuatta {t} nasıl tanımlanıyor?", "{t} ile ilgili belgesel önerir misin?",
+    "Kullanıcılara {t} hakkında bilgi veren bir uygulama ekranı tasarla.", "{t} konusunda yüzde kaç kişi bilgi sahibi?",
+    "Yeni kampanyamız {t} farkındalığını artırmayı amaçlıyor.", "{t} hakkında çocuklara nasıl bilgi verilir?",
+    "{t} alanında çalışan derneklerin listesini çıkar.", "Bir hastanın {t} durumunda hangi haklara sahip olduğunu genel olarak açıkla.",
+    "Makale özeti: {t} üzerine yapılan çalışmalar.", "Raporda {t} başlığı altındaki veriler anonimleştirildi.",
+    "Hastalarımızın yüzde 12'si {t} nedeniyle başvurdu.", "Kliniğimizde {t} hastalarına yönelik yeni bir program başlıyor.",
+    "Çalışanlarımız için {t} farkındalık eğitimi düzenliyoruz.", "{t} ile ilgili ceza muhakemesi süreleri ne kadardır?",
+    "{t} ve {t2} arasındaki fark nedir?", "Karşılaştır: {t} ile {t2}.", "{t} kanunun hangi maddesinde düzenlenir?",
+)
+TR_NAMED_NOT_CONCERNED = (
+    "{name} {t} hakkında bir sunum yapacak.", "Dr. {name} {t} üzerine bir makale yayımladı.", "{name}, {t} konulu paneli yönetecek.",
+    "Prof. Dr. {name} {t} araştırmasıyla ödül aldı.", "{first} Hanım'ın hazırladığı {t} broşürünü düzelt.", "{name} ile {t} konulu röportajı özetle.",
+    "Gazeteci {name} {t} hakkında yazdı.", "{first} Bey {t} politikası taslağını gönderdi.",
+)
+EN_ABOUT_FRAMES = (
+    "{S} {p}.", "{S} {p}, what should I do?", "{S} {p}; please update the care plan.", "{S} {p} and asked for time off.",
+    "Hi, {s} {p}. Can you help?", "FYI {s} {p}.", "{S} {p}, should HR know?", "Note: {s} {p}.", "{S} {p}; draft a letter to the insurer.",
+    "{S} {p}, how do I support them?", "I just found out {s} {p}.", "{S} {p}, but nobody at work knows.", "{S} {p}; write the discharge summary.",
+    "{S} {p}, can we still hire them?", "Urgent: {s} {p}.", "{S} {p} according to the file.",
+)
+EN_ME_FRAMES = (
+    "{me}.", "{me}, what should I do?", "{me} and I'm afraid to tell my boss.", "{me}; what should I ask my doctor?",
+    "Honestly, {me_plain}.", "{me}, does my insurance cover it?", "Hi, {me_plain}. Please make me a plan.", "{me} and nobody knows.",
+)
+EN_GENERAL_FRAMES = (
+    "What is {t}?", "What are the symptoms of {t}?", "Write an explainer about {t}.", "Rates of {t} have risen in recent years.",
+    "Summarise new research on {t}.", "How should clinicians talk to patients about {t}?", "Draft a blog post about {t}.",
+    "What rights do employees have regarding {t}?", "How does GDPR treat data about {t}?", "The seminar on {t} starts at 2 pm.",
+    "News: a new regulation on {t} came into force.", "Give a short history of {t}.", "Prepare a training slide about {t}.",
+    "List frequently asked questions about {t}.", "Can an employer ask about {t}?", "Make a table of statistics on {t}.",
+    "How is {t} debated around the world?", "Recommend an academic paper on {t}.", "Leaflet: what you should know about {t}.",
+    "What prejudices exist about {t}?", "How does the law define {t}?", "Suggest a documentary on {t}.",
+    "Design an app screen that informs users about {t}.", "What percentage of people know about {t}?",
+    "Our new campaign raises awareness of {t}.", "How do you explain {t} to children?", "In general, how common is {t}?",
+    "Compare {t} and {t2}.", "12% of our patients were referred for {t}.", "Our clinic is launching a programme for patients with {t}.",
+    "We run {t} awareness training for our employees.", "What is the difference between {t} and {t2}?", "Patients with {t} often ask about side effects.",
+)
+EN_NAMED_NOT_CONCERNED = (
+    "{name} will give a talk on {t}.", "Dr {name} published a paper on {t}.", "{name} is moderating the panel on {t}.",
+    "Professor {name} won an award for research on {t}.", "Proofread the leaflet on {t} that {name} wrote.", "Summarise the interview with {name} about {t}.",
+)
+MIXED_FRAMES_POS = (
+    "{S_tr} {p_tr}, what should I do?", "{me_en}, ne yapmalıyım?", "{S_tr} {p_tr}; please draft a report.", "Hi, {me_tr}. Bana yardım eder misin?",
+)
+MIXED_FRAMES_NEG = (
+    "{t_tr} nedir, explain briefly.", "Write a blog post: {t_tr} hakkında genel bilgiler.", "{t_en} hakkında makale özeti çıkar.",
+)
+CODE_FRAMES = (
+    "SELECT id, {col} FROM patients WHERE {col} IS NOT NULL;", "class Record(BaseModel):\n    name: str\n    {col}: str | None",
+    "ALTER TABLE employees ADD COLUMN {col} TEXT; -- {t}", "def mask_{col}(value: str) -> str:  # hides {t}",
+    '{{"field": "{col}", "description": "{t}"}}', "Add a dropdown for {t} to the intake form.",
+    "GraphQL mutation updatePatient(id: ID!, {col}: String) returns Patient", "interface Employee {{ id: number; {col}?: boolean }}",
+    "CREATE TABLE hasta (id INT, ad TEXT, {col} TEXT);", "The patient record schema has a nullable {col} field for {t}.",
+    "Employee model: each employee has an optional {col} flag.", "Test: assert classify('{t}') == 'public'",
+    "Hasta kayıt formuna {t} alanı ekle.", "Çalışan tablosunda {col} sütunu boş bırakılabilir.",
+    "// TODO: {t} verisini şifrele", "Unit test for the {col} validator of the patient form.",
+)
+
+
+def _name(rng: random.Random, lang: str) -> dict[str, str]:
+    first = rng.choice(TR_FIRST if lang == "tr" else EN_FIRST)
+    last = rng.choice(TR_LAST if lang == "tr" else EN_LAST)
+    return {"name": f"{first} {last}", "first": first, "last": last}
+
+
+def _fill(template: str, **kw: str) -> str:
+    return template.format(**kw)
+
+
+def _subject(rng: random.Random, lang: str) -> str:
+    s = rng.choice(TR_SUBJECTS if lang == "tr" else EN_SUBJECTS)
+    return _fill(s, **_name(rng, lang))
+
+
+def _lower_first(s: str) -> str:
+    return s[:1].lower() + s[1:] if not s[:1].isupper() or not s[1:2].isupper() else s
+
+
+def _style(rng: random.Random, text: str) -> str:
+    """How people type: lower case, no Turkish letters, a dropped letter."""
+    r = rng.random()
+    if r < 0.25:
+        text = text.lower()
+    elif r < 0.45:
+        text = fold(text)
+    if rng.random() < 0.15 and len(text) > 12:
+        i = rng.randrange(1, len(text) - 1)
+        if text[i].isalpha():
+            text = text[:i] + text[i + 1 :]
+    return text
+
+
+def examples(seed: int = 13, per_category: int = 700) -> Iterator[Example]:
+    rng = random.Random(seed)
+    for cat, t in TOPICS.items():
+        for _ in range(per_category):
+            kind = rng.random()
+            if kind < 0.22:  # third person, Turkish
+                s = _subject(rng, "tr")
+                text = _fill(rng.choice(TR_ABOUT_FRAMES), S=s, s=_lower_first(s), p=rng.choice(t.tr_about))
+                yield Example(_style(rng, text), 1, cat, "tr")
+            elif kind < 0.32:  # first person, Turkish
+                me = rng.choice(t.tr_me)
+                text = _fill(rng.choice(TR_ME_FRAMES), me=me[:1].upper() + me[1:], me_plain=me)
+                yield Example(_style(rng, text), 1, cat, "tr")
+            elif kind < 0.44:
+                s = _subject(rng, "en")
+                text = _fill(rng.choice(EN_ABOUT_FRAMES), S=s, s=s if s.split()[0] not in ("My", "Our", "The", "He", "She") else s[:1].lower() + s[1:], p=rng.choice(t.en_about))
+                yield Example(_style(rng, text), 1, cat, "en")
+            elif kind < 0.50:
+                me = rng.choice(t.en_me)
+                text = _fill(rng.choice(EN_ME_FRAMES), me=me[:1].upper() + me[1:], me_plain=me)
+                yield Example(_style(rng, text), 1, cat, "en")
+            elif kind < 0.53:
+                s = _subject(rng, "tr")
+                frame = rng.choice(MIXED_FRAMES_POS)
+                text = _fill(frame, S_tr=s, p_tr=rng.choice(t.tr_about), me_en=rng.choice(t.en_me), me_tr=rng.choice(t.tr_me))
+                yield Example(_style(rng, text), 1, cat, "mix")
+            elif kind < 0.72:
+                text = _fill(rng.choice(TR_GENERAL_FRAMES), t=rng.choice(t.tr_topic), t2=rng.choice(t.tr_topic))
+                yield Example(_style(rng, text[:1].upper() + text[1:]), 0, cat, "tr")
+            elif kind < 0.87:
+                text = _fill(rng.choice(EN_GENERAL_FRAMES), t=rng.choice(t.en_topic), t2=rng.choice(t.en_topic))
+                yield Example(_style(rng, text[:1].upper() + text[1:]), 0, cat, "en")
+            elif kind < 0.93:
+                lang = rng.choice(("tr", "en"))
+                frames = TR_NAMED_NOT_CONCERNED if lang == "tr" else EN_NAMED_NOT_CONCERNED
+                topic = rng.choice(t.tr_topic if lang == "tr" else t.en_topic)
+                text = _fill(rng.choice(frames), t=topic, **_name(rng, lang))
+                yield Example(_style(rng, text), 0, cat, lang)
+            elif kind < 0.94:
+                text = _fill(rng.choice(MIXED_FRAMES_NEG), t_tr=rng.choice(t.tr_topic), t_en=rng.choice(t.en_topic))
+                yield Example(_style(rng, text[:1].upper() + text[1:]), 0, cat, "mix")
+            else:
+                topic = rng.choice(t.en_topic + t.tr_topic)
+                col = "_".join(fold(topic).replace("'", "").split())[:20]
+                text = _fill(rng.choice(CODE_FRAMES), t=topic, col=col)
+                yield Example(text, 0, cat, "en")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    n = int(args[0]) if args else 20
+    for i, ex in enumerate(examples()):
+        if i >= n:
+            break
+        print(json.dumps(ex._asdict(), ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
