@@ -119,6 +119,11 @@ class SensitivityConfig(BaseModel):
         "compared without separators and case",
     )
     time_budget_ms: float = Field(default=250.0, gt=0.0)
+    when_uncertain: Literal["as_detected", "prefer_on_prem", "special"] = Field(
+        default="prefer_on_prem",
+        description="what an uncertain classification does: route as detected; serve on-prem "
+        "when an on-prem backend can, otherwise as detected; or treat it as special",
+    )
 
     @field_validator("custom_terms")
     @classmethod

@@ -309,7 +309,7 @@ _ETHNICITY = (
     "kurmanc*",
     "zaza*",
     "yoruk*",
-    "arap asilli*",
+    "arap asilli*", "is roma", "are roma", "roma asilli*", "roma kokenli*",
     "ethnic*",
     "race",
     "racial*",
@@ -335,7 +335,7 @@ _ETHNICITY = (
 
 _POLITICAL = (
     "sosyalizm*", "komunizm*", "kemalizm*", "faşizm*", "liberalizm*", "gezici*",
-    "eylemlere katil*", "eylemci*", "gezi eylem*", "gezi olay*", "gezi park*", "partiye*", "partiden", "secimde*", "secimlerde*", "oy ver*", "oy kullan*",
+    "eylemlere katil*", "eylemlerine katil*", "eyleme katil*", "eylemine katil*", "sol gorus*", "sag gorus*", "muhalif gorus*", "eylemci*", "gezi eylem*", "gezi olay*", "gezi park*", "partiye*", "partiden", "secimde*", "secimlerde*", "oy ver*", "oy kullan*",
     "oyumu*", "hukumeti elestir*", "hukum giy*", "hapis cezas*", "ceza al*", "hukumet karsit*", "muhalefet*",
     "tip uye*", "tip'li*", "zafer partisi*", "yeniden refah*", "deva partisi*", "saadet*",
     "far right", "far left", "populis*", "protest*", "rally", "rallies", "election*",
@@ -517,7 +517,7 @@ _SEXUAL = (
     "sex worker*",
     "erectile*",
     "libido*",
-    "gay man",
+    "gay man", "trans woman", "trans man", "trans kadin*", "trans erkek*",
     "coming out",
 )
 
@@ -630,7 +630,7 @@ _GENETIC = (
     "hereditary*",
     "23andme",
     "carrier of",
-    "karyotip*",
+    "karyotip*", "babalik testi*", "paternity test*",
 )
 
 _APPEARANCE = (

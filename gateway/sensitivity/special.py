@@ -6,8 +6,10 @@ about a person (special)."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Final, Literal
 
 from gateway.sensitivity.context import Words
@@ -36,7 +38,7 @@ SUBJECT: Final = Words(
     rb"|kullaniyor\w*|kullandim|ameliyat ol\w*|ameliyat edil\w*|yatirildi\w*|kaldirildi\w*"
     rb"|oldum|oluyorum|yasiyorum|cekiyorum|giyiyor\w*|takiyor\w*|uyesiyim|uyesidir|uyesi ol\w*"
     rb"|uye oldu\w*|uyeyim|tutuklandi\w*|mahkum oldu\w*|ceza aldi\w*|hapis yatti\w*|yakalandi\w*"
-    rb"|pozitif cikti|dogum yapti|dusuk yapti|dedi ki|adli sicil kaydi"
+    rb"|pozitif cikti|dogum yapti|dusuk yapti|dedi ki"
     # English
     rb"|i|i'm|i've|i'd|my|mine|myself|me and|our (?:patient|client|employee|member|son|daughter|"
     rb"staff member|customer|student|tenant|applicant)|he|she|his|him"
@@ -76,9 +78,41 @@ class Entity:
     named: bool  # a person's name (or a lone first name)
 
 
+class SpanIndex:
+    """Entity spans answering 'does any span overlap (lo, hi)?' with one bisect, so a prompt
+    with thousands of terms and identifiers is not checked pair by pair."""
+
+    __slots__ = ("_reach", "_starts")
+
+    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
+        ordered = sorted(spans)
+        self._starts = [a for a, _ in ordered]
+        self._reach = list(accumulate((b for _, b in ordered), max))  # furthest end so far
+
+    def overlaps(self, lo: int, hi: int) -> bool:
+        i = bisect_left(self._starts, hi)  # spans [0, i) start before hi
+        return i > 0 and self._reach[i - 1] > lo
+
+
+@dataclass(frozen=True, slots=True)
+class People:
+    """The personal-data entities of one text, indexed for the second stage."""
+
+    identifiers: SpanIndex  # checksum ids, phones, e-mails, addresses
+    names: SpanIndex  # people's names
+
+    @classmethod
+    def of(cls, entities: Sequence[Entity]) -> People:
+        return cls(
+            SpanIndex((e.start, e.end) for e in entities if e.identifier),
+            SpanIndex((e.start, e.end) for e in entities if e.named),
+        )
+
+
 def build_lexicon(custom: Iterable[tuple[str, str]] = ()) -> Lexicon[str]:
     terms = [(t, cat) for cat, ts in SPECIAL_TERMS.items() for t in ts]
-    return Lexicon([*terms, *custom])
+    # a term listed twice (or an admin term repeating a built-in one) would report twice
+    return Lexicon(dict.fromkeys([*terms, *custom]))
 
 
 def _sentence(folded: bytes, start: int, end: int) -> tuple[int, int]:
@@ -104,7 +138,7 @@ class ContextStage:
         self.high = high
 
     def examine(
-        self, folded: bytes, hit: Hit[str], entities: Sequence[Entity], category: str
+        self, folded: bytes, hit: Hit[str], people: People, category: str
     ) -> tuple[Cues, list[str]]:
         """The rule cues of a hit's sentence and the model's feature names for it."""
         s, e = _sentence(folded, hit.start, hit.end)
@@ -113,17 +147,15 @@ class ContextStage:
             len(hit.token) > len(hit.stem)
             and _FIRST_PERSON.search(hit.token[len(hit.stem) :]) is not None
         )
-        ident = any(x.identifier and x.end > s and x.start < e for x in entities)
-        named = any(x.named and x.end > s - _WINDOW and x.start < e + _WINDOW for x in entities)
+        ident = people.identifiers.overlaps(s, e)
+        named = people.names.overlaps(s - _WINDOW, e + _WINDOW)
         marker = SUBJECT.search(sentence, 0, len(sentence))
         cues = cues_of(sentence, fps, ident, named, marker)
         suffix = hit.token[len(hit.stem) :]
         return cues, features(sentence, (hit.start - s, hit.end - s), category, suffix, cues)
 
-    def judge(
-        self, folded: bytes, hit: Hit[str], entities: Sequence[Entity], category: str
-    ) -> CategoryHit:
-        cues, names = self.examine(folded, hit, entities, category)
+    def judge(self, folded: bytes, hit: Hit[str], people: People, category: str) -> CategoryHit:
+        cues, names = self.examine(folded, hit, people, category)
         stage: Stage
         if cues.first_person_suffix or cues.identifier:
             p, stage = 0.95, "rules"
@@ -151,6 +183,7 @@ def categories(
     if not hits:
         return
     seen: dict[tuple[int, str], CategoryHit] = {}
+    people = People.of(entities)
     for hit in hits:
         if hit.tag.endswith("!"):
             yield CategoryHit(hit.tag.rstrip("!"), hit.start, hit.end, 0.95)
@@ -159,7 +192,7 @@ def categories(
         prior = seen.get(key)
         if prior is not None and (prior.confidence >= 0.95 or not hit.token[len(hit.stem) :]):
             continue
-        judged = stage.judge(folded, hit, entities, hit.tag)
+        judged = stage.judge(folded, hit, people, hit.tag)
         if prior is None or judged.confidence > prior.confidence:
             seen[key] = judged
             yield judged

@@ -47,9 +47,11 @@ _FIRST_PERSON_TR: Final = re.compile(
     rb"(?<![a-z0-9])(?:ben|benim|bende|bana|beni|benden|biz|bizim)(?![a-z0-9])"
     rb"|[a-z](?:iyorum|uyorum|yorum|dim|dum|tim|tum|mistim|mustum|acagim|ecegim|iyim|uyum"
     rb"|yim|yum|lim|lum|liyim|luyum|siyim|suyum|miyim|muyum)(?![a-z0-9])"
+    rb"|[a-z]{3}(?:lar|ler)(?:im|um)(?![a-z0-9])|[a-z]{3}(?:im|um) (?:var|yok)(?![a-z0-9])"
 )
 _GENERAL: Final = re.compile(
     rb"(?<![a-z0-9])(?:nedir|nelerdir|nasil|neden|nicin|hangi|hakkinda|genel(?:de|olarak)?"
+    rb"|ne kadar\w*|kac|kacta|kimler\w*|sablon\w*|template\w*"
     rb"|tarih\w*|istatistik\w*|oran\w*|yuzde|arastirma\w*|makale\w*|haber\w*|mevzuat\w*"
     rb"|kanun\w*|yasa\w*|yonetmelik\w*|politika\w*|egitim\w*|sunum\w*|ozetle|acikla|anlat"
     rb"|what|how|why|which|explain|summari[sz]e|overview|history|statistics|rate|percent"
@@ -58,6 +60,12 @@ _GENERAL: Final = re.compile(
     rb"|kisiler\w*|insanlar\w*|hastalar\w*|calisanlar\w*|toplum\w*|nufus\w*|ulke\w*"
     rb"|turkiye\w*|dunya\w*|avrupa\w*|global|worldwide|select|insert|create|table|class|def"
     rb"|function|column|field|schema|json|api|regex|test verisi|fake|sample|ornek)(?![a-z0-9])"
+)
+
+_CODE_WORDS: Final = re.compile(
+    rb"(?<![a-z0-9])(?:string|int|integer|bool|boolean|varchar|nullable|null|none|returns"
+    rb"|return|import|const|enum|struct|true|false|select|insert|update|alter|create table"
+    rb"|def|class|lambda|async|await|todo|fixme)(?![a-z0-9])"
 )
 
 
@@ -74,6 +82,7 @@ class Cues:
     general: bool  # question words, statistics, law, news, code...
     question: bool
     marker: bool  # a subject word of the older rule list (special.SUBJECT)
+    code: bool  # source code, a schema or a query rather than prose
 
 
 def cues_of(
@@ -92,6 +101,8 @@ def cues_of(
         general=_GENERAL.search(sentence) is not None,
         question=b"?" in sentence,
         marker=marker,
+        code=_CODE_WORDS.search(sentence) is not None
+        or sum(sentence.count(c) for c in b"(){}[];=_<>") >= 3,
     )
 
 
@@ -115,6 +126,7 @@ def features(
         (cues.general, "gen"),
         (cues.question, "q"),
         (cues.marker, "marker"),
+        (cues.code, "code"),
     ):
         if flag:
             out.append("R:" + name)
@@ -190,6 +202,8 @@ def rules_probability(cues: Cues) -> float:
     """The rules' own estimate, used when no model is built."""
     if cues.first_person_suffix or cues.identifier:
         return 0.9
+    if cues.code:
+        return 0.15
     concrete = (
         cues.possessive or cues.first_person or cues.named or cues.third_person or cues.marker
     )

@@ -20,14 +20,15 @@ from pathlib import Path
 from gateway.sensitivity.config import SensitivityConfig
 from gateway.sensitivity.detect import _NAME_KINDS, Detectors
 from gateway.sensitivity.evaluate import DEFAULT_SET, evaluate
-from gateway.sensitivity.special import Entity
+from gateway.sensitivity.special import Entity, People
 from gateway.sensitivity.subject import MODEL_PATH, SubjectModel, slot
 from gateway.sensitivity.textnorm import encode_text, fold_encoded, shape_view, word_view
-from gateway.sensitivity.training.generate import Example, examples
+from gateway.sensitivity.training.generate import Example, examples, handwritten
 
 _EPOCHS = 8
 _L2 = 1e-4
 _RATE = 0.2
+_HAND_WEIGHT = 3  # each hand-written sentence counts as this many generated ones
 
 
 def hit_features(det: Detectors, text: str) -> list[list[str]]:
@@ -42,11 +43,12 @@ def hit_features(det: Detectors, text: str) -> list[list[str]]:
         for e in ents
         if e.confidence >= det.config.thresholds.personal or e.kind == "AD"
     ]
+    index = People.of(people)
     out = []
     for hit in det.special.find(words, tokens):
         if hit.tag.endswith("!"):
             continue
-        _, names = det.context.examine(folded, hit, people, hit.tag)
+        _, names = det.context.examine(folded, hit, index, hit.tag)
         out.append(names)
     return out
 
@@ -116,10 +118,17 @@ def main(argv: list[str] | None = None) -> int:
     det = Detectors(SensitivityConfig(), model=None)
     train = list(examples(seed=13))
     check = list(examples(seed=101, per_category=150))
+    hand = handwritten()
     rows, missed, total = featurise(det, train)
-    print(f"training sentences: {total}, topic hits: {len(rows)}, "
+    print(f"generated sentences: {total}, topic hits: {len(rows)}, "
           f"sentences where no topic fired (first-stage misses): {missed}")
-    model = fit(rows)
+    hand_rows, hand_missed, _ = featurise(det, hand)
+    print(f"hand-written sentences: {len(hand)}, first-stage misses: {hand_missed}")
+    # how well the frames generalise: a model that never saw the hand-written sentences
+    acc, n = accuracy(fit(rows), det, hand)
+    print(f"accuracy on the hand-written sentences of a model trained without them: "
+          f"{acc:.3f} on {n}")
+    model = fit(rows + hand_rows * _HAND_WEIGHT)
     acc, n = accuracy(model, det, train)
     print(f"weights: {len(model.weights)}; training accuracy {acc:.3f} on {n} sentences")
     acc, n = accuracy(model, det, check)

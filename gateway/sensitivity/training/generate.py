@@ -13,6 +13,7 @@ import json
 import random
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import NamedTuple
 
 from gateway.sensitivity.textnorm import fold
@@ -62,7 +63,9 @@ TR_GENERAL_FRAMES = (
     "Makale özeti: {t} üzerine yapılan çalışmalar.", "Raporda {t} başlığı altındaki veriler anonimleştirildi.",
     "Hastalarımızın yüzde 12'si {t} nedeniyle başvurdu.", "Kliniğimizde {t} hastalarına yönelik yeni bir program başlıyor.",
     "Çalışanlarımız için {t} farkındalık eğitimi düzenliyoruz.", "{t} ile ilgili ceza muhakemesi süreleri ne kadardır?",
-    "{t} ve {t2} arasındaki fark nedir?", "Karşılaştır: {t} ile {t2}.", "{t} kanunun hangi maddesinde düzenlenir?",
+    "{t} ve {t2} arasındaki fark nedir?", "{t} siparişi kargoya verildi.", "{t} fiyat listesi ekte.",
+    "Stok durumu: {t} 30 adet kaldı.", "{t} kategorisindeki ürünlerde indirim var mı?", "{t} başlıklı rapor taslağı hazır.",
+    "{t} kampanyası için görsel tasarla.", "Depoya {t} broşürlerinden 500 adet geldi.", "Karşılaştır: {t} ile {t2}.", "{t} kanunun hangi maddesinde düzenlenir?",
 )
 TR_NAMED_NOT_CONCERNED = (
     "{name} {t} hakkında bir sunum yapacak.", "Dr. {name} {t} üzerine bir makale yayımladı.", "{name}, {t} konulu paneli yönetecek.",
@@ -89,7 +92,8 @@ EN_GENERAL_FRAMES = (
     "What prejudices exist about {t}?", "How does the law define {t}?", "Suggest a documentary on {t}.",
     "Design an app screen that informs users about {t}.", "What percentage of people know about {t}?",
     "Our new campaign raises awareness of {t}.", "How do you explain {t} to children?", "In general, how common is {t}?",
-    "Compare {t} and {t2}.", "12% of our patients were referred for {t}.", "Our clinic is launching a programme for patients with {t}.",
+    "Compare {t} and {t2}.", "The {t} order shipped today.", "Price list for {t} attached.", "Stock: 30 units of {t} left.",
+    "Design a banner for the {t} campaign.", "The report titled {t} is ready for review.", "12% of our patients were referred for {t}.", "Our clinic is launching a programme for patients with {t}.",
     "We run {t} awareness training for our employees.", "What is the difference between {t} and {t2}?", "Patients with {t} often ask about side effects.",
 )
 EN_NAMED_NOT_CONCERNED = (
@@ -106,7 +110,7 @@ CODE_FRAMES = (
     "SELECT id, {col} FROM patients WHERE {col} IS NOT NULL;", "class Record(BaseModel):\n    name: str\n    {col}: str | None",
     "ALTER TABLE employees ADD COLUMN {col} TEXT; -- {t}", "def mask_{col}(value: str) -> str:  # hides {t}",
     '{{"field": "{col}", "description": "{t}"}}', "Add a dropdown for {t} to the intake form.",
-    "GraphQL mutation updatePatient(id: ID!, {col}: String) returns Patient", "interface Employee {{ id: number; {col}?: boolean }}",
+    "type Mutation {{ setRecord(recordId: Int, {col}: String): Record }}", "interface Employee {{ id: number; {col}?: boolean }}",
     "CREATE TABLE hasta (id INT, ad TEXT, {col} TEXT);", "The patient record schema has a nullable {col} field for {t}.",
     "Employee model: each employee has an optional {col} flag.", "Test: assert classify('{t}') == 'public'",
     "Hasta kayıt formuna {t} alanı ekle.", "Çalışan tablosunda {col} sütunu boş bırakılabilir.",
@@ -193,6 +197,20 @@ def examples(seed: int = 13, per_category: int = 700) -> Iterator[Example]:
                 col = "_".join(fold(topic).replace("'", "").split())[:20]
                 text = _fill(rng.choice(CODE_FRAMES), t=topic, col=col)
                 yield Example(text, 0, cat, "en")
+
+
+HANDWRITTEN = Path(__file__).with_name("handwritten.txt")
+
+
+def handwritten(path: Path = HANDWRITTEN) -> list[Example]:
+    """The hand-written sentences (LABEL, CATEGORY, TEXT per tab-separated line)."""
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        label, cat, text = line.split("\t", 2)
+        out.append(Example(text, int(label), cat, "?"))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
