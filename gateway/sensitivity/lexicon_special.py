@@ -12,7 +12,7 @@ _HEALTH = (
     "epikriz*", "taburcu*", "muayene*", "tahlil*", "biyopsi*", "patoloji*", "onkoloji*",
     "hematoloji*", "nefroloji*", "noroloji*", "kardiyoloji*", "endokrin*", "romatoloji*",
     "amatem*", "ketem*", "raporlu", "raporluyum", "nakil bekl*", "organ nakli*", "bobrek nakli*", "iligi nakli*", "karaciger nakli*", "mental breakdown", "mastektomi*",
-    "dusuk yap*", "kurtaj*", "hba1c", "seker olc*", "sekerim*", "sekeri yuksel*", "tansiyonum*",
+    "dusuk yap*", "dogum yap*", "dogum izn*", "methadone*", "lohusa*", "postpartum", "kurtaj*", "hba1c", "seker olc*", "sekerim*", "sekeri yuksel*", "tansiyonum*",
     "lustral*", "cipralex*", "essitalopram*", "sertralin*", "fluoksetin*", "paroksetin*",
     "venlafaksin*", "ketiapin*", "seroquel*", "olanzapin*", "risperdal*", "risperidon*",
     "abilify*", "aripiprazol*", "lityum*", "lithium*", "depakin*", "valproat*", "keppra*",
@@ -309,7 +309,7 @@ _ETHNICITY = (
     "kurmanc*",
     "zaza*",
     "yoruk*",
-    "arap asilli*", "is roma", "are roma", "roma asilli*", "roma kokenli*",
+    "arap asilli*", "kurt oldug*", "kurt kimlig*", "kurt asilli*", "kurt kokenliyim", "is roma", "are roma", "roma asilli*", "roma kokenli*",
     "ethnic*",
     "race",
     "racial*",
@@ -517,7 +517,7 @@ _SEXUAL = (
     "sex worker*",
     "erectile*",
     "libido*",
-    "gay man", "trans woman", "trans man", "trans kadin*", "trans erkek*",
+    "gay man", "trans", "trans woman", "trans man", "trans kadin*", "trans erkek*",
     "coming out",
 )
 
@@ -577,7 +577,7 @@ _CRIMINAL = (
     "acquitted*",
     "dui",
     "dwi",
-    "ex-con*",
+    "ex-con*", "juvenile record*", "burglary*", "robbery*", "served time", "served * months",
     "sex offender*",
 )
 

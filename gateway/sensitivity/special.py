@@ -109,6 +109,15 @@ class People:
         )
 
 
+def _previous_sentence(folded: bytes, start: int) -> int:
+    """Where the sentence before the one starting at `start` starts (within the window)."""
+    if start <= 1:
+        return start
+    lo = max(0, start - _WINDOW)
+    left = max(folded.rfind(c, lo, start - 1) for c in (b".", b"\n", b"?", b"!"))
+    return left + 1 if left >= 0 else lo
+
+
 def build_lexicon(custom: Iterable[tuple[str, str]] = ()) -> Lexicon[str]:
     terms = [(t, cat) for cat, ts in SPECIAL_TERMS.items() for t in ts]
     # a term listed twice (or an admin term repeating a built-in one) would report twice
@@ -150,7 +159,8 @@ class ContextStage:
         ident = people.identifiers.overlaps(s, e)
         named = people.names.overlaps(s - _WINDOW, e + _WINDOW)
         marker = SUBJECT.search(sentence, 0, len(sentence))
-        cues = cues_of(sentence, fps, ident, named, marker)
+        before = folded[_previous_sentence(folded, s) : s]
+        cues = cues_of(sentence, fps, ident, named, marker, before)
         suffix = hit.token[len(hit.stem) :]
         return cues, features(sentence, (hit.start - s, hit.end - s), category, suffix, cues)
 

@@ -51,7 +51,9 @@ _FIRST_PERSON_TR: Final = re.compile(
 )
 _GENERAL: Final = re.compile(
     rb"(?<![a-z0-9])(?:nedir|nelerdir|nasil|neden|nicin|hangi|hakkinda|genel(?:de|olarak)?"
-    rb"|ne kadar\w*|kac|kacta|kimler\w*|sablon\w*|template\w*"
+    rb"|ne kadar\w*|kac|kacta|kimler\w*|sablon\w*|template\w*|biri|birisi|birinin|birine"
+    rb"|edil(?:ir|meli|ebilir|mektedir)|alin(?:ir|mali|abilir)"
+    rb"|[a-z]{3,}(?:il|ul|in|un)(?:mali|meli|malidir|melidir|ir|ur|ebilir|abilir)"
     rb"|tarih\w*|istatistik\w*|oran\w*|yuzde|arastirma\w*|makale\w*|haber\w*|mevzuat\w*"
     rb"|kanun\w*|yasa\w*|yonetmelik\w*|politika\w*|egitim\w*|sunum\w*|ozetle|acikla|anlat"
     rb"|what|how|why|which|explain|summari[sz]e|overview|history|statistics|rate|percent"
@@ -83,12 +85,26 @@ class Cues:
     question: bool
     marker: bool  # a subject word of the older rule list (special.SUBJECT)
     code: bool  # source code, a schema or a query rather than prose
+    person_before: bool = False  # a person named in the sentence before
 
 
 def cues_of(
-    sentence: bytes, first_person_suffix: bool, identifier: bool, named: bool, marker: bool
+    sentence: bytes,
+    first_person_suffix: bool,
+    identifier: bool,
+    named: bool,
+    marker: bool,
+    before: bytes = b"",
 ) -> Cues:
+    """`before`: the text just before the sentence, where its subject may have been named
+    ('Annem 70 yaşında. Alzheimer başladı.')."""
     return Cues(
+        person_before=bool(before)
+        and (
+            _POSSESSIVE_ROLE.search(before) is not None
+            or _FIRST_PERSON_EN.search(before) is not None
+            or _FIRST_PERSON_TR.search(before) is not None
+        ),
         first_person_suffix=first_person_suffix,
         identifier=identifier,
         named=named,
@@ -127,6 +143,7 @@ def features(
         (cues.question, "q"),
         (cues.marker, "marker"),
         (cues.code, "code"),
+        (cues.person_before, "before"),
     ):
         if flag:
             out.append("R:" + name)

@@ -44,6 +44,13 @@ TR_ABOUT_FRAMES = (
     "{S} {p}, okula nasıl anlatalım?", "Dün öğrendim ki {s} {p}.", "{S} {p}, savunma dilekçesi hazırla.",
     "{S} {p} ama kimse bilmiyor.", "{S} {p}, vardiyasını değiştirelim mi?", "{S} {p}; bunu e-postaya yaz.",
 )
+TR_TWO_SENTENCE_FRAMES = (
+    "{S} {n} yaşında. {P}.", "{S} geçen hafta aradı. {P}, ne yapabiliriz?", "{S} hakkında not: {P}.",
+    "{S} bugün gelmedi. {P} ve rapor getirecek.",
+)
+TR_TWO_SENTENCE_NEGATIVE = (
+    "Toplantı yarın saat onda. Gündem: {t}.", "Yeni broşürler geldi. Konu {t}.", "Sunum hazır. Son bölüm {t} hakkında.",
+)
 TR_ME_FRAMES = (
     "{me}.", "{me}, ne yapmalıyım?", "Merhaba, {me} ve işyerinde bunu söylemem gerekir mi?", "{me}; doktoruma ne sormalıyım?",
     "Ben {me_plain}.", "{me}, bunu kimseye söylemedim.", "Yıllardır {me_plain}.", "{me} ve işten çıkarılmaktan korkuyorum.",
@@ -63,7 +70,8 @@ TR_GENERAL_FRAMES = (
     "Makale özeti: {t} üzerine yapılan çalışmalar.", "Raporda {t} başlığı altındaki veriler anonimleştirildi.",
     "Hastalarımızın yüzde 12'si {t} nedeniyle başvurdu.", "Kliniğimizde {t} hastalarına yönelik yeni bir program başlıyor.",
     "Çalışanlarımız için {t} farkındalık eğitimi düzenliyoruz.", "{t} ile ilgili ceza muhakemesi süreleri ne kadardır?",
-    "{t} ve {t2} arasındaki fark nedir?", "{t} siparişi kargoya verildi.", "{t} fiyat listesi ekte.",
+    "{t} ve {t2} arasındaki fark nedir?", "{t} durumunda ne yapılmalı?", "{t} nasıl tedavi edilir?",
+    "{t} olan biri işe alınabilir mi?", "{t} sırasında neler yaşanır?", "{t} için hangi belgeler istenir?", "{t} siparişi kargoya verildi.", "{t} fiyat listesi ekte.",
     "Stok durumu: {t} 30 adet kaldı.", "{t} kategorisindeki ürünlerde indirim var mı?", "{t} başlıklı rapor taslağı hazır.",
     "{t} kampanyası için görsel tasarla.", "Depoya {t} broşürlerinden 500 adet geldi.", "Karşılaştır: {t} ile {t2}.", "{t} kanunun hangi maddesinde düzenlenir?",
 )
@@ -92,7 +100,7 @@ EN_GENERAL_FRAMES = (
     "What prejudices exist about {t}?", "How does the law define {t}?", "Suggest a documentary on {t}.",
     "Design an app screen that informs users about {t}.", "What percentage of people know about {t}?",
     "Our new campaign raises awareness of {t}.", "How do you explain {t} to children?", "In general, how common is {t}?",
-    "Compare {t} and {t2}.", "The {t} order shipped today.", "Price list for {t} attached.", "Stock: 30 units of {t} left.",
+    "Compare {t} and {t2}.", "What should be done in case of {t}?", "Can someone with {t} be hired?", "The {t} order shipped today.", "Price list for {t} attached.", "Stock: 30 units of {t} left.",
     "Design a banner for the {t} campaign.", "The report titled {t} is ready for review.", "12% of our patients were referred for {t}.", "Our clinic is launching a programme for patients with {t}.",
     "We run {t} awareness training for our employees.", "What is the difference between {t} and {t2}?", "Patients with {t} often ask about side effects.",
 )
@@ -172,6 +180,11 @@ def examples(seed: int = 13, per_category: int = 700) -> Iterator[Example]:
                 me = rng.choice(t.en_me)
                 text = _fill(rng.choice(EN_ME_FRAMES), me=me[:1].upper() + me[1:], me_plain=me)
                 yield Example(_style(rng, text), 1, cat, "en")
+            elif kind < 0.515:
+                s = _subject(rng, "tr")
+                p = rng.choice(t.tr_about)
+                text = _fill(rng.choice(TR_TWO_SENTENCE_FRAMES), S=s, n=str(rng.randint(3, 90)), P=p[:1].upper() + p[1:])
+                yield Example(_style(rng, text), 1, cat, "tr")
             elif kind < 0.53:
                 s = _subject(rng, "tr")
                 frame = rng.choice(MIXED_FRAMES_POS)
@@ -183,15 +196,18 @@ def examples(seed: int = 13, per_category: int = 700) -> Iterator[Example]:
             elif kind < 0.87:
                 text = _fill(rng.choice(EN_GENERAL_FRAMES), t=rng.choice(t.en_topic), t2=rng.choice(t.en_topic))
                 yield Example(_style(rng, text[:1].upper() + text[1:]), 0, cat, "en")
-            elif kind < 0.93:
+            elif kind < 0.92:
                 lang = rng.choice(("tr", "en"))
                 frames = TR_NAMED_NOT_CONCERNED if lang == "tr" else EN_NAMED_NOT_CONCERNED
                 topic = rng.choice(t.tr_topic if lang == "tr" else t.en_topic)
                 text = _fill(rng.choice(frames), t=topic, **_name(rng, lang))
                 yield Example(_style(rng, text), 0, cat, lang)
-            elif kind < 0.94:
+            elif kind < 0.935:
                 text = _fill(rng.choice(MIXED_FRAMES_NEG), t_tr=rng.choice(t.tr_topic), t_en=rng.choice(t.en_topic))
                 yield Example(_style(rng, text[:1].upper() + text[1:]), 0, cat, "mix")
+            elif kind < 0.95:
+                text = _fill(rng.choice(TR_TWO_SENTENCE_NEGATIVE), t=rng.choice(t.tr_topic))
+                yield Example(_style(rng, text), 0, cat, "tr")
             else:
                 topic = rng.choice(t.en_topic + t.tr_topic)
                 col = "_".join(fold(topic).replace("'", "").split())[:20]
