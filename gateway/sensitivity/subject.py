@@ -34,7 +34,7 @@ _POSSESSIVE_ROLE: Final = re.compile(
     rb"|hala|dayi|amca|yegen|torun|cocug|cocuk|bebeg|bebek|nisanli|sevgili|kayinvalide"
     rb"|kaynana|kayinpeder|patron|mudur|mesai arkadas|ekip arkadas|stajyer|sofor|bakici"
     rb"|sekreter|asistan|kuzen|damad|gelin|koca|karim|kocam)"
-    rb"(?:im|um|m|imiz|umuz|miz|muz|in|niz|iniz|unuz)[a-z]*"
+    rb"(?:im|um|m|imiz|umuz|miz|muz|niz|iniz|unuz)[a-z]*"
 )
 _FIRST_PERSON_EN: Final = re.compile(
     rb"(?<![a-z0-9])(?:i|i'm|im|i've|ive|i'd|my|me|myself|mine|we've|our)(?![a-z0-9])"
@@ -52,6 +52,9 @@ _FIRST_PERSON_TR: Final = re.compile(
 _GENERAL: Final = re.compile(
     rb"(?<![a-z0-9])(?:nedir|nelerdir|nasil|neden|nicin|hangi|hakkinda|genel(?:de|olarak)?"
     rb"|ne kadar\w*|kac|kacta|kimler\w*|sablon\w*|template\w*|biri|birisi|birinin|birine"
+    rb"|bir (?:calisan|kisi|hasta|isci|personel|ogrenci|aday|musteri|birey|vatandas)\w*"
+    rb"|(?:an|any) (?:employee|applicant|individual|worker)|a (?:patient|worker|candidate)"
+    rb"|users|customers|visitors|kullanicilar\w*|musterilerimiz\w*|ziyaretci\w*"
     rb"|edil(?:ir|meli|ebilir|mektedir)|alin(?:ir|mali|abilir)"
     rb"|[a-z]{3,}(?:il|ul|in|un)(?:mali|meli|malidir|melidir|ir|ur|ebilir|abilir)"
     rb"|tarih\w*|istatistik\w*|oran\w*|yuzde|arastirma\w*|makale\w*|haber\w*|mevzuat\w*"

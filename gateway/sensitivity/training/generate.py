@@ -70,7 +70,10 @@ TR_GENERAL_FRAMES = (
     "Makale özeti: {t} üzerine yapılan çalışmalar.", "Raporda {t} başlığı altındaki veriler anonimleştirildi.",
     "Hastalarımızın yüzde 12'si {t} nedeniyle başvurdu.", "Kliniğimizde {t} hastalarına yönelik yeni bir program başlıyor.",
     "Çalışanlarımız için {t} farkındalık eğitimi düzenliyoruz.", "{t} ile ilgili ceza muhakemesi süreleri ne kadardır?",
-    "{t} ve {t2} arasındaki fark nedir?", "{t} durumunda ne yapılmalı?", "{t} nasıl tedavi edilir?",
+    "{t} ve {t2} arasındaki fark nedir?", "{t} döneminde mağazalarımız 21:00'e kadar açık.", "{t} menümüz hafta sonu da mevcuttur.",
+    "Uygulamamız {t} takibini kolaylaştırır.", "Kliniğimizde {t} hizmeti verilmektedir.", "Ürünlerimiz {t} için uygundur.",
+    "Hizmetlerimiz hakkında: {t} danışmanlığı.", "Seçim sonuçlarına göre {t} kazandı.", "Bir çalışanın {t} nedeniyle işten çıkarılması yasal mı?",
+    "Bir hastanın {t} bilgisi kimlerle paylaşılabilir?", "Müşterilerimize {t} konusunda indirim sunuyoruz.", "{t} durumunda ne yapılmalı?", "{t} nasıl tedavi edilir?",
     "{t} olan biri işe alınabilir mi?", "{t} sırasında neler yaşanır?", "{t} için hangi belgeler istenir?", "{t} siparişi kargoya verildi.", "{t} fiyat listesi ekte.",
     "Stok durumu: {t} 30 adet kaldı.", "{t} kategorisindeki ürünlerde indirim var mı?", "{t} başlıklı rapor taslağı hazır.",
     "{t} kampanyası için görsel tasarla.", "Depoya {t} broşürlerinden 500 adet geldi.", "Karşılaştır: {t} ile {t2}.", "{t} kanunun hangi maddesinde düzenlenir?",
@@ -78,7 +81,8 @@ TR_GENERAL_FRAMES = (
 TR_NAMED_NOT_CONCERNED = (
     "{name} {t} hakkında bir sunum yapacak.", "Dr. {name} {t} üzerine bir makale yayımladı.", "{name}, {t} konulu paneli yönetecek.",
     "Prof. Dr. {name} {t} araştırmasıyla ödül aldı.", "{first} Hanım'ın hazırladığı {t} broşürünü düzelt.", "{name} ile {t} konulu röportajı özetle.",
-    "Gazeteci {name} {t} hakkında yazdı.", "{first} Bey {t} politikası taslağını gönderdi.",
+    "Gazeteci {name} {t} hakkında yazdı.", "Dr. {name}, {t} Uzmanı, Ankara Şehir Hastanesi", "{name} — {t} birimi sorumlusu",
+    "İletişim: {name}, {t} koordinatörü.", "{first} Bey {t} politikası taslağını gönderdi.",
 )
 EN_ABOUT_FRAMES = (
     "{S} {p}.", "{S} {p}, what should I do?", "{S} {p}; please update the care plan.", "{S} {p} and asked for time off.",
@@ -100,13 +104,14 @@ EN_GENERAL_FRAMES = (
     "What prejudices exist about {t}?", "How does the law define {t}?", "Suggest a documentary on {t}.",
     "Design an app screen that informs users about {t}.", "What percentage of people know about {t}?",
     "Our new campaign raises awareness of {t}.", "How do you explain {t} to children?", "In general, how common is {t}?",
-    "Compare {t} and {t2}.", "What should be done in case of {t}?", "Can someone with {t} be hired?", "The {t} order shipped today.", "Price list for {t} attached.", "Stock: 30 units of {t} left.",
+    "Compare {t} and {t2}.", "Our app lets users track {t}.", "Our clinic offers {t} screening.", "Our store is open late during {t}.",
+    "Can an employee be fired because of {t}?", "Our service helps customers with {t}.", "Polls show {t} gaining ground.", "What should be done in case of {t}?", "Can someone with {t} be hired?", "The {t} order shipped today.", "Price list for {t} attached.", "Stock: 30 units of {t} left.",
     "Design a banner for the {t} campaign.", "The report titled {t} is ready for review.", "12% of our patients were referred for {t}.", "Our clinic is launching a programme for patients with {t}.",
     "We run {t} awareness training for our employees.", "What is the difference between {t} and {t2}?", "Patients with {t} often ask about side effects.",
 )
 EN_NAMED_NOT_CONCERNED = (
     "{name} will give a talk on {t}.", "Dr {name} published a paper on {t}.", "{name} is moderating the panel on {t}.",
-    "Professor {name} won an award for research on {t}.", "Proofread the leaflet on {t} that {name} wrote.", "Summarise the interview with {name} about {t}.",
+    "Professor {name} won an award for research on {t}.", "Dr {name}, consultant in {t}, City Hospital", "Contact: {name}, {t} programme lead.", "Proofread the leaflet on {t} that {name} wrote.", "Summarise the interview with {name} about {t}.",
 )
 MIXED_FRAMES_POS = (
     "{S_tr} {p_tr}, what should I do?", "{me_en}, ne yapmalıyım?", "{S_tr} {p_tr}; please draft a report.", "Hi, {me_tr}. Bana yardım eder misin?",
