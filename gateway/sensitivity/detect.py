@@ -41,7 +41,6 @@ from gateway.sensitivity.textnorm import (
     word_view,
 )
 
-
 # entity kinds that name a person rather than identify one by a number or an address
 _NAME_KINDS = frozenset({"AD", "AD_SOYAD"})
 

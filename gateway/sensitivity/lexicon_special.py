@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (term tables read better unwrapped)
 """KVKK Art. 6 special-category terms, Turkish and English, in folded form (lower case, no
 diacritics). `stem*` matches the stem with any suffix (diyabet, diyabetli, diyabetim,
 diyabetini); a bare word matches only itself; a phrase matches word by word."""

@@ -14,6 +14,7 @@ from typing import Final, Literal
 
 from gateway.sensitivity.context import Words
 from gateway.sensitivity.lexicon import Hit, Lexicon, Occurrences
+from gateway.sensitivity.lexicon_special import FIRST_PERSON_SUFFIX, SPECIAL_TERMS
 from gateway.sensitivity.subject import (
     Cues,
     SubjectModel,
@@ -21,7 +22,6 @@ from gateway.sensitivity.subject import (
     features,
     rules_probability,
 )
-from gateway.sensitivity.lexicon_special import FIRST_PERSON_SUFFIX, SPECIAL_TERMS
 
 _FIRST_PERSON: Final = re.compile(FIRST_PERSON_SUFFIX)
 

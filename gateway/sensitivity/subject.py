@@ -153,7 +153,7 @@ def features(
     if cues.general and not (cues.possessive or cues.first_person or cues.named):
         out.append("R:gen_only")
     prev = "<s>"
-    for i, t in enumerate(toks):
+    for t in toks:
         out.append("w:" + t)
         out.append("b:" + prev + "_" + t)
         if len(t) > 4:
@@ -165,7 +165,7 @@ def features(
     if ti:
         out.append("L:" + toks[ti - 1])
     if ti + 1 < len(toks):
-        out.append("R:" + toks[ti + 1])
+        out.append("N:" + toks[ti + 1])
     return out
 
 

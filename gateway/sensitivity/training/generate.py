@@ -51,7 +51,27 @@ TR_TWO_SENTENCE_FRAMES = (
 TR_TWO_SENTENCE_NEGATIVE = (
     "Toplantı yarın saat onda. Gündem: {t}.", "Yeni broşürler geldi. Konu {t}.", "Sunum hazır. Son bölüm {t} hakkında.",
 )
+# the writer speaks in the first person, but about work on the topic, not about themselves
+TR_WORK_FRAMES = (
+    "{t} hakkında bir sunum hazırlıyorum, kaynak önerir misin?", "{t} üzerine yüksek lisans tezi yazıyorum.",
+    "Ben bir {prof}, {t} eğitimi için materyal arıyorum.", "{t} konusunda bir makale yazıyorum.", "Şirketimiz {t} ile ilgili ürünler satıyor, açıklama yaz.",
+    "Müşterim için {t} temalı bir kampanya tasarlıyorum.", "{t} ile ilgili bir proje yürütüyorum.", "Yıllardır {t} alanında çalışıyorum, yeni rehberi özetle.",
+    "{t} hakkında podcast bölümü hazırlıyoruz.", "Öğrencilerime {t} konusunu anlatacağım, plan yap.", "Derneğimiz {t} farkındalık etkinliği düzenliyor.",
+)
+EN_WORK_FRAMES = (
+    "I'm writing an article about {t}.", "I'm researching {t} for my thesis.", "I'm a {prof_en} preparing training material on {t}.",
+    "I work in {t} research and need a summary of new papers.", "My company sells {t} products; write a description.",
+    "I'm designing a {t} awareness campaign for my client.", "We're hosting a webinar on {t} next week.", "I teach a course on {t}; draft a syllabus.",
+)
+PROFESSIONS = ("hemşireyim", "doktorum", "öğretmenim", "avukatım", "gazeteciyim", "araştırmacıyım", "İK uzmanıyım", "psikoloğum")
+PROFESSIONS_EN = ("nurse", "doctor", "teacher", "lawyer", "journalist", "researcher", "HR manager", "psychologist")
+# a named person in the genitive: "Burak'ın ... olduğu duyuldu"
+TR_GENITIVE_FRAMES = (
+    "{G} {p} olduğu duyuldu.", "{G} {p} olduğunu öğrendik, ne yapmalıyız?", "Ekipteki {G} {p} olduğu konuşuluyor.",
+    "{G} {p} olduğu için terfisi durduruldu.", "Komşumuz {G} {p} olduğunu herkes biliyor.", "{G} dosyasında {p} yazıyor.",
+)
 TR_ME_FRAMES = (
+    "Sanırım {me_plain}.", "Geçen hafta öğrendim, {me_plain}.", "{me}, bu yüzden işyerinde sorun yaşıyorum.",
     "{me}.", "{me}, ne yapmalıyım?", "Merhaba, {me} ve işyerinde bunu söylemem gerekir mi?", "{me}; doktoruma ne sormalıyım?",
     "Ben {me_plain}.", "{me}, bunu kimseye söylemedim.", "Yıllardır {me_plain}.", "{me} ve işten çıkarılmaktan korkuyorum.",
     "Açıkçası {me_plain}.", "{me}, sigortam bunu karşılar mı?", "Selam, {me_plain}; bana bir plan hazırla.",
@@ -91,6 +111,7 @@ EN_ABOUT_FRAMES = (
     "{S} {p}, can we still hire them?", "Urgent: {s} {p}.", "{S} {p} according to the file.",
 )
 EN_ME_FRAMES = (
+    "I think {me_plain}.", "I found out {me_plain} last week.",
     "{me}.", "{me}, what should I do?", "{me} and I'm afraid to tell my boss.", "{me}; what should I ask my doctor?",
     "Honestly, {me_plain}.", "{me}, does my insurance cover it?", "Hi, {me_plain}. Please make me a plan.", "{me} and nobody knows.",
 )
@@ -146,6 +167,16 @@ def _subject(rng: random.Random, lang: str) -> str:
     return _fill(s, **_name(rng, lang))
 
 
+def _genitive(name: str) -> str:
+    """Name + apostrophe + the genitive ending by vowel harmony ("Burak'ın", "Elif'in")."""
+    vowels = [c for c in name.lower() if c in "aıoueiöü"]
+    last = vowels[-1] if vowels else "e"
+    ending = {"a": "ın", "ı": "ın", "o": "un", "u": "un", "e": "in", "i": "in", "ö": "ün", "ü": "ün"}[last]
+    if name[-1].lower() in "aıoueiöü":
+        ending = "n" + ending
+    return f"{name}'{ending}"
+
+
 def _lower_first(s: str) -> str:
     return s[:1].lower() + s[1:] if not s[:1].isupper() or not s[1:2].isupper() else s
 
@@ -164,14 +195,18 @@ def _style(rng: random.Random, text: str) -> str:
     return text
 
 
-def examples(seed: int = 13, per_category: int = 700) -> Iterator[Example]:
+def examples(seed: int = 13, per_category: int = 900) -> Iterator[Example]:
     rng = random.Random(seed)
     for cat, t in TOPICS.items():
         for _ in range(per_category):
             kind = rng.random()
             if kind < 0.22:  # third person, Turkish
                 s = _subject(rng, "tr")
-                text = _fill(rng.choice(TR_ABOUT_FRAMES), S=s, s=_lower_first(s), p=rng.choice(t.tr_about))
+                if rng.random() < 0.25:
+                    who = _name(rng, "tr")[rng.choice(("first", "name"))]
+                    text = _fill(rng.choice(TR_GENITIVE_FRAMES), G=_genitive(who), p=rng.choice(t.tr_about))
+                else:
+                    text = _fill(rng.choice(TR_ABOUT_FRAMES), S=s, s=_lower_first(s), p=rng.choice(t.tr_about))
                 yield Example(_style(rng, text), 1, cat, "tr")
             elif kind < 0.32:  # first person, Turkish
                 me = rng.choice(t.tr_me)
@@ -213,6 +248,14 @@ def examples(seed: int = 13, per_category: int = 700) -> Iterator[Example]:
             elif kind < 0.95:
                 text = _fill(rng.choice(TR_TWO_SENTENCE_NEGATIVE), t=rng.choice(t.tr_topic))
                 yield Example(_style(rng, text), 0, cat, "tr")
+            elif kind < 0.985:
+                if rng.random() < 0.5:
+                    text = _fill(rng.choice(TR_WORK_FRAMES), t=rng.choice(t.tr_topic), prof=rng.choice(PROFESSIONS))
+                    lang = "tr"
+                else:
+                    text = _fill(rng.choice(EN_WORK_FRAMES), t=rng.choice(t.en_topic), prof_en=rng.choice(PROFESSIONS_EN))
+                    lang = "en"
+                yield Example(_style(rng, text[:1].upper() + text[1:]), 0, cat, lang)
             else:
                 topic = rng.choice(t.en_topic + t.tr_topic)
                 col = "_".join(fold(topic).replace("'", "").split())[:20]

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (sentence tables read better unwrapped)
 """The second stage: a special-category topic counts only when the statement concerns an
 identifiable or first-person individual; talk about the topic stays public. Lower case and text
 typed without Turkish letters are judged alike; every result carries a band and the stage that
