@@ -143,9 +143,11 @@ class _TimedStage:
     """Wraps the classifier's second stage to measure the time it takes per record."""
 
     def __init__(self, clf: Classifier) -> None:
-        stage = clf._detectors.context
         self.spent = 0.0
         self.calls = 0
+        stage = getattr(clf._detectors, "context", None)  # absent in a classifier without it
+        if stage is None:
+            return
         inner = stage.judge
 
         def judge(*args: Any, **kwargs: Any) -> Any:
@@ -181,9 +183,10 @@ def measure(path: Path, config: SensitivityConfig | None = None) -> Quality:
             q.judged += 1
             q.stage2_ms.append(timed.spent * 1000)
         pred = res.data_class
-        uncertain = res.band == "uncertain"
-        q.bands[res.band] += 1
-        q.stages[res.stage] += 1
+        uncertain = getattr(res, "band", "confident") == "uncertain"
+        band = getattr(res, "band", "confident")
+        q.bands[band] += 1
+        q.stages[getattr(res, "stage", "lexicon")] += 1
         q.overall.add(gold, pred, uncertain)
         for sl in slices_of(rec):
             q.slices[sl].add(gold, pred, uncertain)

@@ -9,6 +9,39 @@ from types import MappingProxyType
 from typing import Final
 
 _HEALTH = (
+    # symptoms, doses, care and conditions as people write them about themselves or others
+    "atesim*", "atesi*", "oksuruk*", "bulanti*", "bas agri*", "bas donme*", "bas donmesi*",
+    "nefes darlig*", "gogus agri*", "karin agri*", "kusma*", "ishal*", "uykusuzlug*", "halsiz*",
+    "agrilar*", "agrim*", "agrisi*", "sanci*", "kanama*", "kramp*", "bayilma*",
+    "kan basinc*", "kan sekeri*", "kan degerleri*", "kan tahlil*", "kan testi*", "idrar tahlil*", "ultrason*",
+    "tomografi*", "emar*", "rontgen*", "endoskopi*", "kolonoskopi*", "anjiyo*", "stent*", "pil takil*",
+    "kalp pili*", "protez*", "fizik tedavi*", "rehabilitasyon*", "doktora git*", "doktorum*",
+    "doktoru*", "doktorun*", "receteli*", "receteme*", "ilaclarim*", "ilaclari*", "ilacini*",
+    "ilacimi*", "mg", "iğne*", "igne*", "enjeksiyon*", "asi ol*", "kemoterapi*",
+    "sezaryen*", "dogum sonra*", "hamileli*", "gebeli*", "regl*", "menopoz*", "prostat*",
+    "pankreas*", "karaciger*", "bobrek*", "akciger*", "yumurtalik*",
+    "ms tanisi*", "fibromiyalji*", "romatizma*", "gut hastalig*", "guatr*", "hashimoto*", "celyak*",
+    "colyak*", "crohn*", "ulseratif*", "reflu*", "gastrit*", "ulser*", "fitik*", "bel fitig*",
+    "boyun fitig*", "skolyoz*", "menisk*", "ameliyati*", "ameliyatim*", "narkoz*", "anestezi*",
+    "psikiyatrik*", "ruhsal*", "psikolojik destek*", "psikolojik sorun*", "travma*", "yeme bozuklug*",
+    "kendine zarar*", "intihar*", "olmek istiyorum", "yasamak istemiyorum", "uyku ilac*", "sakinlestirici*",
+    "antibiyotik*", "kortizon*", "steroid*", "kan sulandirici*", "insulin*", "inhaler*", "nebul*",
+    "tansiyon ilac*", "kolesterol ilac*", "tiroid ilac*", "dogum kontrol*", "prezervatif*",
+    "hpv*", "sifiliz*", "frengi*", "bel soguklug*", "gonore*", "klamidya*", "herpes*", "ucuk*",
+    "kizamik*", "su cicegi*", "verem*", "sitma*", "saglik sorun*", "saglik problem*", "kronik*",
+    "fever*", "haplar*", "hapi", "hapini", "hapimi", "meme kanser*", "memesinde*", "liver disease", "liver failure", "cough*", "nausea*", "headache*", "migraine*", "dizz*", "short of breath", "chest pain*",
+    "blood pressure", "blood test*", "blood work", "lab result*", "x-ray*", "ultrasound*", "mri scan*",
+    "ct scan*", "colonoscop*", "endoscop*", "pacemaker*", "stent*", "physio*",
+    "gp appointment*", "doctor said", "doctor told", "pills",
+    "dose", "dosage*", "injection*", "insulin*", "inhaler*", "c-section*", "postpartum*", "period pain*",
+    "menopaus*", "prostate*", "kidney*", "lung*", "breast cancer", "ovarian*", "fibromyalgia*",
+    "arthritis*", "lupus*", "crohn*", "colitis*", "ibs", "celiac*", "coeliac*", "hernia*", "fracture*",
+    "broken leg", "broken arm", "anaesthe*", "anesthe*", "self-harm*", "self harm*", "suicidal*",
+    "sleeping pill*", "sedative*", "antibiotic*", "steroid*", "blood thinner*", "birth control*",
+    "hpv", "syphilis*", "gonorrh*", "chlamydia*", "herpes*", "chronic*", "symptom*", "flare-up*",
+    "relapse*", "remission*", "diagnosis", "diagnoses", "prognosis*", "hospice*",
+    "wheelchair*", "tekerlekli sandalye*", "isitme cihaz*", "hearing aid*", "gorme engel*",
+    "deaf", "sagir*", "felcli*", "paralyzed", "paralysed", "amputat*", "ampute*",
     # treatments, drugs, institutions and results that name a condition indirectly
     "epikriz*", "taburcu*", "muayene*", "tahlil*", "biyopsi*", "patoloji*", "onkoloji*",
     "hematoloji*", "nefroloji*", "noroloji*", "kardiyoloji*", "endokrin*", "romatoloji*",
@@ -208,6 +241,12 @@ _HEALTH = (
 )
 
 _RELIGION = (
+    "imam*", "rahip*", "papaz*", "haham*", "rabbi*", "priest*", "pastor*", "bible*", "kuran*", "quran*",
+    "koran*", "sabbath", "sabat*", "kipa*", "kippah*", "diwali", "paskalya*", "easter mass", "mass on sunday*",
+    "bayram namaz*", "kandil*", "mevlit*", "mevlut*", "zekat*", "fitre*", "kurban kes*", "teravih*",
+    "sahur*", "iftar*", "abdest*", "hafizlik*", "medrese*", "ilahiyat*", "dinimiz*", "dinen",
+    "inancim*", "inanci*", "inancli*", "inancsiz*", "believer*", "devout*",
+    "convert to*", "converted to*", "born again", "hajj*", "umrah*", "tesbih*", "rosary*", "yarmulke*",
     "islam*", "ramazan*", "oruc*", "namaz*", "budizm*", "ateizm*", "siilik*", "sunnilik*",
     "alevilik*", "hristiyanlik*", "yahudilik*", "inanc*", "dinimi*", "dinini*", "dinine*",
     "dinen", "katolig*", "cuma namaz*", "mescit*", "cami*", "tesettur*", "hac",
@@ -279,6 +318,13 @@ _RELIGION = (
 )
 
 _ETHNICITY = (
+    "kurdish", "kurds", "kurd", "bosnak*", "arnavut*", "turkmen*", "pomak*", "tatar*", "uygur*", "yezidi*", "ezidi*", "abaza*",
+    "gurcu*", "keldani*", "asuri*", "arap*", "arabic speaking", "arab", "arabs",
+    "black woman", "black man", "black british", "asian american*", "mixed race", "mixed-race",
+    "biracial*", "ethnic background", "ethnic origin*", "heritage", "roots in", "koken*", "kokeni*",
+    "kokenim*", "irkim*", "irki*", "irkindan", "melez*", "esmer tenli*", "ten renginden",
+    "skin colour", "skin color", "gocmen kokenli*", "chinese descent", "indian descent", "pakistani descent",
+    "nigerian*", "somali*", "afghan*", "afgan*", "suriyeli kurt*", "alevi kurt*", "mardinli arap*",
     "kurdum", "kurtum",
     "romaniz", "ermeniyim", "irkci*", "irkcilik*", "arab origin", "half arab",
     "arap kokenli*", "afrikali*", "cerkezim", "kurtce*", "ana dili*",
@@ -335,9 +381,19 @@ _ETHNICITY = (
 )
 
 _POLITICAL = (
+    "akp'li*", "chp'li*", "mhp'li*", "hdp'li*", "oy veririm", "oyumu*", "oy verecegim", "oy vermeyecegim",
+    "secimde*", "sandiga*", "sandik gorevli*", "il baskani*", "ilce baskani*", "genclik kollari*",
+    "kadin kollari*", "parti uyesi*", "partiye uye*", "partimizin*", "partimiz*", "milletvekili aday*",
+    "hukumet karsit*", "hukumetten yana", "iktidar yanlisi*", "muhalif*", "devrimci*", "sosyal demokrat*",
+    "liberal*", "ulusalci*", "islamci*", "seriatci*", "feminist*", "cumhurbaskanini destekl*",
+    "kilicdaroglu*", "imamoglu*", "bahceli*", "ocalan*", "pkk*", "feto*",
+    "fetocu*", "bylock*", "darbeci*", "terorist*", "teror orgutu*", "orgut uyesi*", "orgut uyelig*",
+    "labour voter*", "tory voter*", "vote labour", "vote tory", "voted labour", "voted conservative",
+    "voted for", "vote for", "democrat*", "republican*", "maga", "brexit*", "remainer*", "leaver*",
+    "far-right", "far-left", "activist*", "party member*", "campaigned for", "canvass*", "picket*",
     "sosyalizm*", "komunizm*", "kemalizm*", "faşizm*", "liberalizm*", "gezici*",
     "eylemlere katil*", "eylemlerine katil*", "eyleme katil*", "eylemine katil*", "sol gorus*", "sag gorus*", "muhalif gorus*", "eylemci*", "gezi eylem*", "gezi olay*", "gezi park*", "partiye*", "partiden", "secimde*", "secimlerde*", "oy ver*", "oy kullan*",
-    "oyumu*", "hukumeti elestir*", "hukum giy*", "hapis cezas*", "ceza al*", "hukumet karsit*", "muhalefet*",
+    "oyumu*", "hukumeti elestir*", "hukum giy*", "ceza al*", "hukumet karsit*", "muhalefet*",
     "tip uye*", "tip'li*", "zafer partisi*", "yeniden refah*", "deva partisi*", "saadet*",
     "far right", "far left", "populis*", "protest*", "rally", "rallies", "election*",
     "vote*", "voting", "voter*", "liberal*", "conservative*", "labour", "labor", "anarchis*",
@@ -407,6 +463,8 @@ _POLITICAL = (
 )
 
 _PHILOSOPHY = (
+    "animal rights activist*", "hayvan haklari aktivist*", "feminist*", "anarchist*", "anarsist*",
+    "pasifist*", "vicdani*", "objector*", "agnostik*", "agnostic*", "stoic*", "minimalist yasam*",
     "pasifizm*", "nihilizm*", "humanizm*", "veganlik*", "vejetaryenlik*", "conscientious objection",
     "vicdani retci*", "ateist*", "agnostisizm*", "stoacı*", "stoic*",
     "vegan*",
@@ -431,6 +489,14 @@ _PHILOSOPHY = (
 )
 
 _MEMBERSHIP = (
+    "sendikal*", "sendikali*", "sendikaya*", "sendikadan*", "sendikamiz*", "sendikam*", "sendikasi*",
+    "isyeri temsilci*", "is yeri temsilci*", "grev*", "grevci*", "toplu is sozlesme*", "kesk*", "turk is",
+    "hak is", "disk'e", "memur sen*", "egitim is*", "tabip odasi*", "muhendis odasi*", "mimarlar odasi*",
+    "barosu*", "baroya*", "dernegimiz*", "dernegin*", "derneginde*", "vakfimiz*", "vakfin*", "kulubumuz*",
+    "uyesiyim", "uyesidir", "uyesi oldu*", "uyeligim*", "uyeligi*", "mason*", "rotary*", "lions*",
+    "kooperatif uye*", "union member*", "union rep*", "union dues", "unionise*", "unionize*", "on strike",
+    "went on strike", "shop steward*", "teamster*", "unite union", "gmb union", "nurses union",
+    "teachers union", "bar association", "medical association", "lodge", "freemason*", "rotarian*",
     "toplu sozlesme*", "disk e", "dernek*", "dernegi*", "vakif*", "kulub*",
     "kulubu*", "uyeligi*", "uyeliği*", "grev*", "shop steward*",
     "collective bargaining", "union", "unions", "loca", "tabip odasi*",
@@ -477,9 +543,19 @@ _MEMBERSHIP = (
 )
 
 _SEXUAL = (
-    "geyim", "gey*", "gay*", "cinsel*", "ereksiyon*", "partnerim*", "partneri*", "sevgilim*",
+    "escinsel*", "homoseksuel*", "came out as", "came out to", "gays", "lezbiyen*", "lezbiy*", "biseksuel*", "panseksuel*", "aseksuel*",
+    "transgender*", "trans kadin*", "trans erkek*", "trans birey*", "non-binary", "nonbinary", "queer*",
+    "lgbt*", "cinsel yonelim*", "cinsel kimlig*", "cinsel tercih*", "cinsel iliski*", "cinsel hayat*",
+    "cinsel sorun*", "cinsel istek*", "cinsel isteksiz*", "cinsel performans*", "cinsel yolla*", "cinsel saglik*",
+    "cinsel partner*", "iliskiye girdi*", "aldatti*",
+    "aldatiyor*", "aldatildi*", "sadakatsiz*", "evlilik disi*", "hamile kaldi*", "kurtaj*", "kondom*",
+    "same-sex partner*", "same sex partner*", "sexual orientation*", "sexuality", "sex life", "sexual history",
+    "sexual partner*", "sexually*", "erectile*", "impoten*", "libido*", "cheated on", "cheating on",
+    "affair with", "slept with", "hooked up", "my husband and i are both",
+    "my wife and i are both", "his boyfriend", "her girlfriend",
+    "geyim", "gey*", "cinsel*", "ereksiyon*", "partnerim*", "partneri*", "sevgilim*",
     "cinsiyet degis*", "hormon tedavi*", "eslerim*",
-    "same-sex", "same sex", "sti", "stis", "came out", "sexual*", "sex education",
+    "same-sex", "same sex", "sti", "stis", "sexual*", "sex education",
     "hookup*", "onlyfans", "escort*", "std", "stds", "cinsel yolla",
     "lgbtq*", "nonbinary", "non-binary", "cinsiyetsiz*",
     "escinsel*",
@@ -519,10 +595,22 @@ _SEXUAL = (
     "erectile*",
     "libido*",
     "gay man", "trans", "trans woman", "trans man", "trans kadin*", "trans erkek*",
-    "coming out",
+
 )
 
 _CRIMINAL = (
+    "gozaltina*", "gozaltinda*", "tutuklandi*", "tutuklu*", "tutuklanmis*", "hapse*", "hapiste*",
+    "hapisten*", "cezaevinde*", "cezaevinden*", "hukumlu*", "mahkum*", "sabika*", "sabikali*", "adli sicil*",
+    "adli kayd*", "savcilik*", "savciliga*", "ifadeye*", "ifade verdi*", "sanik*", "sanigi*",
+    "dava acildi*", "hakkinda dava*", "ceza aldi*", "ceza yedi*", "hapis cezas*", "para cezas*",
+    "ehliyetine el*", "alkollu yakalan*", "uyusturucuyla yakalan*", "uyusturucu kullan*", "uyusturucudan*",
+    "hirsizliktan*", "dolandiricilik*", "dolandiricili*", "zimmet*", "rusvet*", "kacakcilik*", "kumar*",
+    "siddet uygula*", "darp etti*", "yaraladi*", "oldurdu*", "tecavuz*", "taciz*", "uzaklastirma karari*",
+    "koruma karari*", "arrested*", "arrest record*", "charged with", "convicted*", "conviction*", "jail*",
+    "prison*", "inmate*", "probation*", "parole*", "felony*", "dui", "dwi", "drunk driving",
+    "restraining order*", "criminal record*", "background check*", "mugshot*", "booked into", "sentenced*",
+    "court date*", "plea deal*", "pleaded guilty", "served time", "shoplifting*", "theft", "burglar*",
+    "assault*", "domestic violence", "drug charge*", "possession charge*", "juvenile*",
     "cezaevleri*", "el konul*", "alkollu arac*", "mahkeme*", "savci*",
     "sorusturma*", "kovusturma*", "ifade ver*", "karakol*",
     "expunge*", "lawsuit*",
@@ -583,6 +671,12 @@ _CRIMINAL = (
 )
 
 _BIOMETRIC = (
+    "parmak iz*", "yuz tanima*", "yuz tarama*", "yuz sablon*", "yuz verisi*", "yuz verileri*", "yuz izi*",
+    "retina*", "iris*", "ses izi*", "ses biyometri*", "avuc ici*", "damar izi*", "imza dinamig*",
+    "yuruyus analizi*", "biyometri*", "biyometrik*", "fingerprint*", "face id", "face recognition*",
+    "facial recognition*", "facial data", "face template*", "face scan*", "faceprint*", "iris scan*",
+    "retina scan*", "retinal scan*", "voiceprint*", "voice print*", "palm vein*", "palm print*",
+    "biometric*", "gait analysis", "selfie verification", "liveness check*",
     "face recognition", "yuz tanima*", "yuz izi*", "parmak izim*", "parmak izini*",
     "biyometri*", "retinal", "iris*", "face scan*", "fingerprints", "ses kaydi*",
     "parmak izi*",
@@ -610,6 +704,12 @@ _BIOMETRIC = (
 )
 
 _GENETIC = (
+    "genetik*", "genetic*", "dna*", "gen testi*", "gen analiz*", "gen mutasyon*", "genom*", "genome*",
+    "kalitsal*", "hereditary*", "mutasyon*", "mutation*", "tasiyici*", "carrier of", "carrier for",
+    "brca*", "kromozom*", "chromosom*", "trizomi*", "karyotip*", "karyotyp*", "talasemi*", "thalass*",
+    "akdeniz anemi*", "orak hucre*", "sickle cell*", "kistik fibroz*", "cystic fibrosis", "sma tip*",
+    "huntington*", "apoe*", "23andme", "ancestrydna", "ancestry dna", "myheritage", "babalik testi*",
+    "paternity test*", "akraba evlilig*", "soy agaci testi*",
     "huntington*", "tasiyicilik*", "tasiyici*", "akdeniz anemisi*", "talasemi*", "genetig*",
     "dna testi*", "dna", "gen", "geni", "genler*", "gene", "genes",
     "brca",
@@ -635,6 +735,13 @@ _GENETIC = (
 )
 
 _APPEARANCE = (
+    "basortu*", "basortulu*", "turban*", "tesettur*", "tesetturlu*", "carsaf*", "carsafli*", "pece*",
+    "peceli*", "acik giyin*", "mini etek*", "dekolte*", "dovme*", "dovmeli*", "piercing*",
+    "pirsing*", "sakal*", "sakalli*", "biyik*", "sac model*", "saclari*", "sacini*", "sacimi*", "makyaj*",
+    "kiyafet*", "kiyafeti*", "giyinis*", "giyim*", "headscarf*", "headscarves", "hijab*", "niqab*", "burqa*",
+    "burka*", "kippah", "turban", "sikh turban", "cross necklace", "tattoo*", "piercing*", "beard*",
+    "dreadlock*", "afro hair", "hairstyle*", "makeup", "wears a", "wearing a", "dress code*",
+    "skirt*", "veil*",
     "kapaliyim", "kapali giyin*", "tesettur*", "basortulu*", "peceli*", "sakalli*", "dovmeli*",
     "piercingli*", "kiyafet*", "giyin*", "dress code*", "dresses", "tattoos", "tattooed",
     "turban*",

@@ -152,6 +152,14 @@ CODE_FRAMES = (
 )
 
 
+# logs, records and payloads that carry a real person's data: code, but about someone
+LOG_FRAMES = (
+    '{{"patient": "{name}", "note": "{p}"}}', "2024-03-0{d} INFO user={first} status=\"{p}\"",
+    "INSERT INTO notes (person, text) VALUES ('{name}', '{p}');", "ERROR sync failed for employee {name}: field note='{p}'",
+    "row 4{d}: {name} | {p}", "debug: record(name={name}, remark={p})",
+)
+
+
 def _name(rng: random.Random, lang: str) -> dict[str, str]:
     first = rng.choice(TR_FIRST if lang == "tr" else EN_FIRST)
     last = rng.choice(TR_LAST if lang == "tr" else EN_LAST)
@@ -248,7 +256,7 @@ def examples(seed: int = 13, per_category: int = 900) -> Iterator[Example]:
             elif kind < 0.95:
                 text = _fill(rng.choice(TR_TWO_SENTENCE_NEGATIVE), t=rng.choice(t.tr_topic))
                 yield Example(_style(rng, text), 0, cat, "tr")
-            elif kind < 0.985:
+            elif kind < 0.975:
                 if rng.random() < 0.5:
                     text = _fill(rng.choice(TR_WORK_FRAMES), t=rng.choice(t.tr_topic), prof=rng.choice(PROFESSIONS))
                     lang = "tr"
@@ -256,6 +264,11 @@ def examples(seed: int = 13, per_category: int = 900) -> Iterator[Example]:
                     text = _fill(rng.choice(EN_WORK_FRAMES), t=rng.choice(t.en_topic), prof_en=rng.choice(PROFESSIONS_EN))
                     lang = "en"
                 yield Example(_style(rng, text[:1].upper() + text[1:]), 0, cat, lang)
+            elif kind < 0.99:
+                lang = rng.choice(("tr", "en"))
+                person = _name(rng, lang)
+                text = _fill(rng.choice(LOG_FRAMES), p=rng.choice(t.tr_about if lang == "tr" else t.en_about), d=str(rng.randint(1, 9)), **person)
+                yield Example(text, 1, cat, lang)
             else:
                 topic = rng.choice(t.en_topic + t.tr_topic)
                 col = "_".join(fold(topic).replace("'", "").split())[:20]
