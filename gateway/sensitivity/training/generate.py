@@ -160,6 +160,17 @@ LOG_FRAMES = (
 )
 
 
+# "on" a treatment: someone takes it (health only)
+EN_ON_FRAMES = (
+    "I have been on {x} for {n} years.", "{S} has been on {x} since {y}.", "I'm currently on {x}, is that a problem?",
+    "{S} is back on {x} after a relapse.", "I've been on {x} for {n} months now.", "{S} went on {x} last spring.",
+)
+TREATMENTS = (
+    "antidepressants", "insulin", "chemo", "dialysis", "PrEP", "lithium", "sertraline", "methadone", "blood thinners",
+    "steroids", "beta blockers", "HRT", "antipsychotics", "ADHD medication", "anti-seizure medication",
+)
+
+
 def _name(rng: random.Random, lang: str) -> dict[str, str]:
     first = rng.choice(TR_FIRST if lang == "tr" else EN_FIRST)
     last = rng.choice(TR_LAST if lang == "tr" else EN_LAST)
@@ -223,6 +234,10 @@ def examples(seed: int = 13, per_category: int = 900) -> Iterator[Example]:
             elif kind < 0.44:
                 s = _subject(rng, "en")
                 text = _fill(rng.choice(EN_ABOUT_FRAMES), S=s, s=s if s.split()[0] not in ("My", "Our", "The", "He", "She") else s[:1].lower() + s[1:], p=rng.choice(t.en_about))
+                yield Example(_style(rng, text), 1, cat, "en")
+            elif kind < 0.50 and cat == "health" and rng.random() < 0.3:
+                s = _subject(rng, "en")
+                text = _fill(rng.choice(EN_ON_FRAMES), S=s, x=rng.choice(TREATMENTS), n=str(rng.randint(2, 9)), y=str(rng.randint(2010, 2024)))
                 yield Example(_style(rng, text), 1, cat, "en")
             elif kind < 0.50:
                 me = rng.choice(t.en_me)
