@@ -41,13 +41,23 @@ _FIRST_PERSON_EN: Final = re.compile(
 )
 _THIRD_PERSON_EN: Final = re.compile(
     rb"(?<![a-z0-9])(?:he|she|his|her|him|they've|mr|mrs|ms|dr|patient|client|employee"
-    rb"|applicant|candidate|tenant|customer|member of staff|staff member)(?![a-z0-9])"
+    rb"|applicant|candidate|tenant|customer|member of staff|staff member|colleague|coworker"
+    rb"|co-worker|resident|pupil|son|daughter|wife|husband|mother|father|mum|mom|dad|brother"
+    rb"|sister|friend|neighbour|neighbor|boss|manager|fianc[e]+|girlfriend|boyfriend)(?![a-z0-9])"
 )
 _FIRST_PERSON_TR: Final = re.compile(
     rb"(?<![a-z0-9])(?:ben|benim|bende|bana|beni|benden|biz|bizim)(?![a-z0-9])"
     rb"|[a-z](?:iyorum|uyorum|yorum|dim|dum|tim|tum|mistim|mustum|acagim|ecegim|iyim|uyum"
     rb"|yim|yum|lim|lum|liyim|luyum|siyim|suyum|miyim|muyum)(?![a-z0-9])"
     rb"|[a-z]{3}(?:lar|ler)(?:im|um)(?![a-z0-9])|[a-z]{3}(?:im|um) (?:var|yok)(?![a-z0-9])"
+)
+# the register of a clinical note: someone is being described
+_CLINICAL: Final = re.compile(
+    rb"(?<![a-z0-9])(?:[0-9]{1,3} yasinda|yasinda|[0-9]{1,3} yas(?:li)? (?:erkek|kadin)"
+    rb"|(?:erkek|kadin) hasta|sikayet\w* (?:ile|yle) basvur\w*|basvurdu|oykus\w*|muayenesinde"
+    rb"|kontrole geldi|taburcu edil\w*|yatirildi|servise yatir\w*|tedavisi duzenlendi"
+    rb"|y/o|yo|year-old|years old|presented with|admitted|complains of|history of|pt|c/o"
+    rb"|hx|dx|rx|on examination|follow-up visit|discharged)(?![a-z0-9])"
 )
 _GENERAL: Final = re.compile(
     rb"(?<![a-z0-9])(?:nedir|nelerdir|nasil|neden|nicin|hangi|hakkinda|genel(?:de|olarak)?"
@@ -89,6 +99,7 @@ class Cues:
     marker: bool  # a subject word of the older rule list (special.SUBJECT)
     code: bool  # source code, a schema or a query rather than prose
     person_before: bool = False  # a person named in the sentence before
+    clinical: bool = False  # the register of a clinical note ('45 yaşında', 'presented with')
 
 
 def cues_of(
@@ -120,6 +131,7 @@ def cues_of(
         general=_GENERAL.search(sentence) is not None,
         question=b"?" in sentence,
         marker=marker,
+        clinical=_CLINICAL.search(sentence) is not None or _CLINICAL.search(before) is not None,
         code=_CODE_WORDS.search(sentence) is not None
         or sum(sentence.count(c) for c in b"(){}[];=_<>") >= 3,
     )
@@ -147,6 +159,7 @@ def features(
         (cues.marker, "marker"),
         (cues.code, "code"),
         (cues.person_before, "before"),
+        (cues.clinical, "clinical"),
     ):
         if flag:
             out.append("R:" + name)

@@ -160,6 +160,16 @@ LOG_FRAMES = (
 )
 
 
+CLINICAL_TR = (
+    "{n} yaşında {g} hasta, {p}.", "{n} yaşında {g} hasta; öyküsünde {t} var.", "Hasta {n} yaşında, {p}, kontrole geldi.",
+    "{t} öyküsü olan {n} yaşında {g} hasta servise yatırıldı.", "Muayenesinde {t} bulguları saptandı, tedavisi düzenlendi.",
+)
+CLINICAL_EN = (
+    "{n} y/o {g} presented with {t}.", "{n}-year-old {g} with a history of {t}, admitted for review.", "Pt c/o symptoms of {t} since Monday.",
+    "On examination the patient {p}.", "Follow-up visit: {p}, plan unchanged.",
+)
+
+
 # "on" a treatment: someone takes it (health only)
 EN_ON_FRAMES = (
     "I have been on {x} for {n} years.", "{S} has been on {x} since {y}.", "I'm currently on {x}, is that a problem?",
@@ -235,6 +245,14 @@ def examples(seed: int = 13, per_category: int = 900) -> Iterator[Example]:
                 s = _subject(rng, "en")
                 text = _fill(rng.choice(EN_ABOUT_FRAMES), S=s, s=s if s.split()[0] not in ("My", "Our", "The", "He", "She") else s[:1].lower() + s[1:], p=rng.choice(t.en_about))
                 yield Example(_style(rng, text), 1, cat, "en")
+            elif kind < 0.50 and cat == "health" and rng.random() < 0.25:
+                if rng.random() < 0.5:
+                    text = _fill(rng.choice(CLINICAL_TR), n=str(rng.randint(18, 90)), g=rng.choice(("erkek", "kadın")), p=rng.choice(t.tr_about), t=rng.choice(t.tr_topic))
+                    lang = "tr"
+                else:
+                    text = _fill(rng.choice(CLINICAL_EN), n=str(rng.randint(18, 90)), g=rng.choice(("male", "female", "man", "woman")), p=rng.choice(t.en_about), t=rng.choice(t.en_topic))
+                    lang = "en"
+                yield Example(_style(rng, text), 1, cat, lang)
             elif kind < 0.50 and cat == "health" and rng.random() < 0.3:
                 s = _subject(rng, "en")
                 text = _fill(rng.choice(EN_ON_FRAMES), S=s, x=rng.choice(TREATMENTS), n=str(rng.randint(2, 9)), y=str(rng.randint(2010, 2024)))
