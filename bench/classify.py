@@ -1,7 +1,17 @@
 # ruff: noqa: E501  (data tables: long literal sentences read better unwrapped)
-"""Classification time for the load generator's chat prompt and for 2 KB, 32 KB and 512 KB
-prompts (median of repeated runs, one core). Prints figures only; targets (issue 4): 2 KB <= 0.3
-ms, 512 KB <= 40 ms, linear growth; issue 7: the chat prompt well under 30 us.
+"""Classification quality and time.
+
+    python bench/classify.py [SET.jsonl ...]     # quality of each labelled set, then speed
+    python bench/classify.py --speed-only
+
+Quality (bench/classify_quality.py): leak, special leak, over-block, special recall per
+category and the rates per slice, the share of records the second stage judged and its p50/p95
+latency; aggregate figures only, never a record's text or id. Without a set, the dev set
+tests/data/sensitivity_eval.jsonl is measured.
+
+Speed: the load generator's chat prompt and 2 KB, 32 KB and 512 KB prompts in which no special
+category fires (most traffic; median of repeated runs, one core). Targets: 2 KB <= 0.3 ms,
+512 KB <= 40 ms, linear growth; the chat prompt well under 30 us.
 
 The Classifier remembers what it found per exact text, so each size is measured cold (a distinct
 text every run: a cache miss, as for a new user message) and warm (the same text again: a system
@@ -104,8 +114,23 @@ def load() -> str:
     return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+def quality(paths: list[Path]) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from classify_quality import measure
+
+    for path in paths:
+        print(measure(path).render(str(path)))
+
+
 def main() -> None:
+    args = sys.argv[1:]
+    if "--speed-only" not in args:
+        dev = Path(__file__).resolve().parents[1] / "tests" / "data" / "sensitivity_eval.jsonl"
+        quality([Path(a) for a in args] or [dev])
     clf = Classifier(SensitivityConfig(time_budget_ms=60_000))
+    for size in (2 * 1024, 512 * 1024):
+        if clf.classify([make_text(size, size)]).categories:
+            raise SystemExit("the speed texts must not fire a special category")
     print(load())
     chat_prompt(clf, 5000)
     print(f"{'size':>8} {'cold ms':>10} {'us/KB':>8} {'cpu ms':>8} {'warm ms':>10}")

@@ -26,6 +26,7 @@ class DropReason(StrEnum):
     COST_CAP = "over_cost_cap"
     BUDGET = "over_budget"
     UNKNOWN = "unknown_backend"
+    UNCERTAIN = "uncertain_prefers_on_prem"
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +70,12 @@ class RouteDecision:
     def needs_redaction(self, backend: str) -> bool:
         """Redaction applies to what leaves for the cloud; on-prem backends get the original."""
         return self.redact and self.zones.get(backend, "cloud") == "cloud"
+
+    @property
+    def band(self) -> str | None:
+        """The classifier's band (confident / uncertain) this decision was made with."""
+        sens = self.extra.get("sensitivity")
+        return sens.get("band") if isinstance(sens, dict) else None
 
     def trace(self) -> dict[str, Any]:
         return {

@@ -10,7 +10,7 @@ Every candidate that is not kept gets a reason.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
@@ -41,6 +41,9 @@ def decide(policy: Policy, req: RequestInfo,
            budget: BudgetState = NO_BUDGET_LIMITS,
            disabled: Mapping[str, str] | None = None) -> RouteDecision:
     plan = _plan_of(policy)
+    when_uncertain = policy.sensitivity.when_uncertain if req.band == "uncertain" else None
+    if when_uncertain == "special" and req.data_class != "special":
+        req = replace(req, data_class="special")
     if stats is None:
         stats = {}
     if disabled is None:
@@ -77,6 +80,8 @@ def decide(policy: Policy, req: RequestInfo,
             estimates[c.name] = est
         else:
             dropped.append(why)
+    if when_uncertain == "prefer_on_prem":
+        kept = _prefer_on_prem(kept, plan, dropped)
     ordered = _order(kept, eff, estimates, stats, req.seed)
     return RouteDecision(
         candidates=tuple(ordered), dropped=tuple(dropped),
@@ -84,6 +89,19 @@ def decide(policy: Policy, req: RequestInfo,
         allowed_zones=zones,
         zones={n: plan.zone_of[n] for n in ordered},
         limits=rp.limits, estimates=estimates, **base)
+
+
+def _prefer_on_prem(kept: list[str], plan: _Plan, dropped: list[Dropped]) -> list[str]:
+    """An uncertain classification is served on-prem when an on-prem candidate can serve it;
+    otherwise it goes where its detected class allows."""
+    on_prem = [n for n in kept if plan.zone_of[n] == "on_prem"]
+    if not on_prem or len(on_prem) == len(kept):
+        return kept
+    dropped.extend(
+        Dropped(n, "uncertain classification: served on-prem while an on-prem backend can",
+                DropReason.UNCERTAIN)
+        for n in kept if plan.zone_of[n] != "on_prem")
+    return on_prem
 
 
 @dataclass(frozen=True, slots=True)
@@ -414,6 +432,9 @@ def _limits(eff: _Effective) -> Limits:
 def _trace_extra(req: RequestInfo, budget: BudgetState) -> dict[str, Any]:
     sens: dict[str, Any] = {"entities": [{"type": t, "count": c} for t, c in req.entities],
                             "categories": list(req.categories)}
+    sens["band"] = req.band
+    if req.stage is not None:
+        sens["stage"] = req.stage
     if req.classifier_note:
         sens["note"] = req.classifier_note
     out: dict[str, Any] = {"tenant": req.tenant, "app": req.app, "sensitivity": sens}

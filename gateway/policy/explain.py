@@ -41,7 +41,7 @@ def request_info(ctx: RequestContext, request: ChatRequest, sens: Sensitivity,
         max_output_tokens=request.token_limit, needs_tools=bool(request.tools),
         stream=request.stream, json_mode=rf is not None and rf.type != "text", today=today,
         seed=seed, entities=tuple((e.type, e.count) for e in sens.entities),
-        categories=sens.categories,
+        categories=sens.categories, band=sens.band, stage=sens.stage,
         classifier_note=f"fail closed: {sens.reason}" if sens.reason else None)
 
 

@@ -33,6 +33,10 @@ class RequestInfo:
     entities: tuple[tuple[str, int], ...] = ()  # detected entity types and counts
     categories: tuple[str, ...] = ()  # detected special categories
     classifier_note: str | None = None  # e.g. "fail closed: classifier error"
+    # the classifier's band (confident / uncertain) and the stage that decided the class;
+    # the policy's `sensitivity.when_uncertain` says what an uncertain result does
+    band: Literal["confident", "uncertain"] = "confident"
+    stage: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

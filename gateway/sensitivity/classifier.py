@@ -22,7 +22,7 @@ from gateway.sensitivity.config import SensitivityConfig
 from gateway.sensitivity.detect import Detectors
 from gateway.sensitivity.identifiers import Candidate
 from gateway.sensitivity.result import EntityCount, Finding, Sensitivity
-from gateway.sensitivity.special import CategoryHit
+from gateway.sensitivity.special import Band, CategoryHit
 
 # what the detectors found in one text, and its token estimate
 _Found = tuple[tuple[Candidate, ...], tuple[CategoryHit, ...], int]
@@ -174,6 +174,9 @@ class Classifier:
         findings: list[Finding] = []
         best_below = 0.0
         tokens = 0
+        # the second stage's verdicts: the most confident one per side of the threshold
+        above: CategoryHit | None = None
+        below: CategoryHit | None = None
         for i, text in enumerate(texts):
             if not isinstance(text, str):
                 raise TypeError("texts must be strings")
@@ -198,22 +201,46 @@ class Classifier:
             for c in cats:
                 if c.confidence >= special:
                     findings.append(
-                        Finding(c.category, i, c.start, c.end, c.confidence, c.category, "lexicon")
+                        Finding(c.category, i, c.start, c.end, c.confidence, c.category, c.stage)
                     )
-                elif c.confidence > best_below:
-                    best_below = c.confidence
+                    if above is None or c.confidence > above.confidence:
+                        above = c
+                else:
+                    if below is None or c.confidence > below.confidence:
+                        below = c
+                    if c.confidence > best_below:
+                        best_below = c.confidence
             if clock() > deadline:
                 raise _BudgetExceeded
-        return _result(findings, best_below, (clock() - started) * 1000, tokens)
+        band, stage = _verdict(findings, above, below)
+        return _result(findings, best_below, (clock() - started) * 1000, tokens, band, stage)
+
+
+def _verdict(
+    findings: list[Finding], above: CategoryHit | None, below: CategoryHit | None
+) -> tuple[Band, str]:
+    """The band and the deciding stage: a special result is uncertain when its most confident
+    judgement is; a lower result is uncertain when a topic fired and its most confident
+    judgement fell in the uncertain band."""
+    if above is not None:
+        return above.band, above.stage
+    if below is not None:
+        return below.band, below.stage
+    return "confident", ("detectors" if findings else "lexicon")
 
 
 def _result(
-    findings: list[Finding], best_below: float, elapsed_ms: float, tokens: int
+    findings: list[Finding],
+    best_below: float,
+    elapsed_ms: float,
+    tokens: int,
+    band: Band = "confident",
+    stage: str = "lexicon",
 ) -> Sensitivity:
     if not findings:
         return Sensitivity(
             data_class="public", confidence=1.0 - best_below, reason=None, elapsed_ms=elapsed_ms,
-            tokens=tokens,
+            tokens=tokens, band=band, stage=stage,
         )
     ent_counts: dict[str, int] = {}
     cats: set[str] = set()
@@ -236,6 +263,8 @@ def _result(
         reason=None,
         elapsed_ms=elapsed_ms,
         tokens=tokens,
+        band=band,
+        stage=stage,
     )
 
 
@@ -269,4 +298,7 @@ def _drop_result(work: asyncio.Future[Sensitivity]) -> None:
 
 
 def _fail_closed(reason: str, elapsed_ms: float) -> Sensitivity:
-    return Sensitivity(data_class="special", confidence=0.0, reason=reason, elapsed_ms=elapsed_ms)
+    return Sensitivity(
+        data_class="special", confidence=0.0, reason=reason, elapsed_ms=elapsed_ms,
+        stage="fail_closed",
+    )

@@ -40,6 +40,8 @@ def _record(ident: Any, s: Sensitivity) -> dict[str, Any]:
     rec: dict[str, Any] = {"id": ident, "label": s.data_class}
     rec["entities"] = [{"type": e.type, "count": e.count} for e in s.entities]
     rec["categories"] = list(s.categories)
+    rec["band"] = s.band
+    rec["stage"] = s.stage
     if s.reason:
         rec["reason"] = s.reason
     return rec

@@ -51,6 +51,10 @@ class Thresholds(BaseModel):
 
     personal: float = Field(default=0.5, ge=0.0, le=1.0)
     special: float = Field(default=0.5, ge=0.0, le=1.0)
+    # a special-category judgement with a probability in [uncertain_low, uncertain_high) is
+    # 'uncertain'; the policy's `when_uncertain` decides what that does
+    uncertain_low: float = Field(default=0.3, ge=0.0, le=1.0)
+    uncertain_high: float = Field(default=0.7, ge=0.0, le=1.0)
 
 
 class CustomPattern(BaseModel):
@@ -129,6 +133,11 @@ class SensitivityConfig(BaseModel):
         description="what a content part the classifier cannot read (an image, audio, a file) "
         "makes of the request: `special` (it may hold anything), or `as_text_only` (classify "
         "the request's text and send the part as it is)",
+    )
+    when_uncertain: Literal["as_detected", "prefer_on_prem", "special"] = Field(
+        default="prefer_on_prem",
+        description="what an uncertain classification does: route as detected; serve on-prem "
+        "when an on-prem backend can, otherwise as detected; or treat it as special",
     )
 
     @field_validator("custom_terms")

@@ -25,7 +25,14 @@ from gateway.sensitivity.identifiers import (
 )
 from gateway.sensitivity.lexicon import Lexicon, Occurrences, TokenScanner
 from gateway.sensitivity.names import ADDRESS_LEXICON, NAME_LEXICON, addresses, person_names
-from gateway.sensitivity.special import CategoryHit, build_lexicon, categories
+from gateway.sensitivity.special import (
+    CategoryHit,
+    ContextStage,
+    Entity,
+    build_lexicon,
+    categories,
+)
+from gateway.sensitivity.subject import SubjectModel, load_model
 from gateway.sensitivity.textnorm import (
     encode_text,
     fold,
@@ -33,6 +40,9 @@ from gateway.sensitivity.textnorm import (
     shape_view,
     word_view,
 )
+
+# entity kinds that name a person rather than identify one by a number or an address
+_NAME_KINDS = frozenset({"AD", "AD_SOYAD"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +57,13 @@ class _Custom:
 class Detectors:
     """Everything compiled once from a SensitivityConfig."""
 
-    def __init__(self, config: SensitivityConfig) -> None:
+    def __init__(self, config: SensitivityConfig, model: SubjectModel | None = None) -> None:
+        """`model`: the second stage's model; by default the one shipped in the package."""
         self.config = config
+        th = config.thresholds
+        self.context = ContextStage(
+            model if model is not None else load_model(), th.uncertain_low, th.uncertain_high
+        )
         custom_terms = [
             (term, cat + ("" if config.custom_terms_need_subject else "!"))
             for cat, terms in config.custom_terms.items()
@@ -126,12 +141,14 @@ class Detectors:
         cats: list[CategoryHit] = []
         if self.config.detectors.special_categories:
             # a person nearby makes a term about that person; a lone first name counts here
-            spans: Sequence[tuple[int, int]] = [
-                (e.start, e.end)
+            people: Sequence[Entity] = [
+                Entity(e.start, e.end, e.kind not in _NAME_KINDS, e.kind in _NAME_KINDS)
                 for e in ents
                 if e.confidence >= personal_threshold or e.kind == "AD"
             ]
-            cats.extend(categories(self.special, folded, words, tokens, spans))
+            cats.extend(
+                categories(self.special, self.context, folded, words, tokens, people)
+            )
         cats.extend(self.custom_categories(text))
         n_tokens = count_encoded_tokens(encoded) if exact else estimate_text_tokens(text)
         return ents, cats, n_tokens

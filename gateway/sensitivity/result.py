@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from gateway.core.types import DataClass
 
@@ -44,6 +44,12 @@ class Sensitivity:
     # the token estimate (gateway/core/tokens.py) of the texts classified, counted from the
     # bytes the detectors read; None when the classifier failed closed before the end
     tokens: int | None = None
+    # 'uncertain' when the second stage could not tell whether a special-category statement
+    # concerns an individual; the policy's `sensitivity.when_uncertain` decides what follows
+    band: Literal["confident", "uncertain"] = "confident"
+    # what decided the class: 'detectors' (identifiers), 'lexicon' (nothing sensitive, or an
+    # admin term), 'rules' / 'model' (the second stage), 'fail_closed'
+    stage: str = "lexicon"
 
     def as_record(self) -> dict[str, Any]:
         """What may be stored in the ledger and audit log: types, counts, categories only."""
@@ -53,4 +59,6 @@ class Sensitivity:
             "categories": list(self.categories),
             "confidence": round(self.confidence, 3),
             "reason": self.reason,
+            "band": self.band,
+            "stage": self.stage,
         }

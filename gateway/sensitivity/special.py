@@ -10,11 +10,18 @@ from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import Final
+from typing import Final, Literal
 
 from gateway.sensitivity.context import Words
 from gateway.sensitivity.lexicon import Hit, Lexicon, Occurrences
 from gateway.sensitivity.lexicon_special import FIRST_PERSON_SUFFIX, SPECIAL_TERMS
+from gateway.sensitivity.subject import (
+    Cues,
+    SubjectModel,
+    cues_of,
+    features,
+    rules_probability,
+)
 
 _FIRST_PERSON: Final = re.compile(FIRST_PERSON_SUFFIX)
 
@@ -31,7 +38,7 @@ SUBJECT: Final = Words(
     rb"|kullaniyor\w*|kullandim|ameliyat ol\w*|ameliyat edil\w*|yatirildi\w*|kaldirildi\w*"
     rb"|oldum|oluyorum|yasiyorum|cekiyorum|giyiyor\w*|takiyor\w*|uyesiyim|uyesidir|uyesi ol\w*"
     rb"|uye oldu\w*|uyeyim|tutuklandi\w*|mahkum oldu\w*|ceza aldi\w*|hapis yatti\w*|yakalandi\w*"
-    rb"|pozitif cikti|dogum yapti|dusuk yapti|dedi ki|adli sicil kaydi"
+    rb"|pozitif cikti|dogum yapti|dusuk yapti|dedi ki"
     # English
     rb"|i|i'm|i've|i'd|my|mine|myself|me and|our (?:patient|client|employee|member|son|daughter|"
     rb"staff member|customer|student|tenant|applicant)|he|she|his|him"
@@ -45,12 +52,30 @@ _SENTENCE_END: Final = re.compile(rb"[.!?\n]")
 _WINDOW: Final = 160
 
 
+Band = Literal["confident", "uncertain"]
+# the stage that decided a hit: an admin term that needs no subject, the context rules, or
+# the context model
+Stage = Literal["lexicon", "rules", "model"]
+
+
 @dataclass(frozen=True, slots=True)
 class CategoryHit:
     category: str
     start: int
     end: int
-    confidence: float
+    confidence: float  # the probability that the statement concerns an individual
+    band: Band = "confident"
+    stage: Stage = "lexicon"
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """A personal-data entity found in the same text, as the second stage sees it."""
+
+    start: int
+    end: int
+    identifier: bool  # a checksum id, phone, e-mail, address: someone concrete
+    named: bool  # a person's name (or a lone first name)
 
 
 class SpanIndex:
@@ -69,9 +94,34 @@ class SpanIndex:
         return i > 0 and self._reach[i - 1] > lo
 
 
+@dataclass(frozen=True, slots=True)
+class People:
+    """The personal-data entities of one text, indexed for the second stage."""
+
+    identifiers: SpanIndex  # checksum ids, phones, e-mails, addresses
+    names: SpanIndex  # people's names
+
+    @classmethod
+    def of(cls, entities: Sequence[Entity]) -> People:
+        return cls(
+            SpanIndex((e.start, e.end) for e in entities if e.identifier),
+            SpanIndex((e.start, e.end) for e in entities if e.named),
+        )
+
+
+def _previous_sentence(folded: bytes, start: int) -> int:
+    """Where the sentence before the one starting at `start` starts (within the window)."""
+    if start <= 1:
+        return start
+    lo = max(0, start - _WINDOW)
+    left = max(folded.rfind(c, lo, start - 1) for c in (b".", b"\n", b"?", b"!"))
+    return left + 1 if left >= 0 else lo
+
+
 def build_lexicon(custom: Iterable[tuple[str, str]] = ()) -> Lexicon[str]:
     terms = [(t, cat) for cat, ts in SPECIAL_TERMS.items() for t in ts]
-    return Lexicon([*terms, *custom])
+    # a term listed twice (or an admin term repeating a built-in one) would report twice
+    return Lexicon(dict.fromkeys([*terms, *custom]))
 
 
 def _sentence(folded: bytes, start: int, end: int) -> tuple[int, int]:
@@ -87,39 +137,72 @@ def _sentence(folded: bytes, start: int, end: int) -> tuple[int, int]:
     return (left + 1 if left >= 0 else lo), (m.end() if m else hi)
 
 
-def has_subject(
-    folded: bytes,
-    start: int,
-    end: int,
-    token: bytes,
-    stem: bytes,
-    entity_spans: SpanIndex,
-) -> bool:
-    """A first-person ending on the term, a subject marker in its sentence, or a personal
-    identifier (name, TCKN, ...) within the window around it."""
-    if len(token) > len(stem) and _FIRST_PERSON.search(token[len(stem) :]) is not None:
-        return True
-    s, e = _sentence(folded, start, end)
-    if SUBJECT.search(folded, s, e):
-        return True
-    return entity_spans.overlaps(start - 2 * _WINDOW, end + 2 * _WINDOW)
+class ContextStage:
+    """Decides, per topic hit, whether its sentence concerns an individual: rules first
+    (a first-person ending on the term, an identifier in the sentence), then the model."""
+
+    def __init__(self, model: SubjectModel | None, low: float, high: float) -> None:
+        self.model = model
+        self.low = low
+        self.high = high
+
+    def examine(
+        self, folded: bytes, hit: Hit[str], people: People, category: str
+    ) -> tuple[Cues, list[str]]:
+        """The rule cues of a hit's sentence and the model's feature names for it."""
+        s, e = _sentence(folded, hit.start, hit.end)
+        sentence = folded[s:e]
+        fps = (
+            len(hit.token) > len(hit.stem)
+            and _FIRST_PERSON.search(hit.token[len(hit.stem) :]) is not None
+        )
+        ident = people.identifiers.overlaps(s, e)
+        named = people.names.overlaps(s - _WINDOW, e + _WINDOW)
+        marker = SUBJECT.search(sentence, 0, len(sentence))
+        before = folded[_previous_sentence(folded, s) : s]
+        cues = cues_of(sentence, fps, ident, named, marker, before)
+        suffix = hit.token[len(hit.stem) :]
+        return cues, features(sentence, (hit.start - s, hit.end - s), category, suffix, cues)
+
+    def judge(self, folded: bytes, hit: Hit[str], people: People, category: str) -> CategoryHit:
+        cues, names = self.examine(folded, hit, people, category)
+        stage: Stage
+        if cues.first_person_suffix or cues.identifier:
+            p, stage = 0.95, "rules"
+        elif self.model is None:
+            p, stage = rules_probability(cues), "rules"
+        else:
+            p, stage = self.model.probability(names), "model"
+        band: Band = "uncertain" if self.low <= p < self.high else "confident"
+        return CategoryHit(category, hit.start, hit.end, p, band, stage)
 
 
 def categories(
     lexicon: Lexicon[str],
+    stage: ContextStage,
     folded: bytes,
     words: bytes,
     found: Occurrences,
-    entity_spans: Sequence[tuple[int, int]],
+    entities: Sequence[Entity],
 ) -> Iterator[CategoryHit]:
-    """Every special-category term, with 0.85 when a subject is there and 0.2 when not. A tag
-    ending in '!' (an admin term that needs no subject) always counts."""
+    """Every special-category term, judged by the context stage. A tag ending in '!' (an
+    admin term that needs no subject) always counts. One judgement per sentence and category:
+    a long text full of one topic costs one model call per sentence."""
     hit: Hit[str]
     hits = lexicon.find(words, found)
     if not hits:
         return
-    spans = SpanIndex(entity_spans)
+    seen: dict[tuple[int, str], CategoryHit] = {}
+    people = People.of(entities)
     for hit in hits:
-        direct = hit.tag.endswith("!")
-        subject = direct or has_subject(folded, hit.start, hit.end, hit.token, hit.stem, spans)
-        yield CategoryHit(hit.tag.rstrip("!"), hit.start, hit.end, 0.85 if subject else 0.2)
+        if hit.tag.endswith("!"):
+            yield CategoryHit(hit.tag.rstrip("!"), hit.start, hit.end, 0.95)
+            continue
+        key = (_sentence(folded, hit.start, hit.end)[0], hit.tag)
+        prior = seen.get(key)
+        if prior is not None and (prior.confidence >= 0.95 or not hit.token[len(hit.stem) :]):
+            continue
+        judged = stage.judge(folded, hit, people, hit.tag)
+        if prior is None or judged.confidence > prior.confidence:
+            seen[key] = judged
+            yield judged

@@ -261,6 +261,7 @@ class ChatService:
             status=status, tenant=ctx.tenant, app=ctx.app, key_id=ctx.key_id,
             backend=outcome.backend, model=model,
             data_class=decision.data_class if decision else None,
+            sensitivity_band=decision.band if decision else None,
             rule=decision.rule if decision else None, error_kind=error,
             prompt_tokens=usage.prompt_tokens if usage else 0,
             completion_tokens=usage.completion_tokens if usage else 0,

@@ -175,6 +175,7 @@ class EmbeddingsService:
             request_id=ctx.request_id, created_at=self._clock.now(), alias=alias,
             status=status, tenant=ctx.tenant, app=ctx.app, key_id=ctx.key_id,
             backend=outcome.backend, data_class=decision.data_class if decision else None,
+            sensitivity_band=decision.band if decision else None,
             rule=decision.rule if decision else None, error_kind=error,
             prompt_tokens=tokens, completion_tokens=0, estimated=estimated,
             latency_ms=latency, ttft_ms=latency if status == 200 else None,

@@ -48,7 +48,8 @@ def make_entry(rec: UsageRecord, cost: Cost, tokens_per_s: float | None) -> Entr
     return {
         "id": rec.request_id, "created_at": rec.created_at, "tenant": rec.tenant, "app": rec.app,
         "key_id": rec.key_id, "alias": rec.alias, "backend": rec.backend, "model": rec.model,
-        "data_class": rec.data_class, "rule": rec.rule, "status": rec.status,
+        "data_class": rec.data_class, "sensitivity_band": rec.sensitivity_band,
+        "rule": rec.rule, "status": rec.status,
         "error_kind": rec.error_kind, "prompt_tokens": rec.prompt_tokens,
         "completion_tokens": rec.completion_tokens, "cached_tokens": rec.cached_tokens,
         "estimated": rec.estimated, "cost": None if amount is None else str(amount),

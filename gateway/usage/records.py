@@ -28,6 +28,7 @@ class UsageRecord:
     backend: str | None = None
     model: str | None = None
     data_class: str | None = None
+    sensitivity_band: str | None = None  # confident / uncertain
     rule: str | None = None
     error_kind: str | None = None
     prompt_tokens: int = 0

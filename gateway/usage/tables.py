@@ -34,6 +34,8 @@ class RequestRow(SQLModel, table=True):
     backend: str | None = Field(default=None, max_length=128)
     model: str | None = Field(default=None, max_length=256)
     data_class: str | None = Field(default=None, max_length=16)
+    # the classifier's band (confident / uncertain); NULL for rows written before it existed
+    sensitivity_band: str | None = Field(default=None, max_length=16)
     rule: str | None = Field(default=None, max_length=128)
     status: int
     error_kind: str | None = Field(default=None, max_length=64)

@@ -1,0 +1,245 @@
+"""The second stage for special categories: whom does a sentence that names a sensitive topic
+concern? An identifiable or first-person individual (my patient, I, my son, a named employee)
+makes it special-category data; general talk (news, teaching, statistics, policy, code) does
+not.
+
+Features of the sentence around a topic hit feed a logistic model trained in this repository
+(`python -m gateway.sensitivity.train`, from the generated sentences of
+gateway/sensitivity/training/). The topic word itself is masked, so the model learns the frame
+around it (who, which verb, which suffix) rather than the topic. The weights ship as JSON; no
+download at run time."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+MODEL_PATH: Final = Path(__file__).with_name("subject_model.json")
+DIM_BITS: Final = 18
+_DIM_MASK: Final = (1 << DIM_BITS) - 1
+_TOKEN: Final = re.compile(rb"[a-z0-9]+")
+
+# Rule cues, searched in the folded sentence. Not decisive on their own: the model weighs them.
+# Someone in the writer's care or circle, named by a possessive ('hastam', 'oglumuz',
+# 'muvekkilim', 'calisanimiz') or a role word of a concrete person.
+_POSSESSIVE_ROLE: Final = re.compile(
+    rb"(?<![a-z0-9])(?:hasta|danisan|muvekkil|calisan|personel|isci|uye|ogrenci|aday|musteri"
+    rb"|kiraci|komsu|arkadas|es|kiz|ogul|ogl|anne|baba|kardes|abla|abi|agabey|dede|nine|teyze"
+    rb"|hala|dayi|amca|yegen|torun|cocug|cocuk|bebeg|bebek|nisanli|sevgili|kayinvalide"
+    rb"|kaynana|kayinpeder|patron|mudur|mesai arkadas|ekip arkadas|stajyer|sofor|bakici"
+    rb"|sekreter|asistan|kuzen|damad|gelin|koca|karim|kocam)"
+    rb"(?:im|um|m|imiz|umuz|miz|muz|niz|iniz|unuz)[a-z]*"
+)
+_FIRST_PERSON_EN: Final = re.compile(
+    rb"(?<![a-z0-9])(?:i|i'm|im|i've|ive|i'd|my|me|myself|mine|we've|our)(?![a-z0-9])"
+)
+_THIRD_PERSON_EN: Final = re.compile(
+    rb"(?<![a-z0-9])(?:he|she|his|her|him|they've|mr|mrs|ms|dr|patient|client|employee"
+    rb"|applicant|candidate|tenant|customer|member of staff|staff member|colleague|coworker"
+    rb"|co-worker|resident|pupil|son|daughter|wife|husband|mother|father|mum|mom|dad|brother"
+    rb"|sister|friend|neighbour|neighbor|boss|manager|fianc[e]+|girlfriend|boyfriend)(?![a-z0-9])"
+)
+_FIRST_PERSON_TR: Final = re.compile(
+    rb"(?<![a-z0-9])(?:ben|benim|bende|bana|beni|benden|biz|bizim)(?![a-z0-9])"
+    rb"|[a-z](?:iyorum|uyorum|yorum|dim|dum|tim|tum|mistim|mustum|acagim|ecegim|iyim|uyum"
+    rb"|yim|yum|lim|lum|liyim|luyum|siyim|suyum|miyim|muyum)(?![a-z0-9])"
+    rb"|[a-z]{3}(?:lar|ler)(?:im|um)(?![a-z0-9])|[a-z]{3}(?:im|um) (?:var|yok)(?![a-z0-9])"
+)
+# the register of a clinical note: someone is being described
+_CLINICAL: Final = re.compile(
+    rb"(?<![a-z0-9])(?:[0-9]{1,3} yasinda|yasinda|[0-9]{1,3} yas(?:li)? (?:erkek|kadin)"
+    rb"|(?:erkek|kadin) hasta|sikayet\w* (?:ile|yle) basvur\w*|basvurdu|oykus\w*|muayenesinde"
+    rb"|kontrole geldi|taburcu edil\w*|yatirildi|servise yatir\w*|tedavisi duzenlendi"
+    rb"|y/o|yo|year-old|years old|presented with|admitted|complains of|history of|pt|c/o"
+    rb"|hx|dx|rx|on examination|follow-up visit|discharged)(?![a-z0-9])"
+)
+_GENERAL: Final = re.compile(
+    rb"(?<![a-z0-9])(?:nedir|nelerdir|nasil|neden|nicin|hangi|hakkinda|genel(?:de|olarak)?"
+    rb"|ne kadar\w*|kac|kacta|kimler\w*|sablon\w*|template\w*|biri|birisi|birinin|birine"
+    rb"|bir (?:calisan|kisi|hasta|isci|personel|ogrenci|aday|musteri|birey|vatandas)\w*"
+    rb"|(?:an|any) (?:employee|applicant|individual|worker)|a (?:patient|worker|candidate)"
+    rb"|users|customers|visitors|kullanicilar\w*|musterilerimiz\w*|ziyaretci\w*"
+    rb"|edil(?:ir|meli|ebilir|mektedir)|alin(?:ir|mali|abilir)"
+    rb"|[a-z]{3,}(?:il|ul|in|un)(?:mali|meli|malidir|melidir|ir|ur|ebilir|abilir)"
+    rb"|tarih\w*|istatistik\w*|oran\w*|yuzde|arastirma\w*|makale\w*|haber\w*|mevzuat\w*"
+    rb"|kanun\w*|yasa\w*|yonetmelik\w*|politika\w*|egitim\w*|sunum\w*|ozetle|acikla|anlat"
+    rb"|what|how|why|which|explain|summari[sz]e|overview|history|statistics|rate|percent"
+    rb"|research|study|studies|article|news|law|laws|policy|policies|guideline\w*|general"
+    rb"|generally|in general|people|patients|employees|someone|anyone|a person|bir kisi"
+    rb"|kisiler\w*|insanlar\w*|hastalar\w*|calisanlar\w*|toplum\w*|nufus\w*|ulke\w*"
+    rb"|turkiye\w*|dunya\w*|avrupa\w*|global|worldwide|select|insert|create|table|class|def"
+    rb"|function|column|field|schema|json|api|regex|test verisi|fake|sample|ornek)(?![a-z0-9])"
+)
+
+_CODE_WORDS: Final = re.compile(
+    rb"(?<![a-z0-9])(?:string|int|integer|bool|boolean|varchar|nullable|null|none|returns"
+    rb"|return|import|const|enum|struct|true|false|select|insert|update|alter|create table"
+    rb"|def|class|lambda|async|await|todo|fixme)(?![a-z0-9])"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Cues:
+    """What the rules saw in a sentence; the model reads them as features too."""
+
+    first_person_suffix: bool  # the topic word itself ends in a first-person ending
+    identifier: bool  # a checksum identifier, phone, e-mail or address in the sentence
+    named: bool  # a person's name in the sentence
+    possessive: bool  # 'hastam', 'oglumuz', 'calisanimiz'...
+    first_person: bool  # I / ben / -iyorum
+    third_person: bool  # he / she / patient / Mr
+    general: bool  # question words, statistics, law, news, code...
+    question: bool
+    marker: bool  # a subject word of the older rule list (special.SUBJECT)
+    code: bool  # source code, a schema or a query rather than prose
+    person_before: bool = False  # a person named in the sentence before
+    clinical: bool = False  # the register of a clinical note ('45 yaşında', 'presented with')
+
+
+def cues_of(
+    sentence: bytes,
+    first_person_suffix: bool,
+    identifier: bool,
+    named: bool,
+    marker: bool,
+    before: bytes = b"",
+) -> Cues:
+    """`before`: the text just before the sentence, where its subject may have been named
+    ('Annem 70 yaşında. Alzheimer başladı.')."""
+    return Cues(
+        person_before=bool(before)
+        and (
+            _POSSESSIVE_ROLE.search(before) is not None
+            or _FIRST_PERSON_EN.search(before) is not None
+            or _FIRST_PERSON_TR.search(before) is not None
+        ),
+        first_person_suffix=first_person_suffix,
+        identifier=identifier,
+        named=named,
+        possessive=_POSSESSIVE_ROLE.search(sentence) is not None,
+        first_person=(
+            _FIRST_PERSON_EN.search(sentence) is not None
+            or _FIRST_PERSON_TR.search(sentence) is not None
+        ),
+        third_person=_THIRD_PERSON_EN.search(sentence) is not None,
+        general=_GENERAL.search(sentence) is not None,
+        question=b"?" in sentence,
+        marker=marker,
+        clinical=_CLINICAL.search(sentence) is not None or _CLINICAL.search(before) is not None,
+        code=_CODE_WORDS.search(sentence) is not None
+        or sum(sentence.count(c) for c in b"(){}[];=_<>") >= 3,
+    )
+
+
+def features(
+    sentence: bytes, term: tuple[int, int], category: str, suffix: bytes, cues: Cues
+) -> list[str]:
+    """Feature names of one topic hit: `sentence` is the folded sentence, `term` the span of
+    the topic word inside it (masked), `suffix` what follows the lexicon stem in that word."""
+    a, b = term
+    left = _TOKEN.findall(sentence, 0, a)[-6:]
+    right = _TOKEN.findall(sentence, b)[:6]
+    toks = [t.decode("ascii") for t in left] + ["<T>"] + [t.decode("ascii") for t in right]
+    out = ["bias", "cat:" + category, "suf:" + suffix.decode("ascii", "replace")[:4]]
+    for flag, name in (
+        (cues.first_person_suffix, "fps"),
+        (cues.identifier, "ident"),
+        (cues.named, "named"),
+        (cues.possessive, "poss"),
+        (cues.first_person, "fp"),
+        (cues.third_person, "tp"),
+        (cues.general, "gen"),
+        (cues.question, "q"),
+        (cues.marker, "marker"),
+        (cues.code, "code"),
+        (cues.person_before, "before"),
+        (cues.clinical, "clinical"),
+    ):
+        if flag:
+            out.append("R:" + name)
+    if cues.general and not (cues.possessive or cues.first_person or cues.named):
+        out.append("R:gen_only")
+    prev = "<s>"
+    for t in toks:
+        out.append("w:" + t)
+        out.append("b:" + prev + "_" + t)
+        if len(t) > 4:
+            out.append("p:" + t[:4])
+            out.append("s:" + t[-3:])
+        prev = t
+    out.append("b:" + prev + "_</s>")
+    ti = len(left)
+    if ti:
+        out.append("L:" + toks[ti - 1])
+    if ti + 1 < len(toks):
+        out.append("N:" + toks[ti + 1])
+    return out
+
+
+def slot(name: str) -> int:
+    return zlib.crc32(name.encode("utf-8")) & _DIM_MASK
+
+
+class SubjectModel:
+    """Logistic regression over hashed features."""
+
+    __slots__ = ("bias", "weights")
+
+    def __init__(self, weights: dict[int, float], bias: float) -> None:
+        self.weights = weights
+        self.bias = bias
+
+    def probability(self, names: Iterable[str]) -> float:
+        w = self.weights
+        z = self.bias
+        for n in names:
+            z += w.get(slot(n), 0.0)
+        if z < -30:
+            return 0.0
+        return 1.0 / (1.0 + math.exp(-z))
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "dim_bits": DIM_BITS,
+                "bias": round(self.bias, 5),
+                "weights": {str(k): round(v, 5) for k, v in sorted(self.weights.items())},
+            },
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> SubjectModel:
+        data = json.loads(text)
+        if data.get("dim_bits") != DIM_BITS:
+            raise ValueError("subject model was trained with another feature size")
+        return cls({int(k): float(v) for k, v in data["weights"].items()}, float(data["bias"]))
+
+
+def load_model(path: Path = MODEL_PATH) -> SubjectModel | None:
+    """The model built by `python -m gateway.sensitivity.train`; None when it was not built
+    (the rules then decide alone)."""
+    try:
+        return SubjectModel.from_json(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+
+
+def rules_probability(cues: Cues) -> float:
+    """The rules' own estimate, used when no model is built."""
+    if cues.first_person_suffix or cues.identifier:
+        return 0.9
+    if cues.code:
+        return 0.15
+    concrete = (
+        cues.possessive or cues.first_person or cues.named or cues.third_person or cues.marker
+    )
+    if concrete:
+        return 0.55 if cues.general else 0.8
+    return 0.15 if cues.general else 0.4

@@ -1,0 +1,146 @@
+"""Rebuilds the second stage's model from the repository's files and prints its figures.
+
+    python -m gateway.sensitivity.train [--out PATH] [--dev tests/data/sensitivity_eval.jsonl]
+
+The training sentences come from gateway/sensitivity/training/ (templates and vocabulary,
+deterministic); features are those the classifier computes at run time (the same detectors,
+the same sentence window), so training and serving cannot drift apart. Logistic regression by
+plain SGD with L2, a fixed seed and a fixed order: the same files give the same weights."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+from gateway.sensitivity.config import SensitivityConfig
+from gateway.sensitivity.detect import _NAME_KINDS, Detectors
+from gateway.sensitivity.evaluate import DEFAULT_SET, evaluate
+from gateway.sensitivity.special import Entity, People
+from gateway.sensitivity.subject import MODEL_PATH, SubjectModel, slot
+from gateway.sensitivity.textnorm import encode_text, fold_encoded, shape_view, word_view
+from gateway.sensitivity.training.generate import Example, examples, handwritten
+
+_EPOCHS = 8
+_L2 = 1e-4
+_RATE = 0.2
+_HAND_WEIGHT = 3  # each hand-written sentence counts as this many generated ones
+
+
+def hit_features(det: Detectors, text: str) -> list[list[str]]:
+    """The feature names of every topic hit the first stage finds in `text`."""
+    encoded, _ = encode_text(text)
+    folded = fold_encoded(encoded)
+    words = word_view(folded)
+    tokens = det.scanner.scan(words)
+    ents = det.entities(text, folded, words, shape_view(folded), tokens)
+    people = [
+        Entity(e.start, e.end, e.kind not in _NAME_KINDS, e.kind in _NAME_KINDS)
+        for e in ents
+        if e.confidence >= det.config.thresholds.personal or e.kind == "AD"
+    ]
+    index = People.of(people)
+    out = []
+    for hit in det.special.find(words, tokens):
+        if hit.tag.endswith("!"):
+            continue
+        _, names = det.context.examine(folded, hit, index, hit.tag)
+        out.append(names)
+    return out
+
+
+def featurise(
+    det: Detectors, data: Iterable[Example]
+) -> tuple[list[tuple[list[int], int]], int, int]:
+    """(hashed features, label) per hit; and how many examples had no hit at all (a first-stage
+    miss), out of how many."""
+    rows: list[tuple[list[int], int]] = []
+    missed = total = 0
+    for ex in data:
+        total += 1
+        hits = hit_features(det, ex.text)
+        if not hits:
+            missed += 1
+        for names in hits:
+            rows.append((sorted({slot(n) for n in names}), ex.label))
+    return rows, missed, total
+
+
+def fit(rows: list[tuple[list[int], int]], seed: int = 7) -> SubjectModel:
+    rng = random.Random(seed)
+    order = list(range(len(rows)))
+    w: dict[int, float] = {}
+    bias = 0.0
+    step = 0
+    for epoch in range(_EPOCHS):
+        rng.shuffle(order)
+        rate = _RATE / (1 + epoch)
+        for i in order:
+            feats, y = rows[i]
+            z = bias + sum(w.get(f, 0.0) for f in feats)
+            p = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+            g = p - y
+            bias -= rate * g
+            for f in feats:
+                wf = w.get(f, 0.0)
+                w[f] = wf - rate * (g + _L2 * wf)
+            step += 1
+    return SubjectModel({k: v for k, v in w.items() if abs(v) >= 1e-3}, bias)
+
+
+def accuracy(model: SubjectModel, det: Detectors, data: Iterable[Example]) -> tuple[float, int]:
+    """Per example: the most confident hit decides (as the classifier does)."""
+    right = n = 0
+    for ex in data:
+        hits = hit_features(det, ex.text)
+        if not hits:
+            continue
+        n += 1
+        p = max(_prob(model, names) for names in hits)
+        right += int((p >= 0.5) == bool(ex.label))
+    return (right / n if n else 0.0), n
+
+
+def _prob(model: SubjectModel, names: list[str]) -> float:
+    return model.probability(names)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m gateway.sensitivity.train")
+    ap.add_argument("--out", type=Path, default=MODEL_PATH)
+    ap.add_argument("--dev", type=Path, default=DEFAULT_SET)
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    det = Detectors(SensitivityConfig(), model=None)
+    train = list(examples(seed=13))
+    check = list(examples(seed=101, per_category=150))
+    hand = handwritten()
+    rows, missed, total = featurise(det, train)
+    print(f"generated sentences: {total}, topic hits: {len(rows)}, "
+          f"sentences where no topic fired (first-stage misses): {missed}")
+    hand_rows, hand_missed, _ = featurise(det, hand)
+    print(f"hand-written sentences: {len(hand)}, first-stage misses: {hand_missed}")
+    # how well the frames generalise: a model that never saw the hand-written sentences
+    acc, n = accuracy(fit(rows), det, hand)
+    print(f"accuracy on the hand-written sentences of a model trained without them: "
+          f"{acc:.3f} on {n}")
+    model = fit(rows + hand_rows * _HAND_WEIGHT)
+    acc, n = accuracy(model, det, train)
+    print(f"weights: {len(model.weights)}; training accuracy {acc:.3f} on {n} sentences")
+    acc, n = accuracy(model, det, check)
+    print(f"accuracy on freshly generated sentences (another seed): {acc:.3f} on {n}")
+    args.out.write_text(model.to_json() + "\n", encoding="utf-8")
+    print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KB) "
+          f"in {time.perf_counter() - t0:.1f} s")
+    if args.dev.exists():
+        print(f"dev set {args.dev}:")
+        print("\n".join(evaluate(args.dev).render().splitlines()[:7]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
