@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-ModeKind = Literal["ok", "status", "throttle", "hang", "cut", "malformed"]
+ModeKind = Literal["ok", "status", "throttle", "hang", "cut", "malformed", "unfinished"]
 
 DEFAULT_REPLY = "Merhaba! Size nasıl yardımcı olabilirim? Bu yanıt emülatörden geliyor."
 
