@@ -60,7 +60,7 @@ def build_router() -> APIRouter:
         if chat.stream:
             handle = await service.open_stream(ctx, chat)
             headers = route_headers(handle.decision, handle.outcome.backend,
-                                    len(handle.outcome.attempts))
+                                    handle.outcome.tried)
             return StreamingResponse(
                 sse_events(handle, ChunkEncoder(rid, created, chat.model),
                            chat.wants_usage_in_stream),
@@ -69,7 +69,7 @@ def build_router() -> APIRouter:
             )
         served = await service.complete(ctx, chat)
         headers = route_headers(served.decision, served.outcome.backend,
-                                len(served.outcome.attempts))
+                                served.outcome.tried)
         body = completion_json(rid, created, chat.model, served.result, served.usage)
         return Response(body, media_type=JSON, headers=headers)
 
