@@ -88,11 +88,11 @@ class LeanEdge:
     async def readyz(self, scope: Scope, receive: Receive, send: Send) -> None:
         rid_header = (b"x-request-id", self._ids.new_id("req_").encode())
         try:
-            ready, detail = await self._runtime().readiness()
+            ready, report = await self._runtime().readiness_report()
         except Exception as exc:
             await self._internal(send, exc, rid_header)
             return
-        body = orjson.dumps({"status": "ready" if ready else "not_ready", "aliases": detail})
+        body = orjson.dumps(report)
         await send({"type": "http.response.start", "status": 200 if ready else 503,
                     "headers": [(b"content-length", str(len(body)).encode()), _JSON,
                                 rid_header]})

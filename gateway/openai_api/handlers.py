@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncGenerator
-from typing import Any
 
 import orjson
 from fastapi import APIRouter, Request
@@ -88,9 +87,8 @@ def build_router() -> APIRouter:
 
     @router.get("/readyz")
     async def readyz(request: Request) -> Response:
-        ready, detail = await request.app.state.runtime.readiness()
-        body: dict[str, Any] = {"status": "ready" if ready else "not_ready", "aliases": detail}
-        return Response(orjson.dumps(body), status_code=200 if ready else 503, media_type=JSON)
+        ready, report = await request.app.state.runtime.readiness_report()
+        return Response(orjson.dumps(report), status_code=200 if ready else 503, media_type=JSON)
 
     return router
 
