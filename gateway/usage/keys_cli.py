@@ -102,7 +102,7 @@ def _revoke(args: argparse.Namespace) -> int:
     engine.dispose()
     if not done:
         print(f"gateway keys: no active key {args.key_id!r}", file=sys.stderr)
-        return 1
+        return 2
     print(f"revoked {args.key_id}")
     return 0
 
