@@ -183,18 +183,19 @@ class LocalEngine:
         """Wait for the engine, then self-test it; `problem` says the verdict. An engine that
         runs but fails the test is stopped, so the supervisor restarts it."""
         loop = asyncio.get_running_loop()
-        t0 = loop.time()
+        t0 = t1 = loop.time()
         problem: str | None
         if not await self.wait_ready(timeout):
             proc = self._proc
             problem = (describe_exit(proc.returncode) if proc and proc.returncode is not None
                        else f"not answering after {timeout:.0f}s")
         else:
+            t1 = loop.time()
             problem = await self.self_test()
         if problem is None:
             self.problem, self._up_at = None, loop.time()
-            log.info("local engine up: self-test generated one token (%.1fs after start)",
-                     loop.time() - t0)
+            log.info("local engine up: model loaded in %.1fs, self-test token in %.2fs",
+                     t1 - t0, loop.time() - t1)
             return True
         self.problem = f"self-test failed: {problem}"
         log.error("local engine self-test failed (%s): the 'local' backend is down and "
