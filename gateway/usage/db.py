@@ -88,6 +88,23 @@ def create_schema(engine: Engine) -> None:
     migrate(engine)
 
 
+def require_database_url(url: str) -> None:
+    """CommandError unless `url` names a database this build can open (checked before any
+    connection, so a typo is one line rather than a failed start-up)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    from gateway.cli_support import CommandError
+
+    try:
+        make_url(normalise_url(url)).get_dialect()
+    except (ArgumentError, NoSuchModuleError, ValueError):
+        raise CommandError("the database URL is not one this build can open "
+                           "(sqlite:///PATH or postgresql://USER@HOST/DB)") from None
+    except ImportError as exc:
+        raise CommandError(f"the database driver {exc.name} is not installed") from None
+
+
 def open_ledger(url: str) -> Engine:
     """The engine of an existing ledger, for the verbs that read one (`report`, `audit`):
     a SQLite file that is not there is not created, and a database without the ledger's tables
@@ -97,6 +114,7 @@ def open_ledger(url: str) -> Engine:
     from gateway.cli_support import CommandError
     from gateway.usage.ledger_url import sqlite_file
 
+    require_database_url(url)
     path = sqlite_file(url)
     if path is not None and not path.is_file():
         raise CommandError(f"no ledger at {path}: the file does not exist "
