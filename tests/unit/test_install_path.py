@@ -99,8 +99,9 @@ def test_installed_engine_has_no_avx512_or_amx_code() -> None:
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
 def test_make_serve_passes_args_to_gateway_serve() -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "ARGS")}
     out = subprocess.run(["make", "-n", "-C", str(ROOT), "serve",
                           "ARGS=--port 9000 --no-local-engine"],
-                         capture_output=True, text=True, check=True, timeout=30)
+                         capture_output=True, text=True, check=True, timeout=30, env=env)
     last = [ln for ln in out.stdout.splitlines() if "gateway serve" in ln]
     assert last and last[-1].endswith("gateway serve --port 9000 --no-local-engine"), out.stdout
