@@ -210,11 +210,13 @@ class OpenAICompatProvider:
         return vectors, tokens
 
     async def check(self) -> bool:
+        """The server answers `GET /models` and accepts our key: a refused key (401/403) is
+        not reachable in any useful sense; a 404 (a server without that route) still is."""
         try:
             resp = await self._client.get(self._models_url, timeout=1.0)
         except httpx.HTTPError:
             return False
-        return resp.status_code < 500
+        return resp.status_code < 500 and resp.status_code not in (401, 403)
 
     async def list_models(self) -> list[str]:
         resp = await self._client.get(self._models_url, timeout=5.0)

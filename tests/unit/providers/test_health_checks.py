@@ -5,11 +5,19 @@ name, or at nothing)."""
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable
 from types import SimpleNamespace
 
-from gateway.emulators.base import EmulatorServer, Mode, free_port
+import pytest
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from gateway.emulators.base import EmulatorServer, EmulatorState, Mode, free_port
 from gateway.emulators.replicate import build_app
 from gateway.providers.litellm.adapter import LiteLLMProvider
+from gateway.providers.openai_compat.adapter import OpenAICompatProvider
 from gateway.providers.replicate import ReplicateProvider
 
 
@@ -42,3 +50,26 @@ async def test_litellm_check_connects_to_its_api_base() -> None:
     down = LiteLLMProvider("ll", "openai/m", api_base=f"http://127.0.0.1:{free_port()}/v1",
                            module=SimpleNamespace())
     assert not await down.check()
+
+
+def _models_answering(status: int) -> Callable[[EmulatorState], Starlette]:
+    def build(_state: EmulatorState) -> Starlette:
+        async def models(_request: Request) -> Response:
+            return Response(b'{"object": "list", "data": []}', status_code=status,
+                            media_type="application/json")
+
+        return Starlette(routes=[Route("/v1/models", models)])
+
+    return build
+
+
+@pytest.mark.parametrize(("status", "reachable"), [(200, True), (404, True), (401, False),
+                                                   (403, False), (503, False)])
+async def test_openai_compat_check_needs_an_answer_that_accepts_the_key(
+        status: int, reachable: bool) -> None:
+    with EmulatorServer(_models_answering(status)) as srv:
+        provider = OpenAICompatProvider("oc", srv.url + "/v1", "m", api_key="sk-wrong")
+        try:
+            assert await provider.check() is reachable
+        finally:
+            await provider.aclose()
