@@ -1,5 +1,6 @@
 # Geçit: two commands work on a fresh machine (Python >= 3.11 with venv, a C/C++ compiler):
 #   make serve   -> creates .venv, installs gecit with the bundled local model, runs `gateway serve`
+#                   (its flags in ARGS: make serve ARGS="--port 9000")
 #   make test    -> installs the dev tools too, runs ruff, mypy and the whole test suite
 PYTHON ?= python3
 VENV ?= .venv
@@ -30,8 +31,9 @@ $(VENV)/.installed-dev: pyproject.toml $(VENV)/.installed-local
 install: $(VENV)/.installed-local
 install-dev: $(VENV)/.installed-dev
 
+# flags of `gateway serve` go in ARGS: make serve ARGS="--port 9000 --policy policies/bank.yaml"
 serve: install
-	$(BIN)/gateway serve
+	$(BIN)/gateway serve $(ARGS)
 
 lint: install-dev
 	$(BIN)/ruff check gateway tests bench

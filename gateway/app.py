@@ -114,7 +114,8 @@ async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None
     env = dict(os.environ) if seams.env is None else dict(seams.env)
     local = await _maybe_start_local(settings, compiled, stack)
     local_url = local.base_url if local is not None else None
-    ctx = BuildContext(env=env, local_base_url=local_url, transport=seams.transport)
+    ctx = BuildContext(env=env, local_base_url=local_url, transport=seams.transport,
+                       local_health=local.health if local is not None else None)
     pool = ProviderPool(ctx)
     pool.sync(compiled)
     stack.push_async_callback(pool.aclose)
@@ -211,7 +212,8 @@ async def _maybe_start_local(settings: Settings, policy: CompiledPolicy,
     if not engine_installed():
         log.warning("llama-cpp-python is not installed: the local backend is disabled")
         return None
-    engine = LocalEngine(model, n_ctx=settings.local_ctx)
+    engine = LocalEngine(model, n_ctx=settings.local_ctx,
+                         max_restart_delay=settings.local_restart_max_s)
     stack.push_async_callback(engine.stop)
     await engine.start()
     return engine

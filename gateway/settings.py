@@ -26,6 +26,7 @@ class Settings:
     local_engine: bool = True  # start the bundled llama.cpp server when the policy uses it
     local_model_path: str | None = None
     local_ctx: int = 2048
+    local_restart_max_s: float = 30.0  # the longest wait between restarts of a failing engine
     journal_path: str | None = None
     drain_seconds: float = 30.0  # SIGTERM: how long in-flight requests (streams) may finish
     extra: dict[str, Any] = field(default_factory=dict)
@@ -54,7 +55,7 @@ class Settings:
 
 _BOOLS = {"require_keys", "local_engine"}
 _INTS = {"port", "local_ctx"}
-_FLOATS = {"drain_seconds"}
+_FLOATS = {"drain_seconds", "local_restart_max_s"}
 
 
 def _coerce(name: str, raw: str) -> Any:

@@ -48,6 +48,7 @@ class ProviderError(Exception):
         status: int | None = None,
         retry_after: float | None = None,
         backend: str | None = None,
+        code: str | None = None,
     ) -> None:
         super().__init__(message)
         self.kind = kind
@@ -55,6 +56,7 @@ class ProviderError(Exception):
         self.status = status
         self.retry_after = retry_after
         self.backend = backend
+        self.code = code  # a finer label than `kind` for the ledger (e.g. "incomplete")
 
     def __repr__(self) -> str:
         return f"ProviderError({self.kind.value}, {self.message!r}, status={self.status})"

@@ -20,9 +20,10 @@ from starlette.routing import Route
 # vendor failure shapes: "error_frame" an in-band error after `cut_after` chunks (Vertex's
 # `{"error": ...}` frame, Replicate's `error` + `done {"reason": "error"}`); "canceled" a
 # Replicate prediction canceled after `cut_after` chunks; "blocked" a Vertex safety block
-# (HTTP 200, `promptFeedback.blockReason`, no candidates)
+# (HTTP 200, `promptFeedback.blockReason`, no candidates); "unfinished" an OpenAI-style
+# stream that ends with `[DONE]` but no finish reason (an interrupted llama.cpp)
 ModeKind = Literal["ok", "status", "throttle", "hang", "cut", "malformed",
-                   "error_frame", "canceled", "blocked"]
+                   "error_frame", "canceled", "blocked", "unfinished"]
 
 DEFAULT_REPLY = "Merhaba! Size nasıl yardımcı olabilirim? Bu yanıt emülatörden geliyor."
 

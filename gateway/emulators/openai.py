@@ -143,6 +143,11 @@ async def _stream(state: EmulatorState, mode: Mode, body: dict[str, Any]) -> Asy
         for i, piece in enumerate(pieces):
             if mode.kind == "cut" and i >= mode.cut_after:
                 raise ConnectionResetError("emulated cut")  # uvicorn drops the connection
+            if mode.kind == "unfinished" and i >= mode.cut_after:
+                # what llama.cpp's server (llama-cpp-python, --interrupt_requests) sends when
+                # another request interrupts a stream: [DONE] with no finish_reason before it
+                yield b"data: [DONE]\n\n"
+                return
             if mode.kind == "malformed" and i == 1:
                 yield b"data: {not json\n\n"
                 return

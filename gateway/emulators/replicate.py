@@ -183,12 +183,33 @@ def build_app(state: EmulatorState) -> Starlette:
             return _problem(404, "Not found", "The requested resource could not be found.")
         return StreamingResponse(_events(preds, pid), media_type="text/event-stream")
 
-    routes = [Route("/v1/models/{owner}/{name}/predictions", create, methods=["POST"]),
+    async def model(request: Request) -> Response:
+        """`GET /v1/models/{owner}/{name}`: the model's record (what a health check reads)."""
+        await log_request(state, request)
+        if not _authorized(request):
+            return _problem(401, "Unauthenticated", "You did not pass a valid auth token")
+        failure = await _failure(state.current_mode())
+        if failure is not None:
+            return failure
+        owner, name = request.path_params["owner"], request.path_params["name"]
+        return Response(orjson.dumps(_model_record(owner, name)), media_type="application/json")
+
+    routes = [Route("/v1/models/{owner}/{name}", model, methods=["GET"]),
+              Route("/v1/models/{owner}/{name}/predictions", create, methods=["POST"]),
               Route("/v1/predictions", create, methods=["POST"]),
               Route("/v1/predictions/{pid}", get, methods=["GET"]),
               Route("/v1/streams/{pid}", stream, methods=["GET"]),
               *control_routes(state)]
     return Starlette(routes=routes)
+
+
+def _model_record(owner: str, name: str) -> dict[str, Any]:
+    return {"url": f"https://replicate.com/{owner}/{name}", "owner": owner, "name": name,
+            "description": "emulated language model", "visibility": "public",
+            "github_url": None, "paper_url": None, "license_url": None, "run_count": 0,
+            "cover_image_url": None, "default_example": None,
+            "latest_version": {"id": VERSION, "created_at": "2024-01-01T00:00:00Z",
+                               "cog_version": "0.9.0", "openapi_schema": {}}}
 
 
 def _wants_stream(raw: bytes) -> bool:

@@ -88,11 +88,11 @@ class LeanEdge:
     async def readyz(self, scope: Scope, receive: Receive, send: Send) -> None:
         rid_header = (b"x-request-id", self._ids.new_id("req_").encode())
         try:
-            ready, detail = await self._runtime().readiness()
+            ready, report = await self._runtime().readiness_report()
         except Exception as exc:
             await self._internal(send, exc, rid_header)
             return
-        body = orjson.dumps({"status": "ready" if ready else "not_ready", "aliases": detail})
+        body = orjson.dumps(report)
         await send({"type": "http.response.start", "status": 200 if ready else 503,
                     "headers": [(b"content-length", str(len(body)).encode()), _JSON,
                                 rid_header]})
@@ -145,14 +145,14 @@ class LeanEdge:
         if chat.stream:
             handle = await service.open_stream(ctx, chat)
             headers_out = route_header_list(handle.decision, handle.outcome.backend,
-                                            len(handle.outcome.attempts))
+                                            handle.outcome.tried)
             headers_out += _SSE_HEADERS
             headers_out.append(rid_header)
             return _Stream(headers_out, sse_events(handle, ChunkEncoder(cid, created, chat.model),
                                                    chat.wants_usage_in_stream))
         served = await service.complete(ctx, chat)
         headers_out = route_header_list(served.decision, served.outcome.backend,
-                                        len(served.outcome.attempts))
+                                        served.outcome.tried)
         out = completion_json(cid, created, chat.model, served.result, served.usage)
         headers_out += [(b"content-length", str(len(out)).encode()), _JSON, rid_header]
         return ({"type": "http.response.start", "status": 200, "headers": headers_out},

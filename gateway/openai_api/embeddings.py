@@ -56,7 +56,7 @@ def build_embeddings_router() -> APIRouter:
         ctx: RequestContext = await rt.authenticate(request, None)
         served = await service.embed(ctx, body)
         headers = route_headers(served.decision, served.outcome.backend,
-                                len(served.outcome.attempts))
+                                served.outcome.tried)
         return Response(embeddings_json(body.model, served, body.encoding_format),
                         media_type=JSON, headers=headers)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncGenerator
-from typing import Any
 
 import orjson
 from fastapi import APIRouter, Request
@@ -63,7 +62,7 @@ def build_router() -> APIRouter:
         if chat.stream:
             handle = await service.open_stream(ctx, chat)
             headers = route_headers(handle.decision, handle.outcome.backend,
-                                    len(handle.outcome.attempts))
+                                    handle.outcome.tried)
             return StreamingResponse(
                 sse_events(handle, ChunkEncoder(rid, created, chat.model),
                            chat.wants_usage_in_stream),
@@ -72,7 +71,7 @@ def build_router() -> APIRouter:
             )
         served = await service.complete(ctx, chat)
         headers = route_headers(served.decision, served.outcome.backend,
-                                len(served.outcome.attempts))
+                                served.outcome.tried)
         body = completion_json(rid, created, chat.model, served.result, served.usage)
         return Response(body, media_type=JSON, headers=headers)
 
@@ -91,9 +90,8 @@ def build_router() -> APIRouter:
 
     @router.get("/readyz")
     async def readyz(request: Request) -> Response:
-        ready, detail = await request.app.state.runtime.readiness()
-        body: dict[str, Any] = {"status": "ready" if ready else "not_ready", "aliases": detail}
-        return Response(orjson.dumps(body), status_code=200 if ready else 503, media_type=JSON)
+        ready, report = await request.app.state.runtime.readiness_report()
+        return Response(orjson.dumps(report), status_code=200 if ready else 503, media_type=JSON)
 
     return router
 

@@ -10,7 +10,7 @@ from datetime import date
 from pathlib import Path
 
 from gateway.policy.explain import explain_text
-from gateway.policy.loader import PolicyError, json_schema_text, load_file
+from gateway.policy.loader import PolicyError, PolicyFileError, json_schema_text, load_file
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -32,12 +32,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     sc.set_defaults(func=_schema)
 
 
+def _problem_code(exc: PolicyError) -> int:
+    """A file that cannot be read is bad input (2); a policy with problems fails the check (1)."""
+    print(str(exc), file=sys.stderr)
+    return 2 if isinstance(exc, PolicyFileError) else 1
+
+
 def _check(args: argparse.Namespace) -> int:
     try:
         compiled = load_file(args.file)
     except PolicyError as exc:
-        print(str(exc), file=sys.stderr)
-        return 1
+        return _problem_code(exc)
     for w in compiled.warnings:
         print(f"warning: {w}", file=sys.stderr)
     p = compiled.policy
@@ -50,8 +55,7 @@ def _explain(args: argparse.Namespace) -> int:
     try:
         compiled = load_file(args.file)
     except PolicyError as exc:
-        print(str(exc), file=sys.stderr)
-        return 1
+        return _problem_code(exc)
     if args.model not in compiled.policy.aliases:
         print(f"unknown model '{args.model}'; aliases: {', '.join(compiled.aliases)}",
               file=sys.stderr)

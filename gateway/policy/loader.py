@@ -42,6 +42,17 @@ class PolicyError(Exception):
         super().__init__(f"policy {source} refused, {len(problems)} problem(s):\n{listing}")
 
 
+class PolicyFileError(PolicyError):
+    """The policy file could not be read at all (missing, unreadable): one line says so."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(path, [Problem("", None, f"cannot read file: {reason}")])
+        self.args = (f"cannot read policy file {path}: {reason}",)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
 @dataclass(frozen=True, slots=True)
 class CompiledPolicy:
     policy: Policy
@@ -59,8 +70,7 @@ def load_file(path: str | Path) -> CompiledPolicy:
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
-        problem = Problem("", None, f"cannot read file: {exc.strerror}")
-        raise PolicyError(str(p), [problem]) from None
+        raise PolicyFileError(str(p), str(exc.strerror or exc)) from None
     return load_text(text, source=str(p))
 
 

@@ -11,7 +11,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gateway.policy.billing import Billing
 from gateway.sensitivity.config import SensitivityConfig
@@ -89,8 +89,11 @@ class OpenAICompatBackend(BackendBase):
     """Any OpenAI-style server: vLLM, llama.cpp, Ollama's /v1, a hosted OpenAI-style API."""
 
     kind: Literal["openai_compat"]
-    base_url: str
-    api_key_env: str | None = None
+    base_url: str = Field(description=(
+        "the server's address, with or without /v1: a private or test endpoint, e.g. "
+        "http://10.0.0.5:8000/v1 (vLLM), http://127.0.0.1:8081 (llama.cpp)"))
+    api_key_env: str | None = Field(default=None, description=(
+        "environment variable holding the bearer key, if the server wants one"))
 
 
 class OllamaBackend(BackendBase):
@@ -98,7 +101,8 @@ class OllamaBackend(BackendBase):
 
     kind: Literal["ollama"]
     zone: Zone = "on_prem"
-    host: str = "http://127.0.0.1:11434"
+    host: str = Field(default="http://127.0.0.1:11434", description=(
+        "the Ollama server's address (scheme, host, port), e.g. http://gpu-node.lan:11434"))
     keep_alive: str | None = None
 
 
@@ -107,9 +111,13 @@ class BedrockBackend(BackendBase):
 
     kind: Literal["bedrock"]
     zone: Zone = "cloud"
-    region: str = "eu-central-1"
-    endpoint_url: str | None = None  # e.g. an emulator; default: the regional AWS endpoint
-    profile: str | None = None  # AWS shared-config profile; default: the standard chain
+    region: str = Field(default="eu-central-1", description="AWS region of the model")
+    endpoint_url: str | None = Field(default=None, description=(
+        "Bedrock Runtime endpoint to call instead of the regional AWS one: a VPC interface "
+        "endpoint (https://vpce-....bedrock-runtime.eu-central-1.vpce.amazonaws.com) or a "
+        "test endpoint such as `gateway emulate bedrock`"))
+    profile: str | None = Field(default=None, description=(
+        "AWS shared-config profile; default: the standard credential chain"))
 
 
 class VertexBackend(BackendBase):
@@ -117,10 +125,26 @@ class VertexBackend(BackendBase):
 
     kind: Literal["vertex"]
     zone: Zone = "cloud"
-    project: str
-    location: str = "europe-west3"
-    base_url: str | None = None  # e.g. an emulator; default: the regional Vertex endpoint
-    credentials_env: str = "GOOGLE_APPLICATION_CREDENTIALS"
+    project: str = Field(description="Google Cloud project id")
+    location: str = Field(default="europe-west3", description="Vertex AI region")
+    base_url: str | None = Field(default=None, description=(
+        "Vertex AI endpoint to call instead of https://{location}-aiplatform.googleapis.com: "
+        "a Private Service Connect endpoint or a test endpoint such as `gateway emulate vertex`"))
+    credentials_env: str = Field(default="GOOGLE_APPLICATION_CREDENTIALS", description=(
+        "environment variable naming a service-account or authorized-user JSON file; "
+        "when it is unset, Application Default Credentials"))
+    access_token_env: str | None = Field(default=None, description=(
+        "environment variable holding an OAuth2 access token to send as is (no "
+        "service-account file); instead of credentials_env"))
+    access_token_file: str | None = Field(default=None, description=(
+        "file holding an OAuth2 access token, re-read every few minutes (a sidecar may "
+        "rotate it); instead of credentials_env"))
+
+    @model_validator(mode="after")
+    def _one_token_source(self) -> VertexBackend:
+        if self.access_token_env and self.access_token_file:
+            raise ValueError("give access_token_env or access_token_file, not both")
+        return self
 
 
 class ReplicateBackend(BackendBase):
@@ -128,8 +152,11 @@ class ReplicateBackend(BackendBase):
 
     kind: Literal["replicate"]
     zone: Zone = "cloud"
-    api_token_env: str = "REPLICATE_API_TOKEN"
-    base_url: str | None = None  # e.g. an emulator; default: Replicate's API
+    api_token_env: str = Field(default="REPLICATE_API_TOKEN", description=(
+        "environment variable holding the Replicate API token"))
+    base_url: str | None = Field(default=None, description=(
+        "API address to call instead of https://api.replicate.com: a proxy or a test endpoint "
+        "such as `gateway emulate replicate`"))
 
 
 class LiteLLMBackend(BackendBase):
@@ -137,7 +164,8 @@ class LiteLLMBackend(BackendBase):
 
     kind: Literal["litellm"]
     zone: Zone = "cloud"
-    api_base: str | None = None
+    api_base: str | None = Field(default=None, description=(
+        "endpoint litellm calls instead of the provider's default; also what /readyz probes"))
     api_key_env: str | None = None
     params: dict[str, str | int | float | bool] = Field(default_factory=dict)
 

@@ -34,6 +34,8 @@ class BackendPending(BackendDisabled):
 class BuildContext:
     env: Mapping[str, str]
     local_base_url: str | None = None
+    # why the bundled engine cannot serve now (None: it can); the `local` backend's check
+    local_health: Callable[[], str | None] | None = None
     transport: httpx.AsyncBaseTransport | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
     # set by a caller that can finish builds off the event loop (the provider pool): a factory

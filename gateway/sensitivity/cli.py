@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import yaml
+from pydantic import ValidationError
 
+from gateway.cli_support import CommandError
 from gateway.sensitivity.classifier import Classifier
 from gateway.sensitivity.config import SensitivityConfig
 from gateway.sensitivity.result import Sensitivity
@@ -30,10 +32,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[
 def _load_config(path: Path | None) -> SensitivityConfig:
     if path is None:
         return SensitivityConfig()
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    if isinstance(data, dict) and "sensitivity" in data:
-        data = data["sensitivity"]
-    return SensitivityConfig.model_validate(data)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        if isinstance(data, dict) and "sensitivity" in data:
+            data = data["sensitivity"]
+        return SensitivityConfig.model_validate(data)
+    except (yaml.YAMLError, ValidationError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise CommandError(f"{path} is not a sensitivity configuration ({first})") from None
 
 
 def _record(ident: Any, s: Sensitivity) -> dict[str, Any]:
@@ -70,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
     if (args.text is None) == (args.jsonl is None):
         print("give either TEXT or --jsonl FILE", file=sys.stderr)
         return 2
+    if args.jsonl is not None and str(args.jsonl) != "-" and not args.jsonl.is_file():
+        raise CommandError(f"no such file: {args.jsonl}")
     clf = Classifier(_load_config(args.config))
     out: TextIO = sys.stdout
     close = False

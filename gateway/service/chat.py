@@ -12,7 +12,6 @@ from typing import Any, Protocol
 from gateway.core.clock import Clock
 from gateway.core.errors import (
     Blocked,
-    FailureKind,
     GatewayError,
     InvalidRequest,
     ProviderError,
@@ -234,8 +233,7 @@ class ChatService:
                 tally.add(chunk)
                 yield chunk
         except ProviderError as exc:
-            status, error = 502, (exc.kind.value if exc.kind != FailureKind.INTERRUPTED
-                                  else "interrupted")
+            status, error = 502, exc.code or exc.kind.value
             raise
         except BaseException:  # client went away (cancelled) or the server is stopping
             status, error = 499, "client_closed"

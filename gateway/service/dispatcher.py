@@ -23,7 +23,7 @@ from gateway.core.errors import (
 )
 from gateway.core.types import ChatChunk, ChatRequest, ChatResult
 from gateway.policy.decision import Limits, RouteDecision
-from gateway.providers.base import CallOptions, Provider
+from gateway.providers.base import CallOptions, Provider, require_capabilities
 from gateway.service.stats import LiveStats
 from gateway.usage.records import AttemptRecord
 
@@ -43,6 +43,11 @@ class Outcome:
     first_chunk_at: float | None = None
     interrupted: bool = False
     unsupported: list[str] = field(default_factory=list)  # what each backend said it lacks
+
+    @property
+    def tried(self) -> int:
+        """Calls actually made (retries included); a skipped backend is no attempt."""
+        return sum(1 for a in self.attempts if a.outcome != "skipped")
 
 
 OptionsFor = Callable[[str], CallOptions]
@@ -82,7 +87,8 @@ class Dispatcher:
                 return await provider.complete(request_for(name), options)
 
         deadline = self._deadline(decision.limits)
-        name, t0, result = await self._attempts(decision, outcome, deadline, call, stream=False)
+        name, t0, result = await self._attempts(decision, outcome, deadline, call, stream=False,
+                                                admit=self._chat_admit(request_for))
         self._served(outcome, name, t0,
                      result.usage.completion_tokens if result.usage else None)
         return result
@@ -109,7 +115,8 @@ class Dispatcher:
 
         deadline = self._deadline(decision.limits)
         name, t0, (first, it) = await self._attempts(decision, outcome, deadline, call,
-                                                     stream=True)
+                                                     stream=True,
+                                                     admit=self._chat_admit(request_for))
         now = self._clock.monotonic()
         outcome.first_chunk_at = now
         record = self._note(outcome, name, "ok", t0)
@@ -203,8 +210,19 @@ class Dispatcher:
         raise self._exhausted(decision, outcome)
 
     # ---- helpers -----------------------------------------------------------------------
-    def _admit(self, decision: RouteDecision, name: str, outcome: Outcome) -> Provider | None:
-        """The second wall of the data boundary, then availability and the circuit."""
+    def _chat_admit(self, request_for: RequestFor) -> Admit:
+        """The walls of `_admit`, with what the backend says it can do checked before its
+        circuit: a backend that lacks a capability the request needs (tools, JSON mode,
+        streaming) is skipped, not called: no attempt, no fallback, no half-open probe used."""
+        def admit(decision: RouteDecision, name: str, outcome: Outcome) -> Provider | None:
+            return self._admit(decision, name, outcome, request_for)
+
+        return admit
+
+    def _admit(self, decision: RouteDecision, name: str, outcome: Outcome,
+               request_for: RequestFor | None = None) -> Provider | None:
+        """The second wall of the data boundary, then availability, the capabilities the
+        request needs (when `request_for` is given) and the circuit."""
         zone = self._zone_of(name) or "cloud"  # unknown counts as cloud: fail closed
         if zone not in decision.allowed_zones:
             log.error("refused to call %s: zone %s is outside the decision's %s", name, zone,
@@ -215,6 +233,13 @@ class Dispatcher:
         if provider is None:
             self._note(outcome, name, "skipped", None, "not_running")
             return None
+        if request_for is not None:
+            try:
+                require_capabilities(provider, request_for(name))
+            except ProviderError as exc:
+                self._note(outcome, name, "skipped", None, FailureKind.UNSUPPORTED.value)
+                outcome.unsupported.append(exc.message)
+                return None
         if not self._stats.of(name).begin_attempt(self._clock.monotonic()):
             self._note(outcome, name, "skipped", None, "circuit_open")
             return None
@@ -297,8 +322,8 @@ class Dispatcher:
     @staticmethod
     def _exhausted(decision: RouteDecision, outcome: Outcome) -> GatewayError:
         alias = decision.alias
-        if outcome.attempts and len(outcome.unsupported) == len(outcome.attempts):
-            # every backend tried said the request needs what it lacks: the caller's to fix
+        if outcome.unsupported and len(outcome.unsupported) == len(outcome.attempts):
+            # every backend lacks what the request needs: the caller's to fix
             return InvalidRequest(f"model '{alias}' cannot serve this request: "
                                   + "; ".join(dict.fromkeys(outcome.unsupported)),
                                   code="unsupported_capability")

@@ -106,6 +106,7 @@ class BackendStats:
         self._outcomes = _Series(config.window)  # 1.0 = failure
         self._consecutive = 0
         self._opened_at: float | None = None
+        self._half_open = False  # a passed health check ended the cool-down early
         self._probing = False
         self._probe_at = 0.0
         self._cached: BackendLive | None = None  # dropped by every sample
@@ -122,7 +123,20 @@ class BackendStats:
         self._cached = None
         self._consecutive = 0
         self._opened_at = None
+        self._half_open = False
         self._probing = False
+
+    def health_passed(self, now: float) -> None:
+        """A health check passed: an open circuit turns half-open at once (the next request
+        is the probe: its success closes the circuit, its failure opens it again), rather than
+        keeping traffic away for the rest of the cool-down; a half-open circuit with no probe
+        in flight closes."""
+        state = self.circuit(now)
+        if state == "open":
+            self._half_open = True
+            self._cached = None
+        elif state == "half_open" and not self._probing:
+            self.success(now, None, None, None)
 
     def failure(self, now: float, kind: FailureKind) -> None:
         self._outcomes.add(now, 1.0)
@@ -133,12 +147,13 @@ class BackendStats:
         self._consecutive += 1
         if self._probing or self._consecutive >= self._cfg.failure_threshold:
             self._opened_at = now
+            self._half_open = False
             self._probing = False
 
     def circuit(self, now: float) -> CircuitState:
         if self._opened_at is None:
             return "closed"
-        if now - self._opened_at >= self._cfg.cooldown_s:
+        if self._half_open or now - self._opened_at >= self._cfg.cooldown_s:
             return "half_open"
         return "open"
 
@@ -249,15 +264,14 @@ Probe = Callable[[], Awaitable[bool]]
 async def probe_once(stats: LiveStats, probes: Mapping[str, Probe],
                      now: Callable[[], float]) -> dict[str, bool]:
     """Run each health probe once; a failed probe counts as an UNREACHABLE failure, a passed
-    one closes a half-open circuit."""
+    one ends an open circuit's cool-down (see `BackendStats.health_passed`)."""
     names = list(probes)
     results = await asyncio.gather(*(_safe(probes[n]) for n in names))
     out: dict[str, bool] = {}
     for name, ok in zip(names, results, strict=True):
         s = stats.of(name)
         if ok:
-            if s.circuit(now()) == "half_open":
-                s.success(now(), None, None, None)
+            s.health_passed(now())
         else:
             s.failure(now(), FailureKind.UNREACHABLE)
         out[name] = ok

@@ -20,10 +20,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 def _verify(args: argparse.Namespace) -> int:
     from gateway.usage.audit import AuditLog
-    from gateway.usage.db import make_engine
+    from gateway.usage.db import open_ledger
 
     settings = Settings.from_env(database_url=args.database_url)
-    engine = make_engine(settings.database_url)
+    engine = open_ledger(settings.database_url)
     try:
         result = AuditLog(engine).verify()
     finally:

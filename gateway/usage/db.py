@@ -86,3 +86,45 @@ def migrate(engine: Engine, revision: str = "heads") -> None:
 def create_schema(engine: Engine) -> None:
     """Kept for the composition root: the schema always comes from the migrations."""
     migrate(engine)
+
+
+def require_database_url(url: str) -> None:
+    """CommandError unless `url` names a database this build can open (checked before any
+    connection, so a typo is one line rather than a failed start-up)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    from gateway.cli_support import CommandError
+
+    try:
+        make_url(normalise_url(url)).get_dialect()
+    except (ArgumentError, NoSuchModuleError, ValueError):
+        raise CommandError("the database URL is not one this build can open "
+                           "(sqlite:///PATH or postgresql://USER@HOST/DB)") from None
+    except ImportError as exc:
+        raise CommandError(f"the database driver {exc.name} is not installed") from None
+
+
+def open_ledger(url: str) -> Engine:
+    """The engine of an existing ledger, for the verbs that read one (`report`, `audit`):
+    a SQLite file that is not there is not created, and a database without the ledger's tables
+    (never served with) is refused. Raises CommandError saying which."""
+    from sqlalchemy.engine import make_url
+
+    from gateway.cli_support import CommandError
+    from gateway.usage.ledger_url import sqlite_file
+
+    require_database_url(url)
+    path = sqlite_file(url)
+    if path is not None and not path.is_file():
+        raise CommandError(f"no ledger at {path}: the file does not exist "
+                           "(--database-url / GECIT_DATABASE_URL names the database "
+                           "`gateway serve` writes)")
+    engine = make_engine(url)
+    if schema_revision(engine) is None:
+        engine.dispose()
+        shown = make_url(normalise_url(url)).render_as_string(hide_password=True)
+        raise CommandError(f"the database {shown} holds no ledger yet (unreachable, or "
+                           "nothing was ever served with it)")
+    return engine
+

@@ -14,7 +14,7 @@ from sqlalchemy.engine import Engine
 
 from gateway.settings import Settings
 from gateway.usage import budgets, keys
-from gateway.usage.db import make_engine, migrate
+from gateway.usage.db import make_engine, migrate, require_database_url
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -58,6 +58,7 @@ def parse_amount(text: str) -> tuple[Decimal, str]:
 
 def _engine(args: argparse.Namespace) -> Engine:
     settings = Settings.from_env(database_url=args.database_url)
+    require_database_url(settings.database_url)
     engine = make_engine(settings.database_url)
     migrate(engine)
     return engine
@@ -102,7 +103,7 @@ def _revoke(args: argparse.Namespace) -> int:
     engine.dispose()
     if not done:
         print(f"gateway keys: no active key {args.key_id!r}", file=sys.stderr)
-        return 1
+        return 2
     print(f"revoked {args.key_id}")
     return 0
 

@@ -39,7 +39,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 def _report(args: argparse.Namespace) -> int:
     from gateway.admin.reference import PolicyCloudReference, zones_of
     from gateway.policy.loader import PolicyError, load_file
-    from gateway.usage.db import make_engine
+    from gateway.usage.db import open_ledger
     from gateway.usage.report_format import to_csv, to_json, to_table
     from gateway.usage.reports import Rates, ReportError, ReportQuery, run_report
     from gateway.usage.rollups import rebuild, zone_resolver
@@ -55,7 +55,7 @@ def _report(args: argparse.Namespace) -> int:
     except (ReportError, PolicyError) as exc:
         print(f"gateway report: {exc}", file=sys.stderr)
         return 2
-    engine = make_engine(settings.database_url)
+    engine = open_ledger(settings.database_url)
     try:
         if args.rebuild:
             rebuild(engine, zone_resolver(zones_of(policy)), query.start, query.end)

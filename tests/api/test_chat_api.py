@@ -244,6 +244,29 @@ def test_mid_stream_cut_ends_with_error_event(
     assert not two_emulators[1].state.requests, "no fallback after the first chunk went out"
 
 
+def test_stream_ending_without_finish_reason_is_an_upstream_failure(
+        client: TestClient, two_emulators: tuple[EmulatorServer, EmulatorServer]) -> None:
+    # `[DONE]` after 3 pieces and no finish_reason: stock llama.cpp interrupted mid-answer
+    two_emulators[0].state.mode = Mode(kind="unfinished", cut_after=3)
+    with client.stream("POST", "/v1/chat/completions", json=chat_body(stream=True)) as r:
+        lines = [ln for ln in r.iter_lines() if ln]
+    assert "data: [DONE]" not in lines
+    texts = [orjson.loads(ln[6:])["choices"][0]["delta"].get("content") for ln in lines[:-1]]
+    assert len(texts) == 3 and all(texts)
+    err = orjson.loads(lines[-1][6:])["error"]
+    assert err["code"] == "stream_interrupted" and "finish reason" in err["message"]
+    assert not two_emulators[1].state.requests, "no fallback after the first chunk went out"
+
+    async def drain() -> None:
+        await client.app.state.runtime.extras["recorder"].drain(5)  # type: ignore[attr-defined]
+
+    client.portal.call(drain)  # type: ignore[union-attr]
+    con = sqlite3.connect(client.db_path)  # type: ignore[attr-defined]
+    rows = con.execute("select backend, status, error_kind, streamed from requests").fetchall()
+    con.close()
+    assert rows == [("primary", 502, "incomplete", 1)]
+
+
 def test_models_health_and_request_ids(client: TestClient) -> None:
     models = client.get("/v1/models").json()
     assert [m["id"] for m in models["data"]] == ["chat"]

@@ -27,13 +27,30 @@ class GatewayProcess:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, ready_timeout: float = 180.0) -> GatewayProcess:
+    def start(self, ready_timeout: float = 180.0, *, wait: bool = True) -> GatewayProcess:
+        """Start `gateway serve`; wait for `/readyz` 200 unless `wait` is False."""
         self._log = self.log.open("ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gateway", "serve", "--port", str(self.port), *self.args],
             stdout=self._log, stderr=subprocess.STDOUT, env=self.env)
-        self.wait_ready(ready_timeout)
+        if wait:
+            self.wait_ready(ready_timeout)
         return self
+
+    def wait_serving(self, timeout: float) -> None:
+        """Until the process answers `/healthz` (ready or not)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.proc is not None
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"gateway exited early:\n{self.log.read_text()[-3000:]}")
+            try:
+                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError(f"gateway not serving in {timeout}s:\n{self.log.read_text()[-3000:]}")
 
     def wait_ready(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout

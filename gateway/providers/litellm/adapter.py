@@ -14,6 +14,7 @@ from gateway.core.types import ChatChunk, ChatRequest, ChatResult
 from gateway.providers.base import CallOptions, Capabilities, require_capabilities
 from gateway.providers.litellm.errors import classify_exception
 from gateway.providers.litellm.mapping import parse_chunk, parse_result, to_kwargs
+from gateway.providers.reach import tcp_reachable
 
 DEFAULT_CAPABILITIES = Capabilities(streaming=True, tools=True, json_mode=True)
 
@@ -45,6 +46,7 @@ class LiteLLMProvider:
         self._litellm = module if module is not None else import_litellm()
         # the dispatcher owns retries and fallback: litellm and the SDKs under it must not retry
         fixed: dict[str, Any] = {"num_retries": 0, "max_retries": 0}
+        self._api_base = api_base or None
         if api_base:
             fixed["api_base"] = api_base
         if api_key:
@@ -104,7 +106,11 @@ class LiteLLMProvider:
         return None
 
     async def check(self) -> bool:
-        return True
+        """With an `api_base`: that endpoint accepts a TCP connection (litellm has no free call
+        to make). Without one the backend is a vendor's public API, judged by its answers."""
+        if self._api_base is None:
+            return True
+        return await tcp_reachable(self._api_base)
 
     async def aclose(self) -> None:
         return None

@@ -131,7 +131,7 @@ class OpenAICompatProvider:
             if fast.status != 200:
                 body = await fast.aread()
                 raise classify_status(name, fast.status, body, httpx.Headers(fast.headers))
-            started = done = False
+            started = done = finished = False
             rest = b""
             try:
                 while not done:
@@ -146,10 +146,13 @@ class OpenAICompatProvider:
                             continue
                         data = line[5:].strip()
                         if data == b"[DONE]":
-                            return
+                            if finished:
+                                return
+                            raise _unfinished(name, started)
                         chunk = _parse_chunk(name, data)
                         if chunk is not None:
                             started = True
+                            finished = finished or chunk.finish_reason is not None
                             fast.deadline = None  # the first chunk came in time
                             yield chunk
             except Exception as exc:
@@ -207,11 +210,13 @@ class OpenAICompatProvider:
         return vectors, tokens
 
     async def check(self) -> bool:
+        """The server answers `GET /models` and accepts our key: a refused key (401/403) is
+        not reachable in any useful sense; a 404 (a server without that route) still is."""
         try:
             resp = await self._client.get(self._models_url, timeout=1.0)
         except httpx.HTTPError:
             return False
-        return resp.status_code < 500
+        return resp.status_code < 500 and resp.status_code not in (401, 403)
 
     async def list_models(self) -> list[str]:
         resp = await self._client.get(self._models_url, timeout=5.0)
@@ -233,14 +238,17 @@ async def _sse_data_lines(lines: AsyncIterator[str]) -> AsyncIterator[str]:
 
 async def _iter_sse(name: str, datas: AsyncIterator[str] | AsyncIterator[bytes]
                     ) -> AsyncIterator[ChatChunk]:
-    started = False
+    started = finished = False
     try:
         async for data in datas:
             if data == "[DONE]" or data == b"[DONE]":
-                return
+                if finished:
+                    return
+                raise _unfinished(name, started)
             chunk = _parse_chunk(name, data)
             if chunk is not None:
                 started = True
+                finished = finished or chunk.finish_reason is not None
                 yield chunk
     except Exception as exc:
         raise _cut(name, exc, started) from None
@@ -251,12 +259,22 @@ def _cut(name: str, exc: Exception, started: bool) -> ProviderError:
     """What a failure while reading a stream is: once a chunk went out, an interruption."""
     if isinstance(exc, ProviderError):
         if started:
-            return ProviderError(FailureKind.INTERRUPTED, exc.message, backend=name)
+            return ProviderError(FailureKind.INTERRUPTED, exc.message, backend=name,
+                                 code=exc.code)
         return exc
     if started:
         return ProviderError(FailureKind.INTERRUPTED, f"stream from backend '{name}' was cut",
                              backend=name)
     return classify_exception(name, exc)
+
+
+def _unfinished(name: str, started: bool) -> ProviderError:
+    """`data: [DONE]` with no finish reason before it: the answer was cut short upstream (a
+    llama.cpp server with `--interrupt_requests` ends a stream so when another request comes
+    in), not finished; passing it on as complete would record a truncated answer as a 200."""
+    kind = FailureKind.INTERRUPTED if started else FailureKind.PROVIDER
+    return ProviderError(kind, f"stream from backend '{name}' ended without a finish reason",
+                         backend=name, code="incomplete")
 
 
 def _ended_early(name: str, started: bool) -> ProviderError:

@@ -22,6 +22,7 @@ from gateway.providers.replicate.mapping import finish_of, output_text, to_input
 # Replicate has no general tool calling and no JSON mode for chat models.
 DEFAULT_CAPABILITIES = Capabilities(streaming=True, tools=False, json_mode=False)
 TERMINAL = ("succeeded", "failed", "canceled")
+DEFAULT_BASE_URL = "https://api.replicate.com"
 
 
 class ReplicateProvider:
@@ -47,6 +48,11 @@ class ReplicateProvider:
         if transport is not None:
             extra["transport"] = transport
         self._client = Client(api_token=api_token, base_url=base_url, **extra)
+        # the health check's own client: the SDK's retries GETs on 429/5xx for up to minutes,
+        # and a check must answer within seconds (a throttled account is still reachable)
+        self._probe = httpx.AsyncClient(
+            base_url=base_url or DEFAULT_BASE_URL, transport=transport, timeout=2.0,
+            headers={"authorization": f"Bearer {api_token}"})
 
     # ---- calls ---------------------------------------------------------------------------
     async def _create(self, request: ChatRequest, *, stream: bool,
@@ -173,10 +179,17 @@ class ReplicateProvider:
         return ChatChunk(finish_reason=finish_of(usage, request), usage=usage)
 
     async def check(self) -> bool:
-        """Replicate is a cloud API; the probe is that the model reference is well formed."""
-        return bool(self._ref.owner and self._ref.name)
+        """Reachable with working credentials: read the model's record
+        (`GET /v1/models/{owner}/{name}`; no prediction, nothing charged). Throttled counts as
+        reachable."""
+        try:
+            resp = await self._probe.get(f"/v1/models/{self._ref.owner}/{self._ref.name}")
+        except httpx.HTTPError:
+            return False
+        return resp.status_code in (200, 429)
 
     async def aclose(self) -> None:
+        await self._probe.aclose()
         await self._client._async_client.aclose()
 
 

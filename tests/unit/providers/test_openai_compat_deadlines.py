@@ -16,6 +16,7 @@ from gateway.providers.openai_compat.adapter import OpenAICompatProvider
 REQ = ChatRequest.model_validate({"model": "m", "messages": [{"role": "user", "content": "hi"}]})
 CHUNK = (b'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m",'
          b'"choices":[{"index":0,"delta":{"content":"x"},"finish_reason":null}]}\n\n')
+FINISH = CHUNK.replace(b'"content":"x"},"finish_reason":null', b'},"finish_reason":"stop"')
 
 
 async def _drain_request(r: asyncio.StreamReader) -> None:
@@ -66,7 +67,7 @@ async def test_a_stream_whose_first_chunk_never_completes_times_out_on_first_byt
 async def test_after_the_first_chunk_only_the_read_timeout_applies() -> None:
     # 8 chunks 0.1 s apart: 0.8 s in all, longer than first_byte_timeout (0.3 s), each gap
     # shorter than it: the stream must not be cut once it has started
-    server, url = await _server([CHUNK] * 8 + [b"data: [DONE]\n\n"], 0.1, sse=True)
+    server, url = await _server([CHUNK] * 8 + [FINISH, b"data: [DONE]\n\n"], 0.1, sse=True)
     provider = OpenAICompatProvider("up", url, "m")
     opts = CallOptions(connect_timeout=1.0, first_byte_timeout=0.3, total_timeout=30.0)
     texts = [c.text async for c in provider.stream(REQ, opts)]

@@ -5,6 +5,7 @@ as the httpx path (which the contract suite and the SDK tests cover)."""
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
 from gateway.core.errors import FailureKind, ProviderError
@@ -54,8 +55,39 @@ async def test_events_split_anywhere_across_reads(size: int) -> None:
 
 
 async def test_a_last_done_line_without_its_newline_ends_cleanly() -> None:
-    got = await _collect([event("a"), b"data: [DONE]"])
-    assert [c.text for c in got] == ["a"]
+    got = await _collect([event("a"), event("", "stop"), b"data: [DONE]"])
+    assert [c.text for c in got] == ["a", ""]
+
+
+async def _unfinished(pieces: list[bytes], *, fast: bool) -> tuple[list[str], ProviderError]:
+    """The chunks read and the failure of a stream that the server ends early."""
+    server, url = await _server(pieces, 0.0, sse=True)
+    transport = None if fast else httpx.AsyncHTTPTransport()  # an injected one: the httpx path
+    provider = OpenAICompatProvider("up", url, "m", transport=transport)
+    got: list[str] = []
+    try:
+        with pytest.raises(ProviderError) as err:
+            async for c in provider.stream(REQ, OPTS):
+                got.append(c.text)
+    finally:
+        await provider.aclose()
+        server.close()
+    return got, err.value
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["lean-pool", "httpx"])
+async def test_done_without_a_finish_reason_is_an_interruption(fast: bool) -> None:
+    # llama.cpp's server with --interrupt_requests ends an interrupted stream exactly so
+    got, err = await _unfinished([event("a"), event("b"), b"data: [DONE]\n\n"], fast=fast)
+    assert got == ["a", "b"]
+    assert err.kind == FailureKind.INTERRUPTED and err.code == "incomplete"
+    assert "without a finish reason" in err.message
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["lean-pool", "httpx"])
+async def test_done_before_any_chunk_is_a_provider_failure(fast: bool) -> None:
+    got, err = await _unfinished([b"data: [DONE]\n\n"], fast=fast)
+    assert got == [] and err.kind == FailureKind.PROVIDER  # may still fall back
 
 
 async def test_a_last_event_without_its_newline_is_still_read() -> None:
