@@ -75,6 +75,20 @@ def _ids(engine: Engine) -> list[str]:
         return [r[0] for r in conn.execute(text("SELECT id FROM requests ORDER BY id"))]
 
 
+async def test_a_200_character_model_does_not_stop_the_writer(engine: Engine,
+                                                               tmp_path: Path) -> None:
+    rec = _recorder(engine, tmp_path)
+    await rec.start()
+    try:
+        rec.record(_record(1, alias="x" * 200))  # what a client sent as `model`
+        rec.record(_record(2))
+        assert await rec.drain(timeout=15), "the writer is stuck on a row"
+    finally:
+        await rec.stop()
+    assert _ids(engine) == ["r0001", "r0002"]
+    assert rec.quarantine.count == 0
+
+
 async def test_an_oversized_model_and_huge_numbers_are_fitted_not_stuck(
         engine: Engine, tmp_path: Path) -> None:
     rec = _recorder(engine, tmp_path)
