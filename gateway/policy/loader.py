@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from gateway.policy.schema import BACKEND_KINDS, Policy
 from gateway.policy.yamlsafe import YamlLimits, YamlRefused, decode, parse
 
 PathT = tuple[str | int, ...]
+log = logging.getLogger("gateway.policy")
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +95,19 @@ def decode_text(raw: bytes, source: str = "<policy>",
 
 def load_text(text: str, source: str = "<policy>",
               limits: PolicyLimits = PolicyLimits()) -> CompiledPolicy:
+    """The compiled policy, or PolicyError listing every problem; nothing else escapes, so
+    no caller (admin API, CLI, file watcher) can show a traceback for a document."""
+    try:
+        return _load_text(text, source, limits)
+    except PolicyError:
+        raise
+    except Exception as exc:  # a check that choked on some input: still a listed problem
+        log.error("policy %s could not be checked: %s", source, type(exc).__name__)
+        raise PolicyError(source, [Problem("", None, f"the policy could not be checked "
+                                                     f"({type(exc).__name__})")]) from None
+
+
+def _load_text(text: str, source: str, limits: PolicyLimits) -> CompiledPolicy:
     try:
         node, data = parse(text, limits.yaml)
     except YamlRefused as exc:

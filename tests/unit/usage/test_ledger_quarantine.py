@@ -187,3 +187,20 @@ def test_gateway_audit_quarantine_lists_and_replays(db_url: str, engine: Engine,
     left = [orjson.loads(x) for x in (tmp_path / "journal" / FILE_NAME).read_bytes().split(
         b"\n") if x]
     assert [x["entry"]["id"] for x in left] == ["r0007"]
+
+
+async def test_a_database_that_does_not_answer_is_waited_for_never_quarantined(
+        tmp_path: Path) -> None:
+    from gateway.emulators.base import free_port
+
+    engine = make_engine(f"postgresql://postgres@127.0.0.1:{free_port()}/nowhere")
+    rec = _recorder(engine, tmp_path)
+    await rec.start()
+    try:
+        rec.record(_record(1))
+        assert not await rec.drain(timeout=1.5)  # still retrying: nothing is given up
+        assert rec.backlog + len(list((tmp_path / "journal").glob("seg-*.jsonl"))) > 0
+        assert rec.quarantine.count == 0
+    finally:
+        await rec.stop(timeout=0.1)
+        engine.dispose()
