@@ -124,6 +124,28 @@ class PolicyReloader:
     def check_file(self) -> CompiledPolicy | None:
         """Reload the watched file if its content changed. Returns the new policy, or None
         when unchanged or refused (the problems are logged; the old policy keeps serving)."""
+        raw = self._changed_file()
+        if raw is None:
+            return None
+        return self._guarded(lambda: self.apply_bytes(raw, "file-watch", str(self.path)))
+
+    async def check_file_async(self) -> CompiledPolicy | None:
+        """check_file with the reading, parsing and validation in a worker thread (a
+        large document never holds the event loop); the swap itself runs on the loop."""
+        raw = await asyncio.to_thread(self._changed_file)
+        if raw is None:
+            return None
+        source = str(self.path)
+        try:
+            text = self.decode(raw, source)
+            new = await asyncio.to_thread(self.compile, text, source)
+        except PolicyError as exc:
+            log.error("%s\nthe running policy (%s) keeps serving", exc,
+                      self._current.sha256[:12])
+            return None
+        return self._guarded(lambda: self.apply_compiled(new, text, "file-watch", source))
+
+    def _changed_file(self) -> bytes | None:
         if self.path is None:
             return None
         try:
@@ -137,8 +159,11 @@ class PolicyReloader:
         if sha == self._file_sha:
             return None
         self._file_sha = sha
+        return raw
+
+    def _guarded(self, swap: Callable[[], CompiledPolicy]) -> CompiledPolicy | None:
         try:
-            return self.apply_bytes(raw, "file-watch", str(self.path))
+            return swap()
         except PolicyError as exc:
             log.error("%s\nthe running policy (%s) keeps serving", exc,
                       self._current.sha256[:12])
@@ -154,7 +179,7 @@ class PolicyReloader:
         filesystem, including Kubernetes ConfigMap symlink swaps."""
         while True:
             await sleep(interval_s)
-            self.check_file()
+            await self.check_file_async()
 
 
 def _file_sha(path: Path) -> str | None:

@@ -180,3 +180,20 @@ def test_private_hosts_stay_on_prem_without_a_flag() -> None:
                  "http://gpu1.corp.internal:11434", "http://[fd12::5]:11434"):
         load_text(_backend(f'{{kind: ollama, host: "{host}", model: m}}'))
     load_text(_backend("{kind: litellm, zone: on_prem, model: ollama/llama3}"))
+
+
+async def test_the_file_watcher_refuses_a_bomb_and_keeps_serving(tmp_path: Path) -> None:
+    from gateway.policy.reload import PolicyReloader
+
+    path = tmp_path / "policy.yaml"
+    path.write_text(VALID)
+    reloader = PolicyReloader(load_file(path), lambda: 0.0, path=path)
+    before = reloader.current().sha256
+    path.write_text(_bomb())
+    assert await reloader.check_file_async() is None
+    path.write_bytes(b"\x89PNG\r\n\x1a\n")
+    assert reloader.check_file() is None
+    assert reloader.current().sha256 == before and reloader.rejected == 2
+    path.write_text(VALID.replace("model: m", "model: n"))
+    assert await reloader.check_file_async() is not None
+    assert reloader.current().sha256 != before
