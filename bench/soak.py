@@ -119,6 +119,8 @@ class Soak:
         self.url = f"http://127.0.0.1:{self.gw_port}"
         self.db_url = f"sqlite:///{tmp / 'ledger.db'}"
         self.pg_name: str | None = None
+        self.oversized = json.dumps({"model": "chat", "messages": [
+            {"role": "user", "content": "x" * (8 * 1024 * 1024)}]}).encode()
 
     # ---- processes ---------------------------------------------------------------------
     def start(self) -> None:
@@ -220,10 +222,9 @@ class Soak:
     async def _bad_one(self, client: httpx.AsyncClient, kind: str) -> httpx.Response | None:
         chat = "/v1/chat/completions"
         admin = {"authorization": f"Bearer {ADMIN}"}
-        if kind == "oversized":
-            big = "x" * (8 * 1024 * 1024)
-            return await client.post(chat, json={"model": "chat", "messages": [
-                {"role": "user", "content": big}]})
+        if kind == "oversized":  # encoded once: encoding 8 MB per send would stall this
+            return await client.post(chat, content=self.oversized,  # client's own loop
+                                     headers={"content-type": "application/json"})
         if kind == "malformed":
             return await client.post(chat, content=b'{"model": "chat", "messages": [',
                                      headers={"content-type": "application/json"})
@@ -330,6 +331,12 @@ class Soak:
             "rss_mb_max": round(max(r for _, r in t.rss), 1) if t.rss else None,
             "rss_growth_pct": round((warm[-1] / warm[0] - 1) * 100, 1) if warm else None,
             "ledger_quarantined": quarantined,
+            "acceptance": {
+                "rss_growth_le_10pct": bool(warm) and warm[-1] <= warm[0] * 1.10,
+                "zero_rows_lost": not lost,
+                "p99_unchanged_within_20pct": bool(before and during)
+                and _p(during, 0.99) <= 1.2 * (_p(before, 0.99) or 0),  # type: ignore[operator]
+            },
         }
 
 
