@@ -11,6 +11,7 @@ so both databases store the same values.
 from __future__ import annotations
 
 import math
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import Integer
@@ -30,22 +31,46 @@ def _columns(table: Any) -> tuple[tuple[tuple[str, int], ...], tuple[str, ...]]:
 
 _REQUEST_STRINGS, _REQUEST_INTS = _columns(RequestRow.__table__)  # type: ignore[attr-defined]
 _ATTEMPT_STRINGS, _ATTEMPT_INTS = _columns(AttemptRow.__table__)  # type: ignore[attr-defined]
+_REQUEST_INTS = tuple(k for k in _REQUEST_INTS if k != "attempts")  # a list in the entry
 _REQUEST_FLOATS = ("latency_ms", "ttft_ms", "tokens_per_s")
+# the common case (nothing to fit) is checked with C-level getters: this runs per request
+_STRING_VALUES = itemgetter(*(k for k, _ in _REQUEST_STRINGS))
+_STRING_LIMITS = tuple(n for _, n in _REQUEST_STRINGS)
+_INT_VALUES = itemgetter(*_REQUEST_INTS)
+_FLOAT_VALUES = itemgetter(*_REQUEST_FLOATS)
 
 
 def fit_entry(entry: dict[str, Any]) -> dict[str, Any]:
     """`entry` itself, its values fitted in place (cheap when nothing needs fitting)."""
-    _fit(entry, _REQUEST_STRINGS, _REQUEST_INTS)
-    for k in _REQUEST_FLOATS:
-        v = entry.get(k)
-        if type(v) is float and not math.isfinite(v):
-            entry[k] = None if k != "latency_ms" else 0.0
+    try:
+        clean = _clean(entry)
+    except KeyError:  # an entry of another shape (an old journal): take the long way
+        clean = False
+    if not clean:
+        _fit(entry, _REQUEST_STRINGS, _REQUEST_INTS)
+        for k in _REQUEST_FLOATS:
+            v = entry.get(k)
+            if type(v) is float and not math.isfinite(v):
+                entry[k] = None if k != "latency_ms" else 0.0
     for a in entry.get("attempts") or ():
         _fit(a, _ATTEMPT_STRINGS, _ATTEMPT_INTS)
         lat = a.get("latency_ms")
         if type(lat) is float and not math.isfinite(lat):
             a["latency_ms"] = 0.0
     return entry
+
+
+def _clean(entry: dict[str, Any]) -> bool:
+    for v, n in zip(_STRING_VALUES(entry), _STRING_LIMITS, strict=True):
+        if v.__class__ is str and (len(v) > n or "\x00" in v):
+            return False
+    for i in _INT_VALUES(entry):
+        if i.__class__ is not int or not _INT_MIN <= i <= _INT_MAX:
+            return False
+    for f in _FLOAT_VALUES(entry):
+        if f is not None and not math.isfinite(f):
+            return False
+    return True
 
 
 def _fit(row: dict[str, Any], strings: tuple[tuple[str, int], ...],
