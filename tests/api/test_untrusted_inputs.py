@@ -171,3 +171,34 @@ def test_a_500_still_writes_its_row(client: TestClient) -> None:
     assert client.post("/v1/chat/completions", json={**body, "stream": True}).status_code == 500
     assert _rows(client.db_path) == [(500, "internal_error", 0),  # type: ignore[attr-defined]
                                      (500, "internal_error", 1)]
+
+
+def test_a_quarantined_row_is_counted_on_metrics(openai_emulator: EmulatorServer,
+                                                 tmp_path: Path) -> None:
+    from gateway.usage.journal import Journal
+    from gateway.usage.ledger import make_entry
+    from gateway.usage.pricing import Cost
+    from gateway.usage.records import UsageRecord
+
+    journal = Journal(tmp_path / "journal")  # left by an earlier process: one good row and
+    journal.open()  # one no database can take (its time is not a time)
+    for rid in ("req_good", "req_poison"):
+        entry = make_entry(UsageRecord(request_id=rid, created_at=time.time(), alias="chat",
+                                       status=200), Cost(None, "policy", None), None)
+        if rid == "req_poison":
+            entry["created_at"] = "not-a-time"
+        journal.append(entry)
+    journal.close()
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'l.db'}", local_engine=False,
+                        admin_key=ADMIN, journal_path=str(tmp_path / "journal"),
+                        extra={"probe_interval_s": 0, "policy_sync_s": 0})
+    app = create_app(settings, policy=load_text(policy_yaml(openai_emulator.url)))
+    with TestClient(app) as c:
+        deadline = time.monotonic() + 10
+        scrape = ""
+        while time.monotonic() < deadline and "gecit_ledger_quarantined 1.0" not in scrape:
+            time.sleep(0.1)
+            scrape = c.get("/metrics", headers=AUTH).text
+        assert "gecit_ledger_quarantined 1.0" in scrape
+        with sqlite3.connect(tmp_path / "l.db") as conn:
+            assert conn.execute("SELECT id FROM requests").fetchall() == [("req_good",)]
