@@ -29,6 +29,7 @@ from gateway.openai_api.edge import LeanEdge
 from gateway.openai_api.embeddings import build_embeddings_router
 from gateway.openai_api.handlers import build_router
 from gateway.openai_api.middleware import RequestIdMiddleware
+from gateway.policy.limits import limits_from
 from gateway.policy.loader import CompiledPolicy, load_file
 from gateway.providers.base import Provider
 from gateway.providers.registry import BuildContext
@@ -106,7 +107,7 @@ def create_app(settings: Settings, seams: Seams | None = None,
 
 async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None,
                  stack: contextlib.AsyncExitStack) -> Runtime:
-    compiled = policy or load_file(settings.policy)
+    compiled = policy or load_file(settings.policy, limits_from(settings))
     if settings.upstream:  # `serve --upstream URL`: that server replaces the local engine
         from gateway.upstream import upstream_policy
 
@@ -138,7 +139,8 @@ async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None
                       backlog=lambda: recorder.backlog)
     await gate.start()
     stack.push_async_callback(gate.stop)
-    metrics.add_budget_source(gate.views, lambda: recorder.backlog)
+    metrics.add_budget_source(gate.views, lambda: recorder.backlog,
+                              lambda: recorder.quarantine.count)
     auth = Authenticator(KeyCache(engine, seams.clock), seams.clock,
                          keys_required=settings.keys_required, admin_key=settings.admin_key)
 

@@ -64,6 +64,22 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
     p.add_argument("--journal-path", dest="journal_path",
                    help="ledger journal directory (env GECIT_JOURNAL_PATH; default next to "
                         "the database)")
+    p.add_argument("--policy-max-bytes", dest="policy_max_bytes", type=int,
+                   help="largest policy document accepted (env GECIT_POLICY_MAX_BYTES; "
+                        "default 1000000)")
+    p.add_argument("--policy-max-depth", dest="policy_max_depth", type=int,
+                   help="deepest nesting of a policy document (env GECIT_POLICY_MAX_DEPTH; "
+                        "default 64)")
+    p.add_argument("--policy-max-nodes", dest="policy_max_nodes", type=int,
+                   help="most YAML nodes in a policy document (env GECIT_POLICY_MAX_NODES; "
+                        "default 200000)")
+    p.add_argument("--credential-env-prefix", dest="credential_env_prefix",
+                   help="prefix of the variables a policy may name as backend credentials, "
+                        "besides vendors' standard names (env GECIT_CREDENTIAL_ENV_PREFIX; "
+                        "default GECIT_CRED_)")
+    p.add_argument("--report-max-days", dest="report_max_days", type=int,
+                   help="longest range of a cost report or dashboard (env "
+                        "GECIT_REPORT_MAX_DAYS; default 366)")
     p.set_defaults(func=_serve)
 
 
@@ -80,6 +96,10 @@ def _serve(args: argparse.Namespace) -> int:
             redis_prefix=args.redis_prefix, admin_key=args.admin_key,
             require_keys=args.require_keys, local_model_path=args.local_model_path,
             local_ctx=args.local_ctx, journal_path=args.journal_path,
+            policy_max_bytes=args.policy_max_bytes, policy_max_depth=args.policy_max_depth,
+            policy_max_nodes=args.policy_max_nodes,
+            credential_env_prefix=args.credential_env_prefix,
+            report_max_days=args.report_max_days,
             local_restart_max_s=args.local_restart_max_s)
     except ValueError as exc:
         print(f"gateway: {exc}", file=sys.stderr)
@@ -88,11 +108,12 @@ def _serve(args: argparse.Namespace) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)  # no per-request log lines
     logging.getLogger("httpcore").setLevel(logging.WARNING)
+    from gateway.policy.limits import limits_from
     from gateway.policy.loader import PolicyError, load_file
     from gateway.usage.ledger_url import missing_sqlite_directory
 
     try:
-        policy = load_file(settings.policy)
+        policy = load_file(settings.policy, limits_from(settings))
     except PolicyError as exc:
         print(str(exc), file=sys.stderr)
         return 2

@@ -80,9 +80,11 @@ class _Series:
 
 
 class _BudgetCollector(Collector):
-    def __init__(self, views: Callable[[], Iterable[Any]], backlog: Callable[[], int]) -> None:
+    def __init__(self, views: Callable[[], Iterable[Any]], backlog: Callable[[], int],
+                 quarantined: Callable[[], int] | None = None) -> None:
         self._views = views
         self._backlog = backlog
+        self._quarantined = quarantined
 
     def collect(self) -> Iterator[Metric]:
         g = GaugeMetricFamily("gecit_budget_remaining",
@@ -94,6 +96,11 @@ class _BudgetCollector(Collector):
         b = GaugeMetricFamily("gecit_ledger_backlog", "Ledger entries not yet in the database")
         b.add_metric([], float(self._backlog()))
         yield b
+        if self._quarantined is not None:
+            q = GaugeMetricFamily("gecit_ledger_quarantined",
+                                  "Ledger entries the database refused, kept in quarantine")
+            q.add_metric([], float(self._quarantined()))
+            yield q
 
 
 class Metrics(Collector):
@@ -110,8 +117,9 @@ class Metrics(Collector):
         ProcessCollector(registry=self.registry)  # process_resident_memory_bytes, CPU, fds
 
     def add_budget_source(self, views: Callable[[], Iterable[Any]],
-                          backlog: Callable[[], int]) -> None:
-        self.registry.register(_BudgetCollector(views, backlog))
+                          backlog: Callable[[], int],
+                          quarantined: Callable[[], int] | None = None) -> None:
+        self.registry.register(_BudgetCollector(views, backlog, quarantined))
 
     def add_runtime_source(self, backends_up: BackendsUp, reloads: ReloadCounts) -> None:
         """Gauges read at scrape time: backend name -> up, and hot reloads by result."""

@@ -29,6 +29,14 @@ class Settings:
     local_restart_max_s: float = 30.0  # the longest wait between restarts of a failing engine
     journal_path: str | None = None
     drain_seconds: float = 30.0  # SIGTERM: how long in-flight requests (streams) may finish
+    # a policy document is untrusted input (admin PUT, mounted file): its size and shape
+    policy_max_bytes: int = 1_000_000
+    policy_max_depth: int = 64
+    policy_max_nodes: int = 200_000
+    # backend credential variables must carry this prefix (or be a vendor's standard name);
+    # other GECIT_* names are always refused (policy/destinations.py)
+    credential_env_prefix: str = "GECIT_CRED_"
+    report_max_days: int = 366  # the longest range a cost report or dashboard may cover
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -54,7 +62,8 @@ class Settings:
 
 
 _BOOLS = {"require_keys", "local_engine"}
-_INTS = {"port", "local_ctx"}
+_INTS = {"port", "local_ctx", "policy_max_bytes", "policy_max_depth", "policy_max_nodes",
+         "report_max_days"}
 _FLOATS = {"drain_seconds", "local_restart_max_s"}
 
 

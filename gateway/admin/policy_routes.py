@@ -3,6 +3,7 @@ decision without calling any backend."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import orjson
@@ -17,7 +18,6 @@ from gateway.policy.loader import PolicyError, load_text
 from gateway.policy.reload import PolicyReloader
 
 JSON = "application/json"
-MAX_POLICY_BYTES = 1_000_000
 
 
 class ExplainBody(BaseModel):
@@ -61,11 +61,13 @@ def build_router() -> APIRouter:
     @router.put("")
     async def put_policy(request: Request, actor: str = Depends(require_admin)) -> Response:
         raw = await request.body()
-        if len(raw) > MAX_POLICY_BYTES:
+        reloader = _reloader(request)
+        if len(raw) > reloader.limits.yaml.max_bytes:
             raise InvalidRequest("the policy is too large", code="policy_too_large")
-        try:
-            new = _reloader(request).apply_text(raw.decode("utf-8", "replace"), actor,
-                                                "admin-api")
+        try:  # parsing and validation off the event loop; the swap itself on it
+            text = reloader.decode(raw, "admin-api")
+            compiled = await asyncio.to_thread(reloader.compile, text, "admin-api")
+            new = reloader.apply_compiled(compiled, text, actor, "admin-api")
         except PolicyError as exc:
             return _problems_response(exc)
         body = {"sha256": new.sha256, "warnings": [w.as_dict() for w in new.warnings]}
@@ -81,7 +83,8 @@ def build_router() -> APIRouter:
         compiled = _reloader(request).current()
         if body.policy is not None:
             try:
-                compiled = load_text(body.policy, source="explain")
+                compiled = await asyncio.to_thread(
+                    load_text, body.policy, "explain", _reloader(request).limits)
             except PolicyError as exc:
                 return _problems_response(exc)
         if body.model not in compiled.policy.aliases:

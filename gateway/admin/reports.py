@@ -22,6 +22,7 @@ from gateway.usage.report_format import FORMATS, to_csv, to_json, to_table
 from gateway.usage.reports import Rates, ReportError, ReportQuery, run_report
 
 ADMIN = "*"
+DEFAULT_MAX_DAYS = 366
 
 
 def _bearer(request: Request) -> str:
@@ -68,13 +69,20 @@ def _query(request: Request, scope: str, group_by: str) -> ReportQuery:
                                    code="tenant_scope")
         asked = scope
     raw = request.query_params.get("group_by") or group_by
+    start, end = _day(request, "from", today.replace(day=1)), _day(request, "to", today)
     try:
-        return ReportQuery(start=_day(request, "from", today.replace(day=1)),
-                           end=_day(request, "to", today),
-                           group_by=tuple(g.strip() for g in raw.split(",") if g.strip()),
-                           tenant=asked)
+        q = ReportQuery(start=start, end=end,
+                        group_by=tuple(g.strip() for g in raw.split(",") if g.strip()),
+                        tenant=asked)
     except ReportError as exc:
-        raise InvalidRequest(str(exc), param="group_by") from None
+        raise InvalidRequest(str(exc), param=exc.param) from None
+    settings = rt.extras.get("settings")
+    limit = int(getattr(settings, "report_max_days", DEFAULT_MAX_DAYS))
+    days = end.toordinal() - start.toordinal() + 1
+    if days > limit:  # the work (rows, per-day chart columns) grows with the range
+        raise InvalidRequest(f"the range 'from'..'to' covers {days} days; at most {limit}",
+                             param="to", code="range_too_long")
+    return q
 
 
 def _policy(request: Request) -> Policy:
@@ -107,24 +115,34 @@ def build_router() -> APIRouter:
             raise InvalidRequest(f"format must be one of {', '.join(FORMATS)}", param="format")
         q = _query(request, scope, "tenant")
         engine = request.app.state.runtime.extras["engine"]
-        report = await asyncio.to_thread(run_report, engine, q, _reference(request),
-                                         _rates(request))
+        reference, rates = _reference(request), _rates(request)
+        formatter = {"csv": to_csv, "table": to_table}.get(fmt)
+
+        def body() -> bytes | str:  # the query and its formatting, both off the event loop
+            report = run_report(engine, q, reference, rates)
+            return formatter(report) if formatter else orjson.dumps(to_json(report))
+
+        content = await asyncio.to_thread(body)
         if fmt == "csv":
             name = f"gecit-cost-{q.start.isoformat()}-{q.end.isoformat()}.csv"
-            return Response(to_csv(report), media_type="text/csv; charset=utf-8",
+            return Response(content, media_type="text/csv; charset=utf-8",
                             headers={"content-disposition": f'attachment; filename="{name}"'})
         if fmt == "table":
-            return Response(to_table(report), media_type="text/plain; charset=utf-8")
-        return Response(orjson.dumps(to_json(report)), media_type="application/json")
+            return Response(content, media_type="text/plain; charset=utf-8")
+        return Response(content, media_type="application/json")
 
     @router.get("/admin/dashboard")
     async def dashboard_page(request: Request) -> Response:
         scope = await reader_scope(request)
         q = _query(request, scope, "tenant")
         engine = request.app.state.runtime.extras["engine"]
-        data = await asyncio.to_thread(dashboard.load, engine, q.start, q.end, q.tenant,
-                                       _reference(request), _rates(request))
-        return HTMLResponse(dashboard.render(data),
+        reference, rates = _reference(request), _rates(request)
+
+        def page() -> str:  # the queries and the charts, both off the event loop
+            return dashboard.render(dashboard.load(engine, q.start, q.end, q.tenant,
+                                                   reference, rates))
+
+        return HTMLResponse(await asyncio.to_thread(page),
                             headers={"cache-control": "no-store",
                                      "content-security-policy": "default-src 'none'; "
                                      "style-src 'unsafe-inline'; img-src 'self' data:; "

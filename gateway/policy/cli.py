@@ -10,7 +10,9 @@ from datetime import date
 from pathlib import Path
 
 from gateway.policy.explain import explain_text
-from gateway.policy.loader import PolicyError, PolicyFileError, json_schema_text, load_file
+from gateway.policy.limits import limits_from
+from gateway.policy.loader import CompiledPolicy, PolicyError, json_schema_text, load_file
+from gateway.settings import Settings
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -32,17 +34,23 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     sc.set_defaults(func=_schema)
 
 
-def _problem_code(exc: PolicyError) -> int:
-    """A file that cannot be read is bad input (2); a policy with problems fails the check (1)."""
-    print(str(exc), file=sys.stderr)
-    return 2 if isinstance(exc, PolicyFileError) else 1
+def _load(path: str) -> CompiledPolicy | None:
+    """The policy, or None after one line per problem on stderr (no traceback, whatever
+    the file holds)."""
+    try:
+        return load_file(path, limits_from(Settings.from_env()))
+    except PolicyError as exc:
+        for p in exc.problems:
+            print(f"{path}: {p}", file=sys.stderr)
+    except ValueError as exc:  # a bad GECIT_* setting
+        print(f"gateway: {exc}", file=sys.stderr)
+    return None
 
 
 def _check(args: argparse.Namespace) -> int:
-    try:
-        compiled = load_file(args.file)
-    except PolicyError as exc:
-        return _problem_code(exc)
+    compiled = _load(args.file)
+    if compiled is None:
+        return 2
     for w in compiled.warnings:
         print(f"warning: {w}", file=sys.stderr)
     p = compiled.policy
@@ -52,10 +60,9 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _explain(args: argparse.Namespace) -> int:
-    try:
-        compiled = load_file(args.file)
-    except PolicyError as exc:
-        return _problem_code(exc)
+    compiled = _load(args.file)
+    if compiled is None:
+        return 2
     if args.model not in compiled.policy.aliases:
         print(f"unknown model '{args.model}'; aliases: {', '.join(compiled.aliases)}",
               file=sys.stderr)

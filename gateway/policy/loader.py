@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+import logging
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +16,12 @@ import yaml
 from pydantic import ValidationError
 
 from gateway.policy.checks import semantic_issues, warnings
+from gateway.policy.destinations import DEFAULT_CREDENTIAL_PREFIX, destination_issues
 from gateway.policy.schema import BACKEND_KINDS, Policy
+from gateway.policy.yamlsafe import YamlLimits, YamlRefused, decode, parse
 
 PathT = tuple[str | int, ...]
+log = logging.getLogger("gateway.policy")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +58,15 @@ class PolicyFileError(PolicyError):
 
 
 @dataclass(frozen=True, slots=True)
+class PolicyLimits:
+    """What an untrusted policy document may be: its YAML size/depth/node limits and the
+    prefix every credential variable a backend names must carry (see destinations.py)."""
+
+    yaml: YamlLimits = field(default_factory=YamlLimits)
+    credential_prefix: str = DEFAULT_CREDENTIAL_PREFIX
+
+
+@dataclass(frozen=True, slots=True)
 class CompiledPolicy:
     policy: Policy
     sha256: str
@@ -65,24 +78,51 @@ class CompiledPolicy:
         return list(self.policy.aliases)
 
 
-def load_file(path: str | Path) -> CompiledPolicy:
+def load_file(path: str | Path, limits: PolicyLimits = PolicyLimits()) -> CompiledPolicy:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        with p.open("rb") as f:
+            raw = f.read(limits.yaml.max_bytes + 1)
     except OSError as exc:
         raise PolicyFileError(str(p), str(exc.strerror or exc)) from None
-    return load_text(text, source=str(p))
+    return load_bytes(raw, source=str(p), limits=limits)
 
 
-def load_text(text: str, source: str = "<policy>") -> CompiledPolicy:
+def load_bytes(raw: bytes, source: str = "<policy>",
+               limits: PolicyLimits = PolicyLimits()) -> CompiledPolicy:
+    return load_text(decode_text(raw, source, limits), source=source, limits=limits)
+
+
+def decode_text(raw: bytes, source: str = "<policy>",
+                limits: PolicyLimits = PolicyLimits()) -> str:
+    """The document as text; PolicyError when it is too large or not UTF-8."""
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        problem = Problem("", line, f"not valid YAML: {_yaml_reason(exc)}")
-        raise PolicyError(source, [problem]) from None
+        return decode(raw, limits.yaml)
+    except YamlRefused as exc:
+        raise PolicyError(source, [Problem("", p.line, p.message) for p in exc.problems]) \
+            from None
+
+
+def load_text(text: str, source: str = "<policy>",
+              limits: PolicyLimits = PolicyLimits()) -> CompiledPolicy:
+    """The compiled policy, or PolicyError listing every problem; nothing else escapes, so
+    no caller (admin API, CLI, file watcher) can show a traceback for a document."""
+    try:
+        return _load_text(text, source, limits)
+    except PolicyError:
+        raise
+    except Exception as exc:  # a check that choked on some input: still a listed problem
+        log.error("policy %s could not be checked: %s", source, type(exc).__name__)
+        raise PolicyError(source, [Problem("", None, f"the policy could not be checked "
+                                                     f"({type(exc).__name__})")]) from None
+
+
+def _load_text(text: str, source: str, limits: PolicyLimits) -> CompiledPolicy:
+    try:
+        node, data = parse(text, limits.yaml)
+    except YamlRefused as exc:
+        raise PolicyError(source, [Problem("", p.line, p.message) for p in exc.problems]) \
+            from None
     lines = _line_map(node) if node is not None else {}
     if not isinstance(data, dict):
         raise PolicyError(source, [Problem("", 1, "the policy must be a mapping")])
@@ -90,7 +130,7 @@ def load_text(text: str, source: str = "<policy>") -> CompiledPolicy:
         policy = Policy.model_validate(data)
     except ValidationError as exc:
         raise PolicyError(source, _pydantic_problems(exc, lines)) from None
-    problems = semantic_problems(policy, lines)
+    problems = semantic_problems(policy, lines, limits)
     if problems:
         raise PolicyError(source, problems)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -98,8 +138,10 @@ def load_text(text: str, source: str = "<policy>") -> CompiledPolicy:
     return CompiledPolicy(policy=policy, sha256=digest, source=source, warnings=warn)
 
 
-def semantic_problems(policy: Policy, lines: dict[PathT, int]) -> list[Problem]:
-    return [Problem(_fmt(p), _line(lines, p), m) for p, m in semantic_issues(policy)]
+def semantic_problems(policy: Policy, lines: dict[PathT, int],
+                      limits: PolicyLimits = PolicyLimits()) -> list[Problem]:
+    issues = [*destination_issues(policy, limits.credential_prefix), *semantic_issues(policy)]
+    return [Problem(_fmt(p), _line(lines, p), m) for p, m in issues]
 
 
 def json_schema() -> dict[str, Any]:
@@ -112,11 +154,6 @@ def json_schema() -> dict[str, Any]:
 
 def json_schema_text() -> str:
     return json.dumps(json_schema(), indent=2, ensure_ascii=False, sort_keys=True) + "\n"
-
-
-def _yaml_reason(exc: yaml.YAMLError) -> str:
-    problem = getattr(exc, "problem", None)
-    return str(problem) if problem else type(exc).__name__
 
 
 def _fmt(path: PathT) -> str:

@@ -68,6 +68,11 @@ class BackendBase(Strict):
     zone: Zone
     model: str
     enabled: bool = True
+    private_endpoint: bool = Field(
+        default=False,
+        description="the backend is reached over a private network (a private link, a "
+                    "self-hosted deployment): only then may a cloud vendor's kind or a public "
+                    "host be declared zone on_prem")
     country: str | None = Field(default=None, description="country of processing, e.g. TR, DE")
     processing_region: str | None = None
     price: Price | None = None

@@ -106,6 +106,9 @@ class _Prepared:
         return None
 
 
+INTERNAL = "internal_error"
+
+
 class ChatService:
     def __init__(self, router: Router, dispatcher: Dispatcher, sink: Sink, clock: Clock,
                  redact: Redact | None = None, budgets: Admission | None = None) -> None:
@@ -132,6 +135,9 @@ class ChatService:
             return decision
         except GatewayError as exc:
             self._record(ctx, request, decision, Outcome(), None, exc.status, _code(exc), False)
+            raise
+        except Exception:  # a bug is still a request: it gets its (500) row
+            self._record(ctx, request, decision, Outcome(), None, 500, INTERNAL, False)
             raise
 
     async def _prepare(self, ctx: RequestContext, request: ChatRequest) -> _Prepared:
@@ -170,6 +176,10 @@ class ChatService:
                 self._record(ctx, request, prepared.decision, Outcome(), None, exc.status,
                              _code(exc), request.stream)
                 raise
+            except Exception:
+                self._record(ctx, request, prepared.decision, Outcome(), None, 500, INTERNAL,
+                             request.stream)
+                raise
         return prepared.decision
 
     async def complete(self, ctx: RequestContext, request: ChatRequest) -> Served:
@@ -183,6 +193,9 @@ class ChatService:
             raise
         except ProviderError as exc:
             self._record(ctx, request, decision, outcome, None, 502, exc.kind.value, False)
+            raise
+        except Exception:  # a bug is still a request: it gets its (500) row
+            self._record(ctx, request, decision, outcome, None, 500, INTERNAL, False)
             raise
         mapping = prepared.restorer_for(outcome.backend)
         if mapping is not None:
@@ -205,6 +218,9 @@ class ChatService:
             raise
         except ProviderError as exc:
             self._record(ctx, request, decision, outcome, None, 502, exc.kind.value, True)
+            raise
+        except Exception:
+            self._record(ctx, request, decision, outcome, None, 500, INTERNAL, True)
             raise
         handle = StreamHandle(decision, outcome, _empty())
         head: ChatChunk | None = first
@@ -234,6 +250,9 @@ class ChatService:
                 yield chunk
         except ProviderError as exc:
             status, error = 502, exc.code or exc.kind.value
+            raise
+        except Exception:
+            status, error = 500, INTERNAL
             raise
         except BaseException:  # client went away (cancelled) or the server is stopping
             status, error = 499, "client_closed"

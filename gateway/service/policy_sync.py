@@ -110,15 +110,16 @@ class PolicySync:
         if head.sha256 != reloader.current().sha256:
             doc = await asyncio.to_thread(policy_store.load, self._engine, head.id)
             if doc is not None:
-                applied = self._apply(doc)
+                applied = await self._apply(doc)
         self._last_id = head.id
         return applied
 
-    def _apply(self, doc: policy_store.StoredPolicy) -> bool:
+    async def _apply(self, doc: policy_store.StoredPolicy) -> bool:
         reloader = self._need_reloader()
-        try:
-            reloader.apply_text(doc.text, f"{SYNC_ACTOR}{doc.actor}"[:128],
-                                f"policy-store#{doc.id}")
+        source = f"policy-store#{doc.id}"
+        try:  # a shared document is untrusted like any other: validated off the event loop
+            new = await asyncio.to_thread(reloader.compile, doc.text, source)
+            reloader.apply_compiled(new, doc.text, f"{SYNC_ACTOR}{doc.actor}"[:128], source)
         except PolicyError as exc:
             log.error("shared policy document #%d (by %s) refused here:\n%s\nthe running "
                       "policy (%s) keeps serving", doc.id, doc.actor, exc,

@@ -1,6 +1,7 @@
 """The live set of providers, kept in step with the running policy. On a policy swap, new or
-changed backends get fresh providers; replaced ones are retired, not closed, so streams already
-running on them finish (they are closed at shutdown).
+changed backends get fresh providers; replaced ones are retired: closed (their clients and
+connections released, and the objects dropped) once the old backend's total timeout has passed,
+so streams already running on them finish first.
 
 A backend whose build would block on the network (a cloud credential chain asking a metadata
 server) is finished in a worker thread when there is a running event loop: it is listed as
@@ -30,8 +31,9 @@ log = logging.getLogger("gateway")
 
 
 class ProviderPool:
-    def __init__(self, ctx: BuildContext) -> None:
+    def __init__(self, ctx: BuildContext, retire_after_s: float | None = None) -> None:
         self._ctx = ctx
+        self._retire_after_s = retire_after_s  # None: the retired backend's total timeout
         self.providers: dict[str, Provider] = {}
         self.disabled: dict[str, str] = {}
         self._specs: dict[str, BackendSpec] = {}
@@ -71,7 +73,7 @@ class ProviderPool:
             del self._pending[name]
         for name, p in self.providers.items():
             if providers.get(name) is not p:
-                self._retired.append(p)
+                self._retire(p, self._specs.get(name), loop)
         # mutate in place: the dispatcher and router hold these very mappings
         self.providers.clear()
         self.providers.update(providers)
@@ -107,10 +109,7 @@ class ProviderPool:
         if self._closed or self._pending.get(name) is not token:
             if provider is not None:  # shut down, or the policy changed this backend meanwhile
                 self._retired.append(provider)
-                if self._closed:
-                    task = _close_soon(provider)
-                    self._closing.add(task)
-                    task.add_done_callback(self._closing.discard)
+                self._close_retired(provider, closing=True)  # it never served: close now
             return
         del self._pending[name]
         if provider is None:
@@ -121,6 +120,27 @@ class ProviderPool:
             self.providers[name] = provider
             state = "enabled"
         log.info("backend %-16s kind=%-13s zone=%-7s %s", name, spec.kind, spec.zone, state)
+
+    def _retire(self, provider: Provider, spec: BackendSpec | None,
+                loop: asyncio.AbstractEventLoop | None) -> None:
+        self._retired.append(provider)
+        if loop is None:  # no loop to close it on: closed at shutdown
+            return
+        delay = self._retire_after_s
+        if delay is None:
+            delay = spec.timeouts.total_s if spec is not None else 300.0
+        loop.call_later(delay, self._close_retired, provider)
+
+    def _close_retired(self, provider: Provider, closing: bool = False) -> None:
+        if self._closed and not closing:
+            return  # aclose() has it
+        try:
+            self._retired.remove(provider)
+        except ValueError:
+            return
+        task = _close_soon(provider)
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     def zone_of(self, name: str) -> str | None:
         spec = self._specs.get(name)

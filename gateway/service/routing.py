@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from gateway.core.clock import Clock
+from gateway.policy.limits import limits_from
 from gateway.policy.loader import CompiledPolicy
 from gateway.policy.reload import ChangeSink, PolicyReloader
 from gateway.service.pool import ProviderPool
@@ -40,7 +41,8 @@ def start_routing(settings: Settings, clock: Clock, compiled: CompiledPolicy,
         for rt in routing_ref[0].runtime:
             rt.policy = new
 
-    reloader = PolicyReloader(compiled, clk.now, sink=sink, on_swap=on_swap, path=path)
+    reloader = PolicyReloader(compiled, clk.now, sink=sink, on_swap=on_swap, path=path,
+                              limits=limits_from(settings))
     routing = Routing(stats=stats, reloader=reloader)
     routing_ref.append(routing)
     extra = settings.extra

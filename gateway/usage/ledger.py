@@ -16,6 +16,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Session
 
 from gateway.usage.bulk import insert_rows, select_in
+from gateway.usage.fit import fit_entry
 from gateway.usage.pricing import Cost
 from gateway.usage.records import UsageRecord
 from gateway.usage.tables import AttemptRow, RequestRow
@@ -43,9 +44,10 @@ _ATTEMPTS = AttemptRow.__table__  # type: ignore[attr-defined]
 
 
 def make_entry(rec: UsageRecord, cost: Cost, tokens_per_s: float | None) -> Entry:
+    """The entry of a finished request, its values fitted to the ledger's columns."""
     amount, rate = cost.amount, cost.fx_rate_try  # Cost.known / amount_try inlined (event loop)
     amount_try = cost.amount_try if amount is not None and rate is not None else None
-    return {
+    return fit_entry({
         "id": rec.request_id, "created_at": rec.created_at, "tenant": rec.tenant, "app": rec.app,
         "key_id": rec.key_id, "alias": rec.alias, "backend": rec.backend, "model": rec.model,
         "data_class": rec.data_class, "sensitivity_band": rec.sensitivity_band,
@@ -61,7 +63,7 @@ def make_entry(rec: UsageRecord, cost: Cost, tokens_per_s: float | None) -> Entr
         "attempts": [{"ordinal": a.ordinal, "backend": a.backend, "outcome": a.outcome,
                       "failure_kind": a.failure_kind, "status": a.status,
                       "latency_ms": a.latency_ms} for a in rec.attempts],
-    }
+    })
 
 
 def entry_cost(entry: Entry, field: str = "cost") -> Decimal | None:

@@ -6,6 +6,10 @@
 task writes queued entries in batches; when the database is down it keeps retrying, and entries
 beyond the in-memory bound stay only in the journal and are replayed from disk when the database
 is back. Journal segments left by an earlier process are replayed at start-up.
+
+A batch the database refuses for another reason than being away is retried row by row, and a
+row refused on its own is quarantined (quarantine.py): one bad row never holds up the others,
+at run time or in a replay after a restart.
 """
 
 from __future__ import annotations
@@ -17,11 +21,15 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from sqlalchemy import exc as sa_exc
+from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
+from gateway.usage.fit import fit_entry
 from gateway.usage.journal import Journal, read_segment
 from gateway.usage.ledger import BatchListener, Entry, Settle, make_entry, write_entries
 from gateway.usage.pricing import Pricer
+from gateway.usage.quarantine import Quarantine, reason_of
 from gateway.usage.records import UsageRecord
 
 log = logging.getLogger("gateway.usage")
@@ -36,8 +44,10 @@ class Recorder:
                  settle: Settle | None = None, observers: Sequence[Observer] = (),
                  listeners: Sequence[BatchListener] = (),
                  batch_size: int = 500, flush_interval: float = 0.2,
-                 sync_interval: float = 0.05, max_buffer: int = 100_000) -> None:
+                 sync_interval: float = 0.05, max_buffer: int = 100_000,
+                 quarantine: Quarantine | None = None) -> None:
         self._engine = engine
+        self.quarantine = quarantine if quarantine is not None else Quarantine(None)
         self._pricer = pricer
         self._journal = journal
         self._settle = settle
@@ -140,18 +150,18 @@ class Recorder:
             await self._wake.wait()
             self._wake.clear()
             for path in self._leftovers:
-                await self._retrying(self._replay, path)
+                await self._replay(path)
             self._leftovers = []
             await asyncio.sleep(self._interval)
             while self._buffer:
                 batch = [self._buffer.popleft()
                          for _ in range(min(self._batch_size, len(self._buffer)))]
-                await self._retrying(self._write, [e for _, e in batch])
+                self.written += await self._write_safely([e for _, e in batch])
                 self._committed(batch)
             if self._journal is not None:
                 self._journal.rotate_if_kept()
                 for path in self._journal.closed_kept_segments():
-                    await self._retrying(self._replay, path)
+                    await self._replay(path)
             if not self._buffer:
                 self._idle.set()
 
@@ -165,33 +175,75 @@ class Recorder:
         for seq, n in counts.items():
             self._journal.committed(seq, n)
 
-    async def _retrying(self, fn: Callable[..., None], *args: object) -> None:
+    async def _write_safely(self, entries: list[Entry]) -> int:
+        """Write a batch; returns how many rows were new. While the database is away, wait
+        and retry; when it refuses the batch, retry row by row and quarantine each row it
+        refuses on its own. Returns once every entry is written or quarantined."""
+        new, refused = await self._until_not_away(entries)
+        if refused is None:
+            return new
+        log.warning("ledger batch of %d refused (%s); writing it row by row", len(entries),
+                    reason_of(refused))
+        for entry in entries:
+            n, refused = await self._until_not_away([entry])
+            new += n
+            if refused is not None:
+                await asyncio.to_thread(self.quarantine.add, entry, reason_of(refused))
+        return new
+
+    async def _until_not_away(self, entries: list[Entry]) -> tuple[int, Exception | None]:
         delay = 0.1
         while True:
             try:
-                await asyncio.to_thread(fn, *args)
-                return
-            except Exception as exc:  # the database may be down: keep everything, retry
+                n = await asyncio.to_thread(write_entries, self._engine, entries,
+                                            self._settle, self._listeners)
+                return n, None
+            except Exception as exc:
+                if not _database_away(exc) and await self._reachable():
+                    return 0, exc
                 log.warning("ledger write failed (%s); retrying in %.1fs",
                             type(exc).__name__, delay)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
 
-    def _write(self, entries: list[Entry]) -> None:
-        self.written += write_entries(self._engine, entries, self._settle,
-                                      self._listeners)
+    async def _reachable(self) -> bool:
+        """Whether the database answers at all: a refusal while it does not (a restart
+        mid-transaction can surface as any error) is a wait, never a quarantine."""
+        def ping() -> None:
+            with self._engine.connect() as conn:
+                conn.execute(text("SELECT 1"))
 
-    def _replay(self, path: Path) -> None:
-        batch: list[Entry] = []
-        for entry in read_segment(path):
-            batch.append(entry)
-            if len(batch) >= self._batch_size:
-                self.replayed += write_entries(self._engine, batch, self._settle,
-                                               self._listeners)
-                batch = []
-        if batch:
-            self.replayed += write_entries(self._engine, batch, self._settle,
-                                               self._listeners)
-        assert self._journal is not None
-        self._journal.forget(path)
+        try:
+            await asyncio.to_thread(ping)
+            return True
+        except Exception:
+            return False
+
+    async def _replay(self, path: Path) -> None:
+        try:  # entries of an older build may predate fitting: fit them too
+            entries = await asyncio.to_thread(lambda: [fit_entry(e) for e in read_segment(path)])
+        except OSError as exc:
+            log.error("journal segment %s unreadable (%s); left in place", path.name,
+                      exc.strerror)
+            return
+        for i in range(0, len(entries), self._batch_size):
+            self.replayed += await self._write_safely(entries[i:i + self._batch_size])
+        if self._journal is not None:
+            self._journal.forget(path)
         log.info("journal segment %s replayed", path.name)
+
+
+def _database_away(exc: Exception) -> bool:
+    """The database cannot be reached or is restarting (retry the same rows later), as
+    opposed to refusing these rows (DataError, IntegrityError, a value that cannot be
+    converted, ...). Driver errors raised outside SQLAlchemy (the COPY path) are judged by
+    their DB-API class names."""
+    if isinstance(exc, sa_exc.DBAPIError) and exc.connection_invalidated:
+        return True
+    if isinstance(exc, sa_exc.DisconnectionError | sa_exc.TimeoutError | OSError):
+        return True
+    seen = [type(exc), *([type(exc.orig)] if isinstance(exc, sa_exc.DBAPIError) else [])]
+    return any(k.__name__ in _AWAY for t in seen for k in t.__mro__)
+
+
+_AWAY = frozenset({"OperationalError", "InterfaceError"})  # PEP 249 names

@@ -63,7 +63,15 @@ QUOTIENT = Context(prec=34, rounding=ROUND_HALF_UP, traps=[InvalidOperation, Div
 
 
 class ReportError(ValueError):
-    """A bad report request (unknown group key, reversed range)."""
+    """A bad report request (unknown group key, reversed range); `param` names the input."""
+
+    def __init__(self, message: str, param: str = "group_by") -> None:
+        super().__init__(message)
+        self.param = param
+
+
+# the month arithmetic (whole months from the monthly rollups) needs the month after `end`
+LAST_DAY = date(9999, 11, 30)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +160,10 @@ class ReportQuery:
         if len(set(self.group_by)) != len(self.group_by):
             raise ReportError("a group-by key is repeated")
         if self.end < self.start:
-            raise ReportError("the report range ends before it starts")
+            raise ReportError("the report range ends before it starts", param="from")
+        if self.end > LAST_DAY:
+            raise ReportError(f"the report range must end by {LAST_DAY.isoformat()}",
+                              param="to")
 
 
 @dataclass

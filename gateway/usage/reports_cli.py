@@ -38,6 +38,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 def _report(args: argparse.Namespace) -> int:
     from gateway.admin.reference import PolicyCloudReference, zones_of
+    from gateway.policy.limits import limits_from
     from gateway.policy.loader import PolicyError, load_file
     from gateway.usage.db import open_ledger
     from gateway.usage.report_format import to_csv, to_json, to_table
@@ -51,7 +52,7 @@ def _report(args: argparse.Namespace) -> int:
                             group_by=tuple(g.strip() for g in args.group_by.split(",")
                                            if g.strip()),
                             tenant=args.tenant)
-        policy = load_file(settings.policy).policy
+        policy = load_file(settings.policy, limits_from(settings)).policy
     except (ReportError, PolicyError) as exc:
         print(f"gateway report: {exc}", file=sys.stderr)
         return 2

@@ -15,6 +15,8 @@ from gateway.usage import budgets
 from gateway.usage.journal import Journal
 from gateway.usage.ledger import BatchListener
 from gateway.usage.pricing import Pricer, load_catalog
+from gateway.usage.quarantine import FILE_NAME as QUARANTINE_FILE
+from gateway.usage.quarantine import Quarantine
 from gateway.usage.recorder import Observer, Recorder
 
 
@@ -43,7 +45,8 @@ async def start_ledger(settings: Any, engine: Engine, policy: Callable[[], Any],
     pricer = Pricer(policy, load_catalog())
     journal = Journal(journal_dir(settings.journal_path, settings.database_url, settings.port))
     recorder = Recorder(engine, pricer, journal, settle=budgets.settle, observers=observers,
-                        listeners=listeners)
+                        listeners=listeners,
+                        quarantine=Quarantine(journal.dir / QUARANTINE_FILE))
     await recorder.start()
     stack.push_async_callback(recorder.stop)
     return Ledger(recorder, pricer, journal)

@@ -69,7 +69,7 @@ backends:
     project: gecit-test
     location: europe-west3
     base_url: {urls["vertex"]}
-    credentials_env: GECIT_E2E_GOOGLE_SA
+    credentials_env: GECIT_CRED_E2E_GOOGLE_SA
     model: gemini-2.5-flash
     transfer: {TRANSFER}
     {t}
@@ -154,7 +154,7 @@ def gateway(emulators: dict[str, EmulatorServer], tmp_path_factory: pytest.TempP
            "GECIT_JOURNAL_PATH": str(tmp / "journal"), "GECIT_LOG_LEVEL": "warning",
            "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE",
            "AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
-           "REPLICATE_API_TOKEN": "r8_e2e_token", "GECIT_E2E_GOOGLE_SA": str(sa)}
+           "REPLICATE_API_TOKEN": "r8_e2e_token", "GECIT_CRED_E2E_GOOGLE_SA": str(sa)}
     for var in ("AWS_PROFILE", "AWS_SESSION_TOKEN", "GOOGLE_APPLICATION_CREDENTIALS"):
         env.pop(var, None)
     log = tmp / "gateway.log"

@@ -50,7 +50,7 @@ def test_file_watch_swaps_valid_and_refuses_invalid(tmp_path: Path) -> None:
     f.write_text(GOOD.replace("NAME", "three").replace("kind: local", "kind: nope"))
     assert r.check_file() is None and r.current().aliases == ["two"]
     assert [c.actor for c in seen] == ["file-watch"] and seen[0].at == 1000.0
-    assert seen[0].sha256 == r.current().sha256 and r.changes == seen
+    assert seen[0].sha256 == r.current().sha256 and list(r.changes) == seen
 
 
 def test_a_probe_that_never_reports_back_does_not_keep_the_circuit_open() -> None:
