@@ -23,10 +23,11 @@ from gateway.admin.reports import build_router as build_reports_admin_router
 from gateway.core.clock import Clock, IdGenerator, RandomIds, SystemClock
 from gateway.metrics import Metrics, backends_up, build_metrics_router
 from gateway.openai_api import errors as api_errors
-from gateway.openai_api.auth import Authenticator, KeyCache
+from gateway.openai_api.auth import Authenticator, FailedAuthLimiter, KeyCache
 from gateway.openai_api.edge import LeanEdge
 from gateway.openai_api.embeddings import build_embeddings_router
 from gateway.openai_api.handlers import build_router
+from gateway.openai_api.limits import EdgeLimits, LimitedReceive
 from gateway.openai_api.middleware import RequestIdMiddleware
 from gateway.policy.loader import CompiledPolicy, load_file
 from gateway.providers.base import Provider
@@ -68,15 +69,20 @@ class GatewayApp(FastAPI):
     """
 
     edge: LeanEdge | None = None
+    limits: EdgeLimits = EdgeLimits()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
         edge = self.edge
-        if edge is not None and scope["type"] == "http" and not scope.get("root_path"):
+        if edge is not None and not scope.get("root_path"):
             handler = edge.routes.get((scope["method"], scope["path"]))
             if handler is not None:
                 await handler(scope, receive, send)
                 return
-        await super().__call__(scope, receive, send)
+        # no route FastAPI serves can buffer a body over the limit
+        await super().__call__(scope, LimitedReceive(scope, receive, self.limits), send)
 
 
 def create_app(settings: Settings, seams: Seams | None = None,
@@ -98,7 +104,8 @@ def create_app(settings: Settings, seams: Seams | None = None,
     app.include_router(build_metrics_router())
     app.include_router(build_policy_admin_router())
     app.add_middleware(RequestIdMiddleware, ids=seams.ids, clock=seams.clock)
-    app.edge = LeanEdge(lambda: app.state.runtime, seams.ids, seams.clock)
+    app.limits = EdgeLimits.of(settings)
+    app.edge = LeanEdge(lambda: app.state.runtime, seams.ids, seams.clock, app.limits)
     return app
 
 
@@ -137,7 +144,9 @@ async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None
     stack.push_async_callback(gate.stop)
     metrics.add_budget_source(gate.views, lambda: recorder.backlog)
     auth = Authenticator(KeyCache(engine, seams.clock), seams.clock,
-                         keys_required=settings.keys_required, admin_key=settings.admin_key)
+                         keys_required=settings.keys_required, admin_key=settings.admin_key,
+                         limiter=FailedAuthLimiter(seams.clock,
+                                                   settings.auth_failures_per_minute))
 
     sync = PolicySync(engine, interval_s=float(settings.extra.get("policy_sync_s", 1.0)),
                       redis_url=settings.redis_url, channel=settings.redis_prefix + "policy")

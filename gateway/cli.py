@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import logging
 import sys
@@ -60,7 +61,36 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
     p.add_argument("--journal-path", dest="journal_path",
                    help="ledger journal directory (env GECIT_JOURNAL_PATH; default next to "
                         "the database)")
+    _edge_flags(p)
     p.set_defaults(func=_serve)
+
+
+# the edge's limits and timeouts: (flag, settings field, type, help); defaults in settings.py
+EDGE_FLAGS: tuple[tuple[str, str, type, str], ...] = (
+    ("--max-body-bytes", "max_body_bytes", int, "largest request body; more gets 413"),
+    ("--max-header-bytes", "max_header_bytes", int, "largest request head; more gets 431"),
+    ("--max-headers", "max_headers", int, "most header fields; more gets 431"),
+    ("--max-messages", "max_messages", int, "most messages in a chat request; more gets 400"),
+    ("--max-request-chars", "max_request_chars", int,
+     "most text characters in one request; more gets 400"),
+    ("--head-timeout-s", "head_timeout_s", float,
+     "seconds for the whole request head to arrive, then the connection is closed"),
+    ("--body-timeout-s", "body_timeout_s", float,
+     "seconds for the whole request body to arrive, then 408 and the connection is closed"),
+    ("--auth-failures-per-minute", "auth_failures_per_minute", int,
+     "failed key checks per client address and minute before 429"),
+    ("--metrics-key", "metrics_key", str,
+     "bearer key for /metrics when keys are required (prefer the env var)"),
+)
+
+
+def _edge_flags(p: argparse.ArgumentParser) -> None:
+    group = p.add_argument_group("edge limits")
+    defaults = Settings()
+    for flag, name, kind, help_text in EDGE_FLAGS:
+        group.add_argument(flag, dest=name, type=kind,
+                           help=f"{help_text} (env GECIT_{name.upper()}; "
+                                f"default {getattr(defaults, name)})")
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -75,7 +105,8 @@ def _serve(args: argparse.Namespace) -> int:
             drain_seconds=args.drain_seconds, redis_url=args.redis_url,
             redis_prefix=args.redis_prefix, admin_key=args.admin_key,
             require_keys=args.require_keys, local_model_path=args.local_model_path,
-            local_ctx=args.local_ctx, journal_path=args.journal_path)
+            local_ctx=args.local_ctx, journal_path=args.journal_path,
+            **{name: getattr(args, name) for _f, name, _k, _h in EDGE_FLAGS})
     except ValueError as exc:
         print(f"gateway: {exc}", file=sys.stderr)
         return 2
@@ -91,14 +122,18 @@ def _serve(args: argparse.Namespace) -> int:
         print(str(exc), file=sys.stderr)
         return 2
     from gateway.drain import DrainingServer, DrainMiddleware, DrainState
-    from gateway.httpserver import CombiningHttpToolsProtocol
+    from gateway.httpguard import ConnectionLimits, GuardedHttpToolsProtocol
+    from gateway.localguard import guarded
 
     drain = DrainState(grace_s=settings.drain_seconds)
-    app = DrainMiddleware(create_app(settings, policy=policy), drain)
+    app = DrainMiddleware(guarded(create_app(settings, policy=policy), settings), drain)
+    # httptools, a response's head and body sent in one write, the head's size and the read
+    # timeouts bounded per connection
+    protocol = functools.partial(GuardedHttpToolsProtocol,
+                                 limits=ConnectionLimits.of(settings))
     config = uvicorn.Config(app, host=settings.host, port=settings.port,
                             log_level=settings.log_level, access_log=False, loop="uvloop",
-                            # httptools, a response's head and body sent in one write
-                            http=CombiningHttpToolsProtocol,
+                            http=protocol,  # type: ignore[arg-type]
                             ws="none",  # no WebSocket routes: skip that stack
                             timeout_graceful_shutdown=max(1, round(settings.drain_seconds)))
     server = DrainingServer(config, drain)

@@ -3,6 +3,7 @@ dispatch, restore redacted values in the answer (streamed too), settle usage, re
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -183,6 +184,9 @@ class ChatService:
         except ProviderError as exc:
             self._record(ctx, request, decision, outcome, None, 502, exc.kind.value, False)
             raise
+        except asyncio.CancelledError:  # the client left (or the server stops): the call ends
+            self._record(ctx, request, decision, outcome, None, 499, "client_closed", False)
+            raise
         mapping = prepared.restorer_for(outcome.backend)
         if mapping is not None:
             result = _restore_result(result, mapping)
@@ -204,6 +208,9 @@ class ChatService:
             raise
         except ProviderError as exc:
             self._record(ctx, request, decision, outcome, None, 502, exc.kind.value, True)
+            raise
+        except asyncio.CancelledError:  # the client left before the first token
+            self._record(ctx, request, decision, outcome, None, 499, "client_closed", True)
             raise
         handle = StreamHandle(decision, outcome, _empty())
         head: ChatChunk | None = first

@@ -106,6 +106,9 @@ class Dispatcher:
             except (ProviderError, TimeoutError, StopAsyncIteration) as raw:
                 await _close(it)
                 raise _as_provider_error(name, raw) from None
+            except asyncio.CancelledError:  # the client left: the upstream call ends now
+                await _close(it)
+                raise
 
         deadline = self._deadline(decision.limits)
         name, t0, (first, it) = await self._attempts(decision, outcome, deadline, call,
