@@ -29,6 +29,7 @@ from gateway.settings import Settings
 _REASONS = {408: b"Request Timeout", 413: b"Content Too Large",
             431: b"Request Header Fields Too Large"}
 _TERMINATOR = b"\r\n\r\n"
+_LINGER_S = 1.0  # how long a refused connection is drained before it is closed
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,9 +138,7 @@ class GuardedHttpToolsProtocol(CombiningHttpToolsProtocol):
         if refused is None:
             super().send_400_response(msg)
             return
-        self._disarm()
-        self.transport.write(refused)
-        self.transport.close()
+        self._send_and_linger(refused)
 
     # ---- timeouts --------------------------------------------------------------------------
     def _arm(self, delay: float, expired: Any) -> None:
@@ -168,7 +167,18 @@ class GuardedHttpToolsProtocol(CombiningHttpToolsProtocol):
 
     def _refuse(self, status: int, message: str, code: str) -> None:
         self._refusal = refusal(status, message, code)
+        self._send_and_linger(self._refusal)
+
+    def _send_and_linger(self, answer: bytes) -> None:
+        """Send `answer`, end our side, and close a moment later. Closing at once while the
+        client is still sending makes the kernel answer with a reset, which can destroy the
+        answer before the client reads it; meanwhile what arrives is read and dropped."""
         self._disarm()
-        if not self.transport.is_closing():
-            self.transport.write(self._refusal)
-            self.transport.close()
+        transport = self.transport
+        if transport.is_closing():
+            return
+        transport.write(answer)
+        if transport.can_write_eof():
+            transport.write_eof()
+        self.flow.resume_reading()
+        self._timer = self.loop.call_later(_LINGER_S, transport.close)
