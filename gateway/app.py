@@ -145,6 +145,7 @@ async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None
     metrics.add_budget_source(gate.views, lambda: recorder.backlog)
     auth = Authenticator(KeyCache(engine, seams.clock), seams.clock,
                          keys_required=settings.keys_required, admin_key=settings.admin_key,
+                         metrics_key=settings.metrics_key,
                          limiter=FailedAuthLimiter(seams.clock,
                                                    settings.auth_failures_per_minute))
 

@@ -144,17 +144,35 @@ class FailedAuthLimiter:
 
 class Authenticator:
     def __init__(self, keys: KeyCache, clock: Clock, *, keys_required: bool,
-                 admin_key: str | None = None,
+                 admin_key: str | None = None, metrics_key: str | None = None,
                  limiter: FailedAuthLimiter | None = None) -> None:
         self._keys = keys
         self._clock = clock
         self._required = keys_required
         self._admin_key = as_bytes(admin_key) if admin_key else None
+        self._metrics_key = as_bytes(metrics_key) if metrics_key else None
         self._limiter = limiter or FailedAuthLimiter(clock, 30)
 
     @property
     def keys_required(self) -> bool:
         return self._required
+
+    @property
+    def limiter(self) -> FailedAuthLimiter:
+        return self._limiter
+
+    async def authorize_metrics(self, request: Request) -> None:
+        """`/metrics` names tenants and their budgets: when keys are required it needs the
+        metrics key, the admin key or an admin-scoped key (401/403/429 otherwise). Keyless
+        (loopback) gateways serve it like every other route."""
+        if not self._required:
+            return
+        token, client = bearer(request), client_of(request.scope)
+        self._limiter.check(client)
+        if (token is not None and self._metrics_key is not None
+                and hmac.compare_digest(as_bytes(token), self._metrics_key)):
+            return
+        await self.admin_of(token, client)
 
     async def _check(self, token: str) -> KeyInfo:
         if not _printable_ascii(token):  # keys are ASCII: anything else is not one of ours
