@@ -15,9 +15,9 @@ from starlette.responses import HTMLResponse, Response
 
 from gateway.admin import dashboard
 from gateway.admin.auth import admin_key_of
-from gateway.openai_api.auth import as_bytes, client_of
 from gateway.admin.reference import PolicyCloudReference
 from gateway.core.errors import AuthenticationFailed, InvalidRequest, PermissionDenied
+from gateway.openai_api.auth import as_bytes, client_of
 from gateway.policy.schema import Policy
 from gateway.usage.report_format import FORMATS, to_csv, to_json, to_table
 from gateway.usage.reports import Rates, ReportError, ReportQuery, run_report
