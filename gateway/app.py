@@ -29,6 +29,7 @@ from gateway.openai_api.embeddings import build_embeddings_router
 from gateway.openai_api.handlers import build_router
 from gateway.openai_api.limits import EdgeLimits, LimitedReceive
 from gateway.openai_api.middleware import RequestIdMiddleware
+from gateway.openai_api.openapi import build_openapi_router
 from gateway.policy.loader import CompiledPolicy, load_file
 from gateway.providers.base import Provider
 from gateway.providers.registry import BuildContext
@@ -102,6 +103,7 @@ def create_app(settings: Settings, seams: Seams | None = None,
     app.include_router(build_embeddings_router())
     app.include_router(build_reports_admin_router())
     app.include_router(build_metrics_router())
+    app.include_router(build_openapi_router())  # the public API's document, /openapi.json
     app.include_router(build_policy_admin_router())
     app.add_middleware(RequestIdMiddleware, ids=seams.ids, clock=seams.clock)
     app.limits = EdgeLimits.of(settings)

@@ -52,6 +52,7 @@ def build_embeddings_router() -> APIRouter:
             if raw is None:
                 raise ClientDisconnect
             body = parse_embeddings(raw)
+            limits_of(rt).check_chat(body.as_chat())  # inputs and characters, as chat
         except (InvalidRequest, BodyTooLarge) as exc:
             service.record_rejected(ctx, "", exc)
             raise
