@@ -27,7 +27,7 @@ from gateway.openai_api.auth import Authenticator, FailedAuthLimiter, KeyCache
 from gateway.openai_api.edge import LeanEdge
 from gateway.openai_api.embeddings import build_embeddings_router
 from gateway.openai_api.handlers import build_router
-from gateway.openai_api.limits import EdgeLimits, LimitedReceive
+from gateway.openai_api.limits import CloseIfUnread, EdgeLimits, LimitedReceive, has_body
 from gateway.openai_api.middleware import RequestIdMiddleware
 from gateway.openai_api.openapi import build_openapi_router
 from gateway.policy.loader import CompiledPolicy, load_file
@@ -76,14 +76,18 @@ class GatewayApp(FastAPI):
         if scope["type"] != "http":
             await super().__call__(scope, receive, send)
             return
+        # no route can buffer a body over the limit, and an answer given before the body
+        # was read ends the connection (the rest of the body is never read)
+        if has_body(scope):
+            limited = LimitedReceive(scope, receive, self.limits)
+            receive, send = limited, CloseIfUnread(send, limited)
         edge = self.edge
         if edge is not None and not scope.get("root_path"):
             handler = edge.routes.get((scope["method"], scope["path"]))
             if handler is not None:
                 await handler(scope, receive, send)
                 return
-        # no route FastAPI serves can buffer a body over the limit
-        await super().__call__(scope, LimitedReceive(scope, receive, self.limits), send)
+        await super().__call__(scope, receive, send)
 
 
 def create_app(settings: Settings, seams: Seams | None = None,

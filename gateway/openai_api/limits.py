@@ -7,16 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from starlette.types import Message, Receive, Scope
+from starlette.types import Message, Receive, Scope, Send
 
 from gateway.core.errors import GatewayError, InvalidRequest
 from gateway.core.types import ChatRequest
 from gateway.settings import Settings
 
 _DEFAULTS = Settings()
-# an answer that refuses a body it did not read ends the connection: the rest of the body is
-# never read (uvicorn would otherwise read and drop it to reuse the connection)
-CLOSE = {"connection": "close"}
+_CLOSE_HEADER = (b"connection", b"close")
 
 
 class BodyTooLarge(GatewayError):
@@ -36,8 +34,8 @@ class EdgeLimits:
         return cls(settings.max_body_bytes, settings.max_messages, settings.max_request_chars)
 
     def too_large(self) -> BodyTooLarge:
-        return BodyTooLarge(f"the request body is larger than {self.max_body_bytes} bytes",
-                            headers=dict(CLOSE))
+        # answered before the body was read to its end: CloseIfUnread ends the connection
+        return BodyTooLarge(f"the request body is larger than {self.max_body_bytes} bytes")
 
     def check_declared(self, scope: Scope) -> None:
         """413 when the declared `Content-Length` is over the limit (nothing read yet)."""
@@ -96,7 +94,7 @@ class LimitedReceive:
     (answered in the OpenAI error shape by the app's error handlers) once it passes the
     limit, so no route can buffer more than the limit."""
 
-    __slots__ = ("_limit", "_limits", "_receive", "_scope", "_size")
+    __slots__ = ("_limit", "_limits", "_receive", "_scope", "_size", "done")
 
     def __init__(self, scope: Scope, receive: Receive, limits: EdgeLimits) -> None:
         self._scope = scope
@@ -104,6 +102,7 @@ class LimitedReceive:
         self._limits = limits
         self._limit = limits.max_body_bytes
         self._size = -1  # nothing asked yet: the declared length is checked first
+        self.done = False  # the whole body was received (or the client left)
 
     async def __call__(self) -> Message:
         if self._size < 0:
@@ -114,4 +113,35 @@ class LimitedReceive:
             self._size += len(message.get("body", b""))
             if self._size > self._limit:
                 raise self._limits.too_large()
+            if not message.get("more_body", False):
+                self.done = True
+        else:
+            self.done = True
         return message
+
+
+def has_body(scope: Scope) -> bool:
+    """Whether the request declares a body (a length above 0, or a transfer coding)."""
+    for name, value in scope["headers"]:
+        if name == b"content-length":
+            return value.strip() not in (b"0", b"")
+        if name == b"transfer-encoding":
+            return True
+    return False
+
+
+class CloseIfUnread:
+    """`send` that ends the connection after an answer given before the request body was
+    read to its end (a 401 before the body, a 413): otherwise the server would go on reading
+    the rest of the body, only to drop it, to keep the connection."""
+
+    __slots__ = ("_receive", "_send")
+
+    def __init__(self, send: Send, receive: LimitedReceive) -> None:
+        self._send = send
+        self._receive = receive
+
+    async def __call__(self, message: Message) -> None:
+        if message["type"] == "http.response.start" and not self._receive.done:
+            message["headers"] = [*message.get("headers", ()), _CLOSE_HEADER]
+        await self._send(message)
