@@ -47,6 +47,7 @@ def parse_limited(body: bytes, limits: EdgeLimits, ctx: RequestContext, service:
                   ) -> ChatRequest:
     """The chat request in `body` within the edge's limits; a refusal gets its ledger row."""
     try:
+        limits.check_body(body)
         chat = parse_chat(body)
     except InvalidRequest as exc:
         service.record_rejected(ctx, "", exc)

@@ -117,6 +117,25 @@ def test_messages_and_characters_per_request_are_bounded(emulator: EmulatorServe
         assert c.post("/v1/chat/completions", json=ok).status_code == 200
 
 
+def test_messages_are_counted_before_parsing_even_with_escaped_keys(
+        emulator: EmulatorServer, tmp_path: Path) -> None:
+    app = _app(emulator, tmp_path, max_messages=3)
+    escaped = b'{"\\u0072ole":"user","content":"a"}'
+    with TestClient(app) as c:
+        for body in (b'{"model":"chat","messages":[' + b",".join([escaped] * 4) + b"]}",
+                     b'{"model":"chat","messages":[' + b",".join(
+                         [b'{"role":"user","content":"a"}'] * 100_000) + b"]}"):
+            r = c.post("/v1/chat/completions", content=body,
+                       headers={"content-type": "application/json"})
+            assert r.status_code == 400 and r.json()["error"]["code"] == "too_many_messages"
+        # escapes in ordinary text (Turkish from json.dumps) within the limit are served
+        ok = (b'{"model":"chat","messages":[{"\\u0072ole":"user","content":"'
+              + b"\\u00e7ok g\\u00fczel " * 50 + b'"}]}')
+        r = c.post("/v1/chat/completions", content=ok,
+                   headers={"content-type": "application/json"})
+        assert r.status_code == 200, r.text
+
+
 async def test_refused_sizes_still_get_their_ledger_rows(emulator: EmulatorServer,
                                                          tmp_path: Path) -> None:
     app = _app(emulator, tmp_path, max_messages=1, max_body_bytes=2048)
