@@ -95,7 +95,7 @@ def test_schemathesis_finds_no_server_error(gateway: GatewayProcess, tmp_path: P
          "--max-time", "60", "--seed", "20261201", "--workers", "1",
          "--request-timeout", "15", "--suppress-health-check", "all",
          "--report", "ndjson", "--report-dir", str(report), "--no-color"],
-        capture_output=True, text=True, timeout=240)
+        capture_output=True, text=True, timeout=240, cwd=tmp_path)  # its cache: not the repo
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
     statuses = _statuses(report)
     assert statuses, "schemathesis sent nothing"
