@@ -23,12 +23,14 @@ from gateway.admin.reports import build_router as build_reports_admin_router
 from gateway.core.clock import Clock, IdGenerator, RandomIds, SystemClock
 from gateway.metrics import Metrics, backends_up, build_metrics_router
 from gateway.openai_api import errors as api_errors
-from gateway.openai_api.auth import Authenticator, KeyCache
+from gateway.openai_api.auth import Authenticator, FailedAuthLimiter, KeyCache
 from gateway.openai_api.client_apis import build_client_apis_router
 from gateway.openai_api.edge import LeanEdge
 from gateway.openai_api.embeddings import build_embeddings_router
 from gateway.openai_api.handlers import build_router
+from gateway.openai_api.limits import CloseIfUnread, EdgeLimits, LimitedReceive, has_body
 from gateway.openai_api.middleware import RequestIdMiddleware
+from gateway.openai_api.openapi import build_openapi_router
 from gateway.policy.limits import limits_from
 from gateway.policy.loader import CompiledPolicy, load_file
 from gateway.providers.base import Provider
@@ -70,10 +72,19 @@ class GatewayApp(FastAPI):
     """
 
     edge: LeanEdge | None = None
+    limits: EdgeLimits = EdgeLimits()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        # no route can buffer a body over the limit, and an answer given before the body
+        # was read ends the connection (the rest of the body is never read)
+        if has_body(scope):
+            limited = LimitedReceive(scope, receive, self.limits)
+            receive, send = limited, CloseIfUnread(send, limited)
         edge = self.edge
-        if edge is not None and scope["type"] == "http" and not scope.get("root_path"):
+        if edge is not None and not scope.get("root_path"):
             handler = edge.routes.get((scope["method"], scope["path"]))
             if handler is not None:
                 await handler(scope, receive, send)
@@ -99,9 +110,11 @@ def create_app(settings: Settings, seams: Seams | None = None,
     app.include_router(build_client_apis_router())  # responses, messages, completions
     app.include_router(build_reports_admin_router())
     app.include_router(build_metrics_router())
+    app.include_router(build_openapi_router())  # the public API's document, /openapi.json
     app.include_router(build_policy_admin_router())
     app.add_middleware(RequestIdMiddleware, ids=seams.ids, clock=seams.clock)
-    app.edge = LeanEdge(lambda: app.state.runtime, seams.ids, seams.clock)
+    app.limits = EdgeLimits.of(settings)
+    app.edge = LeanEdge(lambda: app.state.runtime, seams.ids, seams.clock, app.limits)
     return app
 
 
@@ -142,7 +155,10 @@ async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None
     metrics.add_budget_source(gate.views, lambda: recorder.backlog,
                               lambda: recorder.quarantine.count)
     auth = Authenticator(KeyCache(engine, seams.clock), seams.clock,
-                         keys_required=settings.keys_required, admin_key=settings.admin_key)
+                         keys_required=settings.keys_required, admin_key=settings.admin_key,
+                         metrics_key=settings.metrics_key,
+                         limiter=FailedAuthLimiter(seams.clock,
+                                                   settings.auth_failures_per_minute))
 
     sync = PolicySync(engine, interval_s=float(settings.extra.get("policy_sync_s", 1.0)),
                       redis_url=settings.redis_url, channel=settings.redis_prefix + "policy")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import logging
 import sys
@@ -80,7 +81,36 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
     p.add_argument("--report-max-days", dest="report_max_days", type=int,
                    help="longest range of a cost report or dashboard (env "
                         "GECIT_REPORT_MAX_DAYS; default 366)")
+    _edge_flags(p)
     p.set_defaults(func=_serve)
+
+
+# the edge's limits and timeouts: (flag, settings field, type, help); defaults in settings.py
+EDGE_FLAGS: tuple[tuple[str, str, type, str], ...] = (
+    ("--max-body-bytes", "max_body_bytes", int, "largest request body; more gets 413"),
+    ("--max-header-bytes", "max_header_bytes", int, "largest request head; more gets 431"),
+    ("--max-headers", "max_headers", int, "most header fields; more gets 431"),
+    ("--max-messages", "max_messages", int, "most messages in a chat request; more gets 400"),
+    ("--max-request-chars", "max_request_chars", int,
+     "most text characters in one request; more gets 400"),
+    ("--head-timeout-s", "head_timeout_s", float,
+     "seconds for the whole request head to arrive, then the connection is closed"),
+    ("--body-timeout-s", "body_timeout_s", float,
+     "seconds for the whole request body to arrive, then 408 and the connection is closed"),
+    ("--auth-failures-per-minute", "auth_failures_per_minute", int,
+     "failed key checks per client address and minute before 429"),
+    ("--metrics-key", "metrics_key", str,
+     "bearer key for /metrics when keys are required (prefer the env var)"),
+)
+
+
+def _edge_flags(p: argparse.ArgumentParser) -> None:
+    group = p.add_argument_group("edge limits")
+    defaults = Settings()
+    for flag, name, kind, help_text in EDGE_FLAGS:
+        group.add_argument(flag, dest=name, type=kind,
+                           help=f"{help_text} (env GECIT_{name.upper()}; "
+                                f"default {getattr(defaults, name)})")
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -100,7 +130,8 @@ def _serve(args: argparse.Namespace) -> int:
             policy_max_nodes=args.policy_max_nodes,
             credential_env_prefix=args.credential_env_prefix,
             report_max_days=args.report_max_days,
-            local_restart_max_s=args.local_restart_max_s)
+            local_restart_max_s=args.local_restart_max_s,
+            **{name: getattr(args, name) for _f, name, _k, _h in EDGE_FLAGS})
     except ValueError as exc:
         print(f"gateway: {exc}", file=sys.stderr)
         return 2
@@ -125,14 +156,18 @@ def _serve(args: argparse.Namespace) -> int:
         raise CommandError(f"the ledger's directory {missing} does not exist "
                            "(--database-url / GECIT_DATABASE_URL)")
     from gateway.drain import DrainingServer, DrainMiddleware, DrainState
-    from gateway.httpserver import CombiningHttpToolsProtocol
+    from gateway.httpguard import ConnectionLimits, GuardedHttpToolsProtocol
+    from gateway.localguard import guarded
 
     drain = DrainState(grace_s=settings.drain_seconds)
-    app = DrainMiddleware(create_app(settings, policy=policy), drain)
+    app = DrainMiddleware(guarded(create_app(settings, policy=policy), settings), drain)
+    # httptools, a response's head and body sent in one write, the head's size and the read
+    # timeouts bounded per connection
+    protocol = functools.partial(GuardedHttpToolsProtocol,
+                                 limits=ConnectionLimits.of(settings))
     config = uvicorn.Config(app, host=settings.host, port=settings.port,
                             log_level=settings.log_level, access_log=False, loop="uvloop",
-                            # httptools, a response's head and body sent in one write
-                            http=CombiningHttpToolsProtocol,
+                            http=protocol,  # type: ignore[arg-type]
                             ws="none",  # no WebSocket routes: skip that stack
                             timeout_graceful_shutdown=max(1, round(settings.drain_seconds)))
     server = DrainingServer(config, drain)

@@ -270,6 +270,9 @@ def build_metrics_router() -> APIRouter:
     @router.get("/metrics")
     async def metrics(request: Request) -> Response:
         rt = request.app.state.runtime
+        auth = rt.extras.get("auth")  # gateway.openai_api.auth.Authenticator
+        if auth is not None:
+            await auth.authorize_metrics(request)
         m: Metrics | None = rt.extras.get("metrics")
         body = m.render() if m is not None else b""
         return Response(body, media_type=CONTENT_TYPE)

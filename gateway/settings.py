@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 DEFAULT_POLICY = Path(__file__).resolve().parent / "policies" / "default.yaml"
 
 
@@ -37,6 +38,16 @@ class Settings:
     # other GECIT_* names are always refused (policy/destinations.py)
     credential_env_prefix: str = "GECIT_CRED_"
     report_max_days: int = 366  # the longest range a cost report or dashboard may cover
+    # the edge: what one request may make the gateway hold or wait for
+    max_body_bytes: int = 8 * 1024 * 1024  # a larger body gets 413 before it is read
+    max_header_bytes: int = 64 * 1024  # request line + headers; larger gets 431
+    max_headers: int = 100  # more header fields gets 431
+    max_messages: int = 2048  # messages in one chat request; more gets 400
+    max_request_chars: int = 2_000_000  # text characters in one request (all messages, tools)
+    head_timeout_s: float = 10.0  # the whole request head must arrive within this
+    body_timeout_s: float = 30.0  # the whole request body must arrive within this
+    auth_failures_per_minute: int = 30  # per client address; then 429 with Retry-After
+    metrics_key: str | None = None  # bearer for /metrics when keys are required
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -52,19 +63,31 @@ class Settings:
             values[f.name] = _coerce(f.name, raw)
         s = cls(**values)
         clean = {k: v for k, v in overrides.items() if v is not None}
-        return replace(s, **clean) if clean else s
+        s = replace(s, **clean) if clean else s
+        if s.require_keys is False and s.host not in LOOPBACK:
+            # keyless mode is for one machine: anyone who can reach the address could call
+            raise ValueError(f"GECIT_REQUIRE_KEYS=false is only allowed on a loopback address "
+                             f"(127.0.0.1, localhost, ::1), not {s.host}")
+        for name in sorted(_POSITIVE):
+            if getattr(s, name) <= 0:
+                raise ValueError(f"GECIT_{name.upper()} must be greater than 0, "
+                                 f"got {getattr(s, name)}")
+        return s
 
     @property
     def keys_required(self) -> bool:
         if self.require_keys is not None:
             return self.require_keys
-        return self.host not in ("127.0.0.1", "localhost", "::1")
+        return self.host not in LOOPBACK
 
 
 _BOOLS = {"require_keys", "local_engine"}
 _INTS = {"port", "local_ctx", "policy_max_bytes", "policy_max_depth", "policy_max_nodes",
-         "report_max_days"}
-_FLOATS = {"drain_seconds", "local_restart_max_s"}
+         "report_max_days", "max_body_bytes", "max_header_bytes", "max_headers",
+         "max_messages", "max_request_chars", "auth_failures_per_minute"}
+_FLOATS = {"drain_seconds", "local_restart_max_s", "head_timeout_s", "body_timeout_s"}
+# limits and timeouts must be positive: 0 would refuse every request or close every connection
+_POSITIVE = (_INTS - {"port"}) | _FLOATS
 
 
 def _coerce(name: str, raw: str) -> Any:

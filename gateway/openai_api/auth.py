@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-from collections import OrderedDict
+import math
+from collections import OrderedDict, deque
 from dataclasses import dataclass
 
 from sqlalchemy.engine import Engine
 from starlette.requests import Request
 
 from gateway.core.clock import Clock
-from gateway.core.errors import AuthenticationFailed, PermissionDenied
+from gateway.core.errors import AuthenticationFailed, PermissionDenied, RateLimited
 from gateway.core.types import RequestContext
 from gateway.usage.keys import PREFIX, KeyInfo, get_key, matches, split_key
 
@@ -85,15 +86,97 @@ class KeyCache:
         return info
 
 
+def as_bytes(text: str) -> bytes:
+    """A header value back as the bytes that came in (Starlette and `split_headers` decode
+    them as latin-1); any other text (a key from the environment) as UTF-8."""
+    try:
+        return text.encode("latin-1")
+    except UnicodeEncodeError:
+        return text.encode("utf-8")
+
+
+def _printable_ascii(token: str) -> bool:
+    return token.isascii() and token.isprintable() and " " not in token
+
+
+class FailedAuthLimiter:
+    """Failed key checks per client address within a sliding window; past `limit`, that
+    address gets 429 until its oldest failure leaves the window. Keeps at most `max_clients`
+    addresses (least recently failing dropped first), so a flood of addresses is bounded."""
+
+    def __init__(self, clock: Clock, limit: int, *, window_s: float = 60.0,
+                 max_clients: int = 10_000) -> None:
+        self._clock = clock
+        self._limit = limit
+        self._window = window_s
+        self._max = max_clients
+        self._failures: OrderedDict[str, deque[float]] = OrderedDict()
+
+    def check(self, client: str | None) -> None:
+        """Raise 429 (with Retry-After) when `client` has failed too often lately."""
+        if client is None:
+            return
+        times = self._failures.get(client)
+        if times is None:
+            return
+        now = self._clock.monotonic()
+        while times and now - times[0] >= self._window:
+            times.popleft()
+        if len(times) >= self._limit:
+            wait = max(1, math.ceil(times[0] + self._window - now))
+            raise RateLimited("too many failed authentication attempts from this address",
+                              code="too_many_auth_failures",
+                              headers={"retry-after": str(wait)})
+
+    def failed(self, client: str | None) -> None:
+        if client is None:
+            return
+        times = self._failures.get(client)
+        if times is None:
+            times = self._failures[client] = deque()
+        times.append(self._clock.monotonic())
+        if len(times) > self._limit:
+            times.popleft()
+        self._failures.move_to_end(client)
+        while len(self._failures) > self._max:
+            self._failures.popitem(last=False)
+
+
 class Authenticator:
     def __init__(self, keys: KeyCache, clock: Clock, *, keys_required: bool,
-                 admin_key: str | None = None) -> None:
+                 admin_key: str | None = None, metrics_key: str | None = None,
+                 limiter: FailedAuthLimiter | None = None) -> None:
         self._keys = keys
         self._clock = clock
         self._required = keys_required
-        self._admin_key = admin_key
+        self._admin_key = as_bytes(admin_key) if admin_key else None
+        self._metrics_key = as_bytes(metrics_key) if metrics_key else None
+        self._limiter = limiter or FailedAuthLimiter(clock, 30)
+
+    @property
+    def keys_required(self) -> bool:
+        return self._required
+
+    @property
+    def limiter(self) -> FailedAuthLimiter:
+        return self._limiter
+
+    async def authorize_metrics(self, request: Request) -> None:
+        """`/metrics` names tenants and their budgets: when keys are required it needs the
+        metrics key, the admin key or an admin-scoped key (401/403/429 otherwise). Keyless
+        (loopback) gateways serve it like every other route."""
+        if not self._required:
+            return
+        token, client = bearer(request), client_of(request.scope)
+        self._limiter.check(client)
+        if (token is not None and self._metrics_key is not None
+                and hmac.compare_digest(as_bytes(token), self._metrics_key)):
+            return
+        await self.admin_of(token, client)
 
     async def _check(self, token: str) -> KeyInfo:
+        if not _printable_ascii(token):  # keys are ASCII: anything else is not one of ours
+            raise AuthenticationFailed(_INVALID)
         parts = split_key(token)
         if parts is None:
             raise AuthenticationFailed(_INVALID)
@@ -106,11 +189,14 @@ class Authenticator:
         state = request.scope.get("state", {})
         rid = state.get("request_id", "")
         received = state.get("received_at", self._clock.monotonic())
-        return await self.context_for(rid, received, bearer(request), _headers(request))
+        return await self.context_for(rid, received, bearer(request), _headers(request),
+                                      client_of(request.scope))
 
     async def context_for(self, rid: str, received: float, token: str | None,
-                          headers: dict[str, str]) -> RequestContext:
-        """The request's context from its key (or none) and its non-secret headers."""
+                          headers: dict[str, str], client: str | None = None
+                          ) -> RequestContext:
+        """The request's context from its key (or none) and its non-secret headers; `client`
+        (the peer address) is what failed checks are counted against."""
         if token is not None and not self._required and not token.startswith(PREFIX):
             # Keys are optional here (loopback only). OpenAI SDKs insist on sending some
             # api_key; a placeholder that is not even shaped like a Geçit key counts as no key.
@@ -118,23 +204,47 @@ class Authenticator:
             token = None
         if token is None:
             if self._required:
+                self._limiter.check(client)
+                self._limiter.failed(client)
                 raise AuthenticationFailed(_MISSING)
             return RequestContext(request_id=rid, received_at=received, headers=headers)
-        info = await self._check(token)
+        info = await self._checked(token, client)
         return RequestContext(request_id=rid, tenant=info.tenant, app=info.app, key_id=info.id,
                               received_at=received, headers=headers)
 
+    async def _checked(self, token: str, client: str | None) -> KeyInfo:
+        """`_check`, refused outright while `client` is over its failure limit; a failure
+        counts against it."""
+        self._limiter.check(client)
+        try:
+            return await self._check(token)
+        except AuthenticationFailed:
+            self._limiter.failed(client)
+            raise
+
     async def authenticate_admin(self, request: Request) -> str:
         """The admin's identity (key id or 'admin-key'), or 401/403."""
-        token = bearer(request)
+        return await self.admin_of(bearer(request), client_of(request.scope))
+
+    async def admin_of(self, token: str | None, client: str | None) -> str:
+        self._limiter.check(client)  # before the admin key is compared: no guessing it
         if token is None:
+            self._limiter.failed(client)
             raise AuthenticationFailed(_MISSING)
-        if self._admin_key and hmac.compare_digest(token, self._admin_key):
+        if self._admin_key and hmac.compare_digest(as_bytes(token), self._admin_key):
             return "admin-key"
-        info = await self._check(token)
+        info = await self._checked(token, client)
         if info.scope != ADMIN_SCOPE:
             raise PermissionDenied("this key has no admin scope")
         return info.id
+
+
+def client_of(scope: dict[str, object] | object) -> str | None:
+    """The peer address of an ASGI scope (None when the server gives none)."""
+    client = scope.get("client") if isinstance(scope, dict) else None
+    if isinstance(client, (tuple, list)) and client:
+        return str(client[0])
+    return None
 
 
 def _headers(request: Request) -> dict[str, str]:

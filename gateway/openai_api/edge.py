@@ -19,11 +19,12 @@ import orjson
 from starlette.types import Message, Receive, Scope, Send
 
 from gateway.core.clock import Clock, IdGenerator
-from gateway.core.errors import GatewayError, InvalidRequest, ProviderError
+from gateway.core.errors import GatewayError, ProviderError
 from gateway.core.types import RequestContext
-from gateway.openai_api.auth import split_headers
+from gateway.openai_api.auth import client_of, split_headers
 from gateway.openai_api.errors import from_provider
-from gateway.openai_api.handlers import parse_chat, sse_events
+from gateway.openai_api.handlers import parse_limited, sse_events
+from gateway.openai_api.limits import BodyTooLarge, EdgeLimits, read_body
 from gateway.openai_api.middleware import INTERNAL_ERROR
 from gateway.openai_api.wire import ChunkEncoder, completion_json
 from gateway.service.decision import RouteDecision
@@ -67,10 +68,12 @@ def _error_message(exc: GatewayError, rid_header: tuple[bytes, bytes]
 class LeanEdge:
     """Serves the hot routes; `routes` maps (method, path) to the handler."""
 
-    def __init__(self, runtime: Callable[[], Runtime], ids: IdGenerator, clock: Clock) -> None:
+    def __init__(self, runtime: Callable[[], Runtime], ids: IdGenerator, clock: Clock,
+                 limits: EdgeLimits | None = None) -> None:
         self._runtime = runtime
         self._ids = ids
         self._clock = clock
+        self._limits = limits or EdgeLimits()
         self.routes: dict[tuple[str, str], Callable[[Scope, Receive, Send], Awaitable[None]]] = {
             ("POST", "/v1/chat/completions"): self.chat,
             ("GET", "/healthz"): self.healthz,
@@ -103,45 +106,67 @@ class LeanEdge:
         received = self._clock.monotonic()
         rid = self._ids.new_id("req_")
         rid_header = (b"x-request-id", rid.encode())
-        body = await _read_body(receive)
-        if body is None:
-            return  # the client went away before sending its body
+        watch: _Watch | None = None
         try:
-            answer = await self._chat(scope, body, rid, received, rid_header)
+            # the key before the body: an unknown caller makes the gateway read (and hold)
+            # nothing, and leaves no ledger row
+            ctx = await self._context(scope, rid, received)
+            body = await self._body(scope, receive, ctx)
+            if body is None:
+                return  # the client went away before sending its body
+            watch = _Watch.start(receive)  # from here a client that leaves cancels the work
+            answer = await self._chat(ctx, body, rid_header)
         except GatewayError as exc:
             answer = _error_message(exc, rid_header)
         except ProviderError as exc:
             answer = _error_message(from_provider(exc), rid_header)
+        except asyncio.CancelledError:
+            if watch is None or not watch.gone:
+                if watch is not None:
+                    watch.stop()
+                raise
+            asyncio.current_task().uncancel()  # type: ignore[union-attr]
+            return  # the client left: the service wrote the ledger row (499)
         except Exception as exc:
+            if watch is not None:
+                watch.stop()
             await self._internal(send, exc, rid_header)
             return
         if isinstance(answer, _Stream):
+            assert watch is not None
             # once the head has gone out an exception goes to the server (it logs it and
             # closes the connection), as it did through StreamingResponse
-            await _stream(receive, send, answer.headers, answer.events)
+            await _stream(watch, send, answer.headers, answer.events)
             return
+        if watch is not None:
+            watch.stop()
         await send(answer[0])
         await send(answer[1])
 
-    async def _chat(self, scope: Scope, body: bytes, rid: str, received: float,
-                    rid_header: tuple[bytes, bytes]) -> tuple[Message, Message] | _Stream:
+    async def _context(self, scope: Scope, rid: str, received: float) -> RequestContext:
+        auth = self._runtime().extras.get("auth")  # gateway.openai_api.auth.Authenticator
+        if auth is None:
+            return RequestContext(request_id=rid, received_at=received)
+        token, headers = split_headers(scope["headers"])
+        ctx: RequestContext = await auth.context_for(rid, received, token, headers,
+                                                     client_of(scope))
+        return ctx
+
+    async def _body(self, scope: Scope, receive: Receive, ctx: RequestContext) -> bytes | None:
+        try:
+            return await read_body(scope, receive, self._limits)
+        except BodyTooLarge as exc:
+            self._runtime().chat.record_rejected(ctx, "", exc)
+            raise
+
+    async def _chat(self, ctx: RequestContext, body: bytes, rid_header: tuple[bytes, bytes]
+                    ) -> tuple[Message, Message] | _Stream:
         """(start, body) of a whole answer, or an opened stream."""
         rt = self._runtime()
         service = rt.chat
-        try:
-            chat = parse_chat(body)
-        except InvalidRequest as exc:
-            service.record_rejected(RequestContext(request_id=rid, received_at=received), "",
-                                    exc)
-            raise
-        auth = rt.extras.get("auth")  # gateway.openai_api.auth.Authenticator
-        if auth is not None:
-            token, headers = split_headers(scope["headers"])
-            ctx: RequestContext = await auth.context_for(rid, received, token, headers)
-        else:
-            ctx = RequestContext(request_id=rid, received_at=received)
+        chat = parse_limited(body, self._limits, ctx, service)
         created = int(rt.clock.now())
-        cid = "chatcmpl-" + rid.removeprefix("req_")
+        cid = "chatcmpl-" + ctx.request_id.removeprefix("req_")
         if chat.stream:
             handle = await service.open_stream(ctx, chat)
             headers_out = route_header_list(handle.decision, handle.outcome.backend,
@@ -167,23 +192,6 @@ class LeanEdge:
         await send({"type": "http.response.body", "body": INTERNAL_ERROR})
 
 
-async def _read_body(receive: Receive) -> bytes | None:
-    message = await receive()
-    if message["type"] != "http.request":
-        return None
-    body: bytes = message.get("body", b"")
-    if not message.get("more_body", False):
-        return body
-    parts = [body]
-    while True:
-        message = await receive()
-        if message["type"] != "http.request":
-            return None
-        parts.append(message.get("body", b""))
-        if not message.get("more_body", False):
-            return b"".join(parts)
-
-
 class _Stream:
     __slots__ = ("events", "headers")
 
@@ -193,39 +201,55 @@ class _Stream:
 
 
 class _Watch:
-    """Cancels the streaming task when the client disconnects (what StreamingResponse does
-    with its task group under ASGI spec < 2.4, e.g. uvicorn's 2.3)."""
+    """Cancels the request's task when the client disconnects (what StreamingResponse does
+    with its task group under ASGI spec < 2.4, e.g. uvicorn's 2.3); started once the body is
+    read, so a client that leaves while the upstream call runs (before its first token, or
+    during a whole answer) stops that call too."""
 
-    __slots__ = ("gone", "task")
+    __slots__ = ("gone", "task", "watcher")
 
     def __init__(self, task: asyncio.Task[Any]) -> None:
         self.task = task
         self.gone = False
+        self.watcher: asyncio.Future[None] | None = None
+
+    @classmethod
+    def start(cls, receive: Receive) -> _Watch:
+        task = asyncio.current_task()
+        assert task is not None
+        watch = cls(task)
+        watch.watcher = asyncio.ensure_future(watch.run(receive))
+        return watch
+
+    def stop(self) -> None:
+        """Before the answer's last message: its completion must not look like a leave."""
+        if self.watcher is not None:
+            self.watcher.cancel()
+            self.watcher = None
 
     async def run(self, receive: Receive) -> None:
         while True:
             message = await receive()
             if message["type"] == "http.disconnect":
-                self.gone = True
-                self.task.cancel()
+                if self.watcher is not None:  # not stopped: the client left mid-request
+                    self.gone = True
+                    self.task.cancel()
                 return
 
 
-async def _stream(receive: Receive, send: Send, headers: Headers,
+async def _stream(watch: _Watch, send: Send, headers: Headers,
                   events: AsyncGenerator[bytes, None]) -> None:
-    task = asyncio.current_task()
-    assert task is not None
-    watch = _Watch(task)
-    watcher = asyncio.ensure_future(watch.run(receive))
+    task = watch.task
     try:
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         async for data in events:
             await send({"type": "http.response.body", "body": data, "more_body": True})
+        watch.stop()
         await send(_END)
     except asyncio.CancelledError:
         if not watch.gone:
             raise
         task.uncancel()  # the client left: the stream's ledger row says 499
     finally:
-        watcher.cancel()
+        watch.stop()
         await events.aclose()

@@ -9,11 +9,13 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, Request
+from starlette.requests import ClientDisconnect
 from starlette.responses import Response
 
 from gateway.core.errors import GatewayError, InvalidRequest
 from gateway.core.types import RequestContext
-from gateway.openai_api.handlers import JSON, route_headers
+from gateway.openai_api.handlers import JSON, limits_of, route_headers
+from gateway.openai_api.limits import BodyTooLarge, read_body
 from gateway.service.embeddings import Embedded, EmbeddingsService, parse_embeddings
 
 
@@ -44,16 +46,16 @@ def build_embeddings_router() -> APIRouter:
         if service is None:
             raise GatewayError("embeddings are not configured", code="not_configured",
                                status=501)
+        ctx: RequestContext = await rt.authenticate(request, None)  # before the body
         try:
-            body = parse_embeddings(await request.body())
-        except InvalidRequest as exc:
-            state = request.scope.get("state", {})
-            service.record_rejected(
-                RequestContext(request_id=state.get("request_id", ""),
-                               received_at=state.get("received_at", rt.clock.monotonic())),
-                "", exc)
+            raw = await read_body(request.scope, request.receive, limits_of(rt))
+            if raw is None:
+                raise ClientDisconnect
+            body = parse_embeddings(raw)
+            limits_of(rt).check_chat(body.as_chat())  # inputs and characters, as chat
+        except (InvalidRequest, BodyTooLarge) as exc:
+            service.record_rejected(ctx, "", exc)
             raise
-        ctx: RequestContext = await rt.authenticate(request, None)
         served = await service.embed(ctx, body)
         headers = route_headers(served.decision, served.outcome.backend,
                                 served.outcome.tried)

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncGenerator
+from typing import Any
 
 import orjson
 from fastapi import APIRouter, Request
 from pydantic import ValidationError
+from starlette.requests import ClientDisconnect
 from starlette.responses import Response, StreamingResponse
 
-from gateway.core.clock import Clock
 from gateway.core.errors import InvalidRequest, ProviderError
 from gateway.core.types import ChatRequest, RequestContext
 from gateway.openai_api.chat_options import refuse_unservable
 from gateway.openai_api.errors import from_validation
+from gateway.openai_api.limits import BodyTooLarge, EdgeLimits, read_body
 from gateway.openai_api.wire import ChunkEncoder, completion_json
 from gateway.service.chat import ChatService, StreamHandle
 from gateway.service.decision import RouteDecision
@@ -44,6 +46,23 @@ def parse_chat(body: bytes) -> ChatRequest:
     return chat
 
 
+def parse_limited(body: bytes, limits: EdgeLimits, ctx: RequestContext, service: ChatService
+                  ) -> ChatRequest:
+    """The chat request in `body` within the edge's limits; a refusal gets its ledger row."""
+    try:
+        limits.check_body(body)
+        chat = parse_chat(body)
+    except InvalidRequest as exc:
+        service.record_rejected(ctx, "", exc)
+        raise
+    try:
+        limits.check_chat(chat)
+    except InvalidRequest as exc:
+        service.record_rejected(ctx, chat.model, exc)
+        raise
+    return chat
+
+
 def build_router() -> APIRouter:
     router = APIRouter()
 
@@ -51,12 +70,16 @@ def build_router() -> APIRouter:
     async def chat_completions(request: Request) -> Response:
         rt = request.app.state.runtime
         service: ChatService = rt.chat
+        ctx: RequestContext = await rt.authenticate(request, None)  # before the body
+        limits = limits_of(rt)
         try:
-            chat = parse_chat(await request.body())
-        except InvalidRequest as exc:
-            service.record_rejected(_bare_context(request, rt.clock), "", exc)
+            body = await read_body(request.scope, request.receive, limits)
+        except BodyTooLarge as exc:
+            service.record_rejected(ctx, "", exc)
             raise
-        ctx: RequestContext = await rt.authenticate(request, chat)
+        if body is None:
+            raise ClientDisconnect
+        chat = parse_limited(body, limits, ctx, service)
         created = int(rt.clock.now())
         rid = "chatcmpl-" + ctx.request_id.removeprefix("req_")
         if chat.stream:
@@ -96,10 +119,10 @@ def build_router() -> APIRouter:
     return router
 
 
-def _bare_context(request: Request, clock: Clock) -> RequestContext:
-    state = request.scope.get("state", {})
-    return RequestContext(request_id=state.get("request_id", ""),
-                          received_at=state.get("received_at", clock.monotonic()))
+def limits_of(rt: Any) -> EdgeLimits:
+    """The running gateway's edge limits (its settings'), else the defaults."""
+    settings = rt.extras.get("settings")
+    return EdgeLimits.of(settings) if settings is not None else EdgeLimits()
 
 
 async def sse_events(handle: StreamHandle, enc: ChunkEncoder, include_usage: bool

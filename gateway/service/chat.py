@@ -3,6 +3,7 @@ dispatch, restore redacted values in the answer (streamed too), settle usage, re
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -194,6 +195,9 @@ class ChatService:
         except ProviderError as exc:
             self._record(ctx, request, decision, outcome, None, 502, exc.kind.value, False)
             raise
+        except asyncio.CancelledError:  # the client left (or the server stops): the call ends
+            self._record(ctx, request, decision, outcome, None, 499, "client_closed", False)
+            raise
         except Exception:  # a bug is still a request: it gets its (500) row
             self._record(ctx, request, decision, outcome, None, 500, INTERNAL, False)
             raise
@@ -218,6 +222,9 @@ class ChatService:
             raise
         except ProviderError as exc:
             self._record(ctx, request, decision, outcome, None, 502, exc.kind.value, True)
+            raise
+        except asyncio.CancelledError:  # the client left before the first token
+            self._record(ctx, request, decision, outcome, None, 499, "client_closed", True)
             raise
         except Exception:
             self._record(ctx, request, decision, outcome, None, 500, INTERNAL, True)

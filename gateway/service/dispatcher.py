@@ -112,6 +112,9 @@ class Dispatcher:
             except (ProviderError, TimeoutError, StopAsyncIteration) as raw:
                 await _close(it)
                 raise _as_provider_error(name, raw) from None
+            except asyncio.CancelledError:  # the client left: the upstream call ends now
+                await _close(it)
+                raise
 
         deadline = self._deadline(decision.limits)
         name, t0, (first, it) = await self._attempts(decision, outcome, deadline, call,
@@ -304,6 +307,11 @@ class Dispatcher:
         self._note(outcome, name, "failed", t0, exc.kind.value, exc.status)
         if exc.kind == FailureKind.UNSUPPORTED:
             outcome.unsupported.append(exc.message)
+        if caller_fault(exc):
+            # the backend answered; the request was at fault: one tenant's bad requests must
+            # not open the circuit (or raise the error rate) for every tenant
+            self._stats.of(name).refused_request()
+            return
         self._stats.of(name).failure(self._clock.monotonic(), exc.kind)
 
     def _note(self, outcome: Outcome, name: str, result: str, t0: float | None,
@@ -350,6 +358,18 @@ class _TailDeadline:
         self.expired = True
         if self.task is not None:
             self.task.cancel()
+
+
+# an upstream's answer that the request itself was wrong (bad value, unknown model name,
+# too large, unprocessable); 401/403/429 and 5xx say something about the backend instead
+CALLER_STATUSES = frozenset({400, 404, 413, 422})
+_CALLER_KINDS = frozenset({FailureKind.CALLER, FailureKind.CONTEXT_LENGTH,
+                           FailureKind.UNSUPPORTED})
+
+
+def caller_fault(exc: ProviderError) -> bool:
+    """Whether a failure is the caller's (never counted against the backend's health)."""
+    return exc.kind in _CALLER_KINDS or exc.status in CALLER_STATUSES
 
 
 def _tried(outcome: Outcome) -> str:

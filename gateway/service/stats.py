@@ -150,6 +150,11 @@ class BackendStats:
             self._half_open = False
             self._probing = False
 
+    def refused_request(self) -> None:
+        """The backend answered that the request was at fault: no verdict on its health (a
+        half-open probe may be tried again), no sample."""
+        self._probing = False
+
     def circuit(self, now: float) -> CircuitState:
         if self._opened_at is None:
             return "closed"

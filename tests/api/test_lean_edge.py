@@ -70,6 +70,8 @@ CHAT = {"model": "chat", "messages": [{"role": "user", "content": "merhaba"}]}
     {"json": {**CHAT, "model": "nope"}},
     {"json": CHAT, "headers": {"authorization": "Bearer gk_0123456789abcdef_" + "0" * 40}},
     {"json": {**CHAT, "metadata": {"data_class": "bogus"}}},
+    {"content": b"x" * (8 * 1024 * 1024 + 1), "headers": {"content-type": "application/json"}},
+    {"json": {**CHAT, "messages": CHAT["messages"] * 3000}},
 ])
 def test_chat_answers_match_fastapi(app_client: tuple[GatewayApp, TestClient],
                                     kwargs: dict[str, Any]) -> None:

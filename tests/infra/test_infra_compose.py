@@ -84,6 +84,7 @@ def test_every_password_is_required_from_the_environment() -> None:
         "POSTGRES_PASSWORD",
         "REDIS_PASSWORD",
         "GECIT_ADMIN_KEY",
+        "GECIT_METRICS_KEY",
         "GRAFANA_ADMIN_PASSWORD",
     ):
         partial = {k: v for k, v in env.items() if k != name}
@@ -156,6 +157,12 @@ def test_prometheus_scrapes_every_replica(compose: dict) -> None:
     prom = yaml.safe_load((r.INFRA / "compose" / "prometheus.yml").read_text())
     job = next(j for j in prom["scrape_configs"] if j["job_name"] == "gecit-gateway")
     assert job["metrics_path"] == "/metrics"
+    # the replicas require keys, so /metrics does: scraped with the metrics key's secret
+    secret = job["authorization"]["credentials_file"].removeprefix("/run/secrets/")
+    assert secret in compose["services"]["prometheus"]["secrets"]
+    assert compose["secrets"][secret]["environment"] == "GECIT_METRICS_KEY"
+    assert all("GECIT_METRICS_KEY" in compose["services"][t.split(":")[0]]["environment"]
+               for t in {t for sc in job["static_configs"] for t in sc["targets"]})
     targets = {t for sc in job["static_configs"] for t in sc["targets"]}
     assert targets == {f"{n}:8080" for n in compose["services"] if n.startswith("gateway-")}
     prom_nets = set(compose["services"]["prometheus"]["networks"])

@@ -65,7 +65,12 @@ class OpenAICompatProvider:
 
     # ---- mapping -------------------------------------------------------------------------
     def payload(self, request: ChatRequest, stream: bool) -> bytes:
-        return orjson.dumps(request_body(request, self.model, stream))
+        try:
+            return orjson.dumps(request_body(request, self.model, stream))
+        except orjson.JSONEncodeError:  # e.g. an integer past 64 bits: the caller's value
+            raise ProviderError(FailureKind.CALLER,
+                                "the request has a value that cannot be sent to backend "
+                                f"'{self.name}'", backend=self.name) from None
 
     @staticmethod
     def _timeout(options: CallOptions) -> httpx.Timeout:
@@ -119,9 +124,10 @@ class OpenAICompatProvider:
         the way (what _sse_data_lines + _iter_sse do for the httpx path, with the same
         errors): a `data:` line is handed on as soon as its newline arrives."""
         name = self.name
+        body = self.payload(request, True)  # a caller's bad value is not the backend's failure
         try:
             fast = await pool.stream(
-                "POST", self._path, self.payload(request, True),
+                "POST", self._path, body,
                 connect_timeout=options.connect_timeout,
                 first_byte_timeout=options.first_byte_timeout,
                 first_data_timeout=options.first_byte_timeout)
@@ -163,7 +169,8 @@ class OpenAICompatProvider:
 
     async def _stream_httpx(self, request: ChatRequest, options: CallOptions
                             ) -> AsyncIterator[ChatChunk]:
-        req = self._client.build_request("POST", self._url, content=self.payload(request, True),
+        body = self.payload(request, True)
+        req = self._client.build_request("POST", self._url, content=body,
                                          timeout=self._timeout(options))
         try:
             resp = await self._client.send(req, stream=True)
