@@ -29,7 +29,7 @@ from gateway.openai_api.embeddings import build_embeddings_router
 from gateway.openai_api.handlers import build_router
 from gateway.openai_api.middleware import RequestIdMiddleware
 from gateway.policy.loader import CompiledPolicy, load_file
-from gateway.providers.base import Provider
+from gateway.providers.base import Provider, StartupCheck
 from gateway.providers.registry import BuildContext
 from gateway.runtime import Runtime
 from gateway.service.budgets import BudgetGate
@@ -175,10 +175,9 @@ async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None
 
 
 async def _log_start_up_problems(providers: Mapping[str, Provider]) -> None:
-    """Backends that can tell what is wrong at start-up (`async verify() -> str | None`, e.g.
-    an Ollama model that is not pulled) get it logged; they stay built, `check()` says down."""
-    checks = {n: p.verify() for n, p in providers.items()  # type: ignore[attr-defined]
-              if callable(getattr(p, "verify", None))}
+    """Backends that can tell what is wrong at start-up (a `StartupCheck`, e.g. an Ollama
+    model that is not pulled) get it logged; they stay built, `check()` says down."""
+    checks = {n: p.verify() for n, p in providers.items() if isinstance(p, StartupCheck)}
     results = await asyncio.gather(*checks.values(), return_exceptions=True)
     for name, problem in zip(checks, results, strict=True):
         if isinstance(problem, BaseException):

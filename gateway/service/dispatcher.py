@@ -74,9 +74,9 @@ class Dispatcher:
     async def complete(self, decision: RouteDecision, request_for: RequestFor,
                        outcome: Outcome) -> ChatResult:
         async def call(name: str, provider: Provider, options: CallOptions) -> ChatResult:
-            if getattr(provider, "enforces_total_timeout", False):
+            if provider.capabilities.enforces_total_timeout:
                 # the provider bounds the whole call by options.total_timeout itself: a second
-                # `asyncio.timeout` around it is pure CPU (issue 7)
+                # `asyncio.timeout` around it is pure CPU on the hot path
                 return await provider.complete(request_for(name), options)
             async with asyncio.timeout(options.total_timeout):
                 return await provider.complete(request_for(name), options)
@@ -97,9 +97,9 @@ class Dispatcher:
                        ) -> tuple[ChatChunk, AsyncIterator[ChatChunk]]:
             it = provider.stream(request_for(name), options).__aiter__()
             try:
-                if getattr(provider, "enforces_first_chunk_timeout", False):
+                if provider.capabilities.enforces_first_chunk_timeout:
                     # the provider bounds its first chunk by options.first_byte_timeout itself
-                    # (no asyncio.timeout context per stream: issue 7)
+                    # (an asyncio.timeout context per stream is CPU on the hot path)
                     return await it.__anext__(), it
                 async with asyncio.timeout(options.first_byte_timeout):
                     return await it.__anext__(), it

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from gateway.policy.schema import LocalBackend
 from gateway.providers.base import Capabilities
 from gateway.providers.openai_compat.adapter import OpenAICompatProvider
 from gateway.providers.openai_compat.factory import capabilities_from
 from gateway.providers.registry import BackendDisabled, BuildContext
 
 
-def build(name: str, spec: Any, ctx: BuildContext) -> OpenAICompatProvider:
+def build(name: str, spec: LocalBackend, ctx: BuildContext) -> OpenAICompatProvider:
     if not ctx.local_base_url:
         raise BackendDisabled("the bundled local engine is not running "
                               "(install the 'local' extra, or it was turned off)")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -23,11 +24,6 @@ from gateway.providers.openai_shape import finish_of, parse_result, request_body
 
 
 class OpenAICompatProvider:
-    # `complete` is bounded by options.total_timeout here, and a stream's first chunk by
-    # options.first_byte_timeout: the dispatcher adds no second timeout around them
-    enforces_total_timeout = True
-    enforces_first_chunk_timeout = True
-
     def __init__(
         self,
         name: str,
@@ -41,7 +37,11 @@ class OpenAICompatProvider:
     ) -> None:
         self.name = name
         self.model = model
-        self.capabilities = capabilities or Capabilities(tools=True, json_mode=True)
+        # `complete` is bounded by options.total_timeout here, and a stream's first chunk by
+        # options.first_byte_timeout: the dispatcher adds no second timeout around them
+        self.capabilities = replace(capabilities or Capabilities(tools=True, json_mode=True),
+                                    enforces_total_timeout=True,
+                                    enforces_first_chunk_timeout=True)
         base = base_url.rstrip("/")
         self._url = base + ("/chat/completions" if base.endswith("/v1") else "/v1/chat/completions")
         self._models_url = self._url.rsplit("/chat/completions", 1)[0] + "/models"

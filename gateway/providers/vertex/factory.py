@@ -18,8 +18,9 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from gateway.policy.schema import VertexBackend
 from gateway.providers.base import Capabilities
 from gateway.providers.registry import BackendDisabled, BackendPending, BuildContext
 
@@ -103,7 +104,7 @@ def adc_is_absent(environ: Mapping[str, str] | None = None) -> bool:
     return environ.get("NO_GCE_CHECK") == "true"  # else only the metadata server can tell
 
 
-def build(name: str, spec: Any, ctx: BuildContext) -> VertexProvider:
+def build(name: str, spec: VertexBackend, ctx: BuildContext) -> VertexProvider:
     injected = ctx.extra.get("vertex_credentials")
     if injected is not None:
         from google.auth.credentials import Credentials
@@ -120,7 +121,8 @@ def build(name: str, spec: Any, ctx: BuildContext) -> VertexProvider:
     return _build(name, spec, ctx, resolve_credentials(spec.credentials_env, ctx.env))
 
 
-def _build(name: str, spec: Any, ctx: BuildContext, credentials: Credentials) -> VertexProvider:
+def _build(name: str, spec: VertexBackend, ctx: BuildContext,
+           credentials: Credentials) -> VertexProvider:
     from gateway.providers.vertex.adapter import VertexProvider
 
     return VertexProvider(
@@ -129,7 +131,7 @@ def _build(name: str, spec: Any, ctx: BuildContext, credentials: Credentials) ->
         capabilities=_capabilities(spec))
 
 
-def _capabilities(spec: Any) -> Capabilities:
+def _capabilities(spec: VertexBackend) -> Capabilities:
     from gateway.providers.vertex.adapter import is_embedding_model
 
     embeddings = is_embedding_model(spec.model)
