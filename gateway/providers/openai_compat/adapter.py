@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import replace
 from typing import Any
@@ -18,7 +19,7 @@ from gateway.core.types import (
     ToolCallDelta,
 )
 from gateway.providers.base import CallOptions, Capabilities, require_capabilities
-from gateway.providers.http1 import Http1Pool
+from gateway.providers.http1 import Http1Pool, UnsupportedProxy
 from gateway.providers.openai_compat.errors import classify_exception, classify_status
 from gateway.providers.openai_shape import finish_of, parse_result, request_body, usage_of
 
@@ -61,7 +62,8 @@ class OpenAICompatProvider:
         self._fast: Http1Pool | None = None
         self._path = httpx.URL(self._url).raw_path.decode("ascii")
         if transport is None:
-            self._fast = Http1Pool(self._url, headers, max_connections=max_connections)
+            with contextlib.suppress(UnsupportedProxy):  # e.g. socks5: chat stays on httpx
+                self._fast = Http1Pool(self._url, headers, max_connections=max_connections)
 
     # ---- mapping -------------------------------------------------------------------------
     def payload(self, request: ChatRequest, stream: bool) -> bytes:
