@@ -60,7 +60,23 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
     p.add_argument("--journal-path", dest="journal_path",
                    help="ledger journal directory (env GECIT_JOURNAL_PATH; default next to "
                         "the database)")
+    cadences = p.add_argument_group("background cadences in seconds (0 turns the loop off)")
+    for flag, dest, what, default in _CADENCES:
+        cadences.add_argument(flag, dest=dest, type=float,
+                              help=f"{what} (env GECIT_{dest.upper()}; default {default})")
     p.set_defaults(func=_serve)
+
+
+# flag, Settings field, what it paces, default
+_CADENCES = (
+    ("--probe-interval-s", "probe_interval_s", "health probes of every backend", "10"),
+    ("--policy-watch-s", "policy_watch_s", "checks of the policy file for changes", "2"),
+    ("--policy-sync-s", "policy_sync_s",
+     "reads of the shared policy version from the database", "1"),
+    ("--budget-sweep-s", "budget_sweep_s", "sweeps of budget holds", "60"),
+    ("--budget-hold-stale-s", "budget_hold_stale_s",
+     "age at which a budget hold is released by the sweep", "3600"),
+)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -75,7 +91,8 @@ def _serve(args: argparse.Namespace) -> int:
             drain_seconds=args.drain_seconds, redis_url=args.redis_url,
             redis_prefix=args.redis_prefix, admin_key=args.admin_key,
             require_keys=args.require_keys, local_model_path=args.local_model_path,
-            local_ctx=args.local_ctx, journal_path=args.journal_path)
+            local_ctx=args.local_ctx, journal_path=args.journal_path,
+            **{dest: getattr(args, dest) for _flag, dest, _what, _default in _CADENCES})
     except ValueError as exc:
         print(f"gateway: {exc}", file=sys.stderr)
         return 2

@@ -11,7 +11,7 @@ from gateway.core.errors import AuthenticationFailed, PermissionDenied
 
 def admin_key_of(request: Request) -> str | None:
     runtime = getattr(request.app.state, "runtime", None)
-    settings = runtime.extras.get("settings") if runtime is not None else None
+    settings = runtime.settings if runtime is not None else None
     return getattr(settings, "admin_key", None)
 
 

@@ -15,9 +15,9 @@ from starlette.responses import HTMLResponse, Response
 
 from gateway.admin import dashboard
 from gateway.admin.auth import admin_key_of
-from gateway.admin.reference import PolicyCloudReference
 from gateway.core.errors import AuthenticationFailed, InvalidRequest, PermissionDenied
 from gateway.policy.schema import Policy
+from gateway.usage.cloud_reference import PolicyCloudReference
 from gateway.usage.report_format import FORMATS, to_csv, to_json, to_table
 from gateway.usage.reports import Rates, ReportError, ReportQuery, run_report
 
@@ -37,7 +37,7 @@ async def reader_scope(request: Request) -> str:
     expected = admin_key_of(request)
     if expected and hmac.compare_digest(token.encode(), expected.encode()):
         return ADMIN
-    auth = request.app.state.runtime.extras.get("auth")
+    auth = request.app.state.runtime.auth
     if auth is None:
         raise AuthenticationFailed("invalid admin key")
     try:
@@ -78,10 +78,7 @@ def _query(request: Request, scope: str, group_by: str) -> ReportQuery:
 
 
 def _policy(request: Request) -> Policy:
-    rt = request.app.state.runtime
-    reloader = rt.extras.get("policy_reloader")
-    compiled = reloader.current() if reloader is not None else rt.policy
-    policy: Policy = compiled.policy
+    policy: Policy = request.app.state.runtime.policy.policy  # the running (reloaded) one
     return policy
 
 
@@ -106,7 +103,7 @@ def build_router() -> APIRouter:
         if fmt not in FORMATS:
             raise InvalidRequest(f"format must be one of {', '.join(FORMATS)}", param="format")
         q = _query(request, scope, "tenant")
-        engine = request.app.state.runtime.extras["engine"]
+        engine = request.app.state.runtime.engine
         report = await asyncio.to_thread(run_report, engine, q, _reference(request),
                                          _rates(request))
         if fmt == "csv":
@@ -121,7 +118,7 @@ def build_router() -> APIRouter:
     async def dashboard_page(request: Request) -> Response:
         scope = await reader_scope(request)
         q = _query(request, scope, "tenant")
-        engine = request.app.state.runtime.extras["engine"]
+        engine = request.app.state.runtime.engine
         data = await asyncio.to_thread(dashboard.load, engine, q.start, q.end, q.tenant,
                                        _reference(request), _rates(request))
         return HTMLResponse(dashboard.render(data),

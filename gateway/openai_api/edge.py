@@ -134,7 +134,7 @@ class LeanEdge:
             service.record_rejected(RequestContext(request_id=rid, received_at=received), "",
                                     exc)
             raise
-        auth = rt.extras.get("auth")  # gateway.openai_api.auth.Authenticator
+        auth = rt.auth
         if auth is not None:
             token, headers = split_headers(scope["headers"])
             ctx: RequestContext = await auth.context_for(rid, received, token, headers)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
@@ -36,7 +36,9 @@ class BuildContext:
     env: Mapping[str, str]
     local_base_url: str | None = None
     transport: httpx.AsyncBaseTransport | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    # Google credentials to use instead of looking them up (tests and offline runs against
+    # the Vertex emulator); typed loosely so that this module never imports google-auth
+    google_credentials: object | None = None
     # set by a caller that can finish builds off the event loop (the provider pool): a factory
     # may then raise BackendPending rather than block start-up on network credential lookups
     defer_blocking: bool = False

@@ -225,7 +225,7 @@ def test_ledger_one_row_per_request_without_text(client: TestClient,
     two_emulators[0].state.mode = Mode(kind="status", status=500, times=1)
     client.post("/v1/chat/completions", json=chat_body())
     async def drain() -> None:
-        await client.app.state.runtime.extras["recorder"].drain(5)  # type: ignore[attr-defined]
+        await client.app.state.runtime.recorder.drain(5)  # type: ignore[attr-defined]
 
     client.portal.call(drain)  # type: ignore[union-attr]
     db: Path = client.db_path  # type: ignore[attr-defined]

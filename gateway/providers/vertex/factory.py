@@ -1,6 +1,6 @@
 """Build a VertexProvider from a `vertex` backend spec, resolving Google credentials.
 
-Order: credentials injected by the composition root (`ctx.extra["vertex_credentials"]`, used by
+Order: credentials injected by the composition root (`ctx.google_credentials`, used by
 tests and offline runs against the emulator); else the service-account (or other credential)
 file named by `spec.credentials_env` in `ctx.env`; else Application Default Credentials. When
 none can be found the backend is disabled with the reason, and `gateway serve` lists it.
@@ -105,7 +105,7 @@ def adc_is_absent(environ: Mapping[str, str] | None = None) -> bool:
 
 
 def build(name: str, spec: VertexBackend, ctx: BuildContext) -> VertexProvider:
-    injected = ctx.extra.get("vertex_credentials")
+    injected = ctx.google_credentials
     if injected is not None:
         from google.auth.credentials import Credentials
 
