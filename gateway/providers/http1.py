@@ -1,6 +1,6 @@
 """A lean pooled HTTP/1.1 client (asyncio protocol + httptools) for the hottest upstream calls.
 
-Why not httpx there: measured on the 2-core CI-like machine (bench/, issue 7), one
+Why not httpx there: measured on the 2-core CI-like machine (bench/), one
 `httpx.AsyncClient.post` to a local server costs about 3 ms of CPU at concurrency 1 and 4.7 ms at
 concurrency 50 (httpcore checks every pooled connection's socket on each request); the client
 layer alone, over a no-op transport, costs 0.32 ms. This client costs about 0.05-0.1 ms. It
@@ -143,7 +143,7 @@ class _Conn(asyncio.Protocol):
         """Until the parser has news, at most `timeout` seconds.
 
         The timeout is a lazy timer, not one armed and cancelled per wait (a stream waits once
-        per chunk; that was ~2 µs each, issue 7; an `asyncio.timeout` context per wait had cost
+        per chunk; that was ~2 µs each; an `asyncio.timeout` context per wait had cost
         several % of the gateway's CPU before that): each wait only moves `_expire_at`, and
         the connection's one timer, when it fires, expires the wait then in progress if its
         time has come, or sets itself again for it. A wait that expires sooner than the
@@ -443,7 +443,7 @@ class Http1Pool:
                       total_timeout: float | None = None) -> Http1Response:
         """One whole exchange. `total_timeout` bounds all of it (waiting for a free
         connection, connecting, the head and the body) with the waits' own timers, not an
-        `asyncio.timeout` context per call, which cost ~2 % of the gateway's CPU (issue 7)."""
+        `asyncio.timeout` context per call, which cost ~2 % of the gateway's CPU."""
         deadline = None
         if total_timeout is not None:
             deadline = asyncio.get_running_loop().time() + total_timeout

@@ -121,7 +121,7 @@ class Dispatcher:
                     ) -> AsyncIterator[ChatChunk]:
         pieces = 1
         completion: int | None = None
-        # one timer for the whole tail, not an `asyncio.timeout` context per chunk (issue 7):
+        # one timer for the whole tail, not an `asyncio.timeout` context per chunk (CPU):
         # when it fires it cancels the task only while that task waits for the next chunk;
         # between chunks it just marks the deadline as passed
         deadline_state = _TailDeadline()
@@ -236,7 +236,7 @@ class Dispatcher:
             if remaining < total:
                 return self._derive(base, remaining, stream, limits)
         # the deadline does not bind: the result depends only on the backend's options and
-        # the stream's TTFT limit, so it is built once (issue 7)
+        # the stream's TTFT limit, so it is built once per pair
         key = (base, limits.ttft_deadline_s if stream else None)
         options = self._derived.get(key)
         if options is None:

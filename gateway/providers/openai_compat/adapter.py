@@ -57,7 +57,7 @@ class OpenAICompatProvider:
                                 max_keepalive_connections=max_connections),
         )
         # chat calls (the hot path) go over the lean HTTP/1.1 pool: httpx costs ~3-5 ms CPU
-        # per call on the CI machine (bench/, issue 7). An injected transport (tests) keeps
+        # per call on the CI machine (bench/). An injected transport (tests) keeps
         # everything on httpx.
         self._fast: Http1Pool | None = None
         self._path = httpx.URL(self._url).raw_path.decode("ascii")
@@ -81,7 +81,8 @@ class OpenAICompatProvider:
         headers: Mapping[str, str]
         try:
             if self._fast is not None:
-                # the pool bounds the whole exchange by total_timeout itself (issue 7)
+                # the pool bounds the whole exchange by total_timeout itself, with no timer
+                # context of its own per call
                 fast = await self._fast.request(
                     "POST", self._path, body, connect_timeout=options.connect_timeout,
                     first_byte_timeout=options.first_byte_timeout,
@@ -109,7 +110,7 @@ class OpenAICompatProvider:
 
     def stream(self, request: ChatRequest, options: CallOptions) -> AsyncIterator[ChatChunk]:
         """The answer's chunks. A plain method returning the generator (no generator around
-        a generator): every async-generator layer costs each chunk a step (issue 7)."""
+        a generator): every async-generator layer costs each chunk a step."""
         require_capabilities(self, request)
         if self._fast is not None:
             return self._stream_fast(request, options, self._fast)
@@ -214,11 +215,6 @@ class OpenAICompatProvider:
         except httpx.HTTPError:
             return False
         return resp.status_code < 500
-
-    async def list_models(self) -> list[str]:
-        resp = await self._client.get(self._models_url, timeout=5.0)
-        resp.raise_for_status()
-        return [m["id"] for m in orjson.loads(resp.content).get("data", [])]
 
     async def aclose(self) -> None:
         await self._client.aclose()
