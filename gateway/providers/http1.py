@@ -334,7 +334,9 @@ class Http1Pool:
                 raise UnsupportedProxy(f"proxy scheme {proxy.scheme!r}")
             self._dial_host = proxy.host
             self._dial_port = proxy.port or (443 if proxy.scheme == "https" else 80)
-            self._dial_ssl = ssl.create_default_context() if proxy.scheme == "https" else None
+            # as httpx: the proxy's certificate is checked with the same context as the origin's
+            self._dial_ssl = ((ssl_context or ssl.create_default_context())
+                              if proxy.scheme == "https" else None)
             auth = _proxy_authorization(proxy)
             if u.scheme == "https":
                 authority = host_header if u.port else f"{host_header}:{self._port}"

@@ -195,6 +195,39 @@ async def test_https_origin_is_reached_through_a_connect_tunnel(
     assert len(requests) == 2
 
 
+async def test_https_origin_through_an_https_proxy(tmp_path: Path) -> None:
+    """TLS to the proxy, CONNECT, then TLS with the origin inside that TLS stream."""
+    cert, key = _certificate(tmp_path)
+    server_ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_ctx.load_cert_chain(cert, key)
+
+    async def origin(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(asyncio.IncompleteReadError, ConnectionError):
+            await reader.readuntil(b"\r\n\r\n")
+            await reader.readexactly(2)
+            writer.write(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok")
+            await writer.drain()
+        writer.close()
+
+    p = Proxy()
+    tls_origin = await asyncio.start_server(origin, "127.0.0.1", 0, ssl=server_ctx)
+    tls_proxy = await asyncio.start_server(p._handle, "127.0.0.1", 0, ssl=server_ctx)
+    port = tls_origin.sockets[0].getsockname()[1]
+    proxy_url = f"https://127.0.0.1:{tls_proxy.sockets[0].getsockname()[1]}"
+    pool = Http1Pool(f"https://127.0.0.1:{port}/v1/chat/completions",
+                     ssl_context=ssl.create_default_context(cafile=str(cert)),
+                     env={"HTTPS_PROXY": proxy_url})
+    try:
+        resp = await pool.request("POST", "/v1/chat/completions", b"{}",
+                                  connect_timeout=2, first_byte_timeout=5)
+        assert (resp.status, resp.content) == (200, b"ok")
+    finally:
+        await pool.aclose()
+        tls_origin.close()
+        tls_proxy.close()
+    assert p.seen == [f"CONNECT 127.0.0.1:{port} HTTP/1.1"]
+
+
 async def test_a_refused_tunnel_is_a_proxy_error(tmp_path: Path) -> None:
     async def refuse(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await reader.readuntil(b"\r\n\r\n")
