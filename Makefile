@@ -1,7 +1,8 @@
 # Geçit: two commands work on a fresh machine (Python >= 3.11 with venv, a C/C++ compiler):
 #   make serve   -> creates .venv, installs gecit with the bundled local model, runs `gateway serve`
 #                   (its flags in ARGS: make serve ARGS="--port 9000")
-#   make test    -> installs the dev tools too, runs ruff, mypy and the whole test suite
+#   make test    -> installs the dev tools too, runs ruff, the import contracts (lint-imports),
+#                   mypy and the whole test suite
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -37,6 +38,7 @@ serve: install
 
 lint: install-dev
 	$(BIN)/ruff check gateway tests bench
+	$(BIN)/lint-imports
 
 typecheck: install-dev
 	$(BIN)/mypy gateway

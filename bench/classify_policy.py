@@ -1,5 +1,5 @@
 """Classification + policy decision time for a 2 KB prompt, reported separately from the HTTP
-figures (target, issue 7: both together <= 0.1 ms). Uses the tree's Classifier, the policy engine
+figures (target: both together <= 0.1 ms). Uses the tree's Classifier, the policy engine
 and the PolicyRouter exactly as the request path does, with the default policy derived for an
 upstream (`serve --upstream`), one alias.
 

@@ -1,4 +1,4 @@
-"""Micro-benchmark of the usage ledger path (issue 7): what one record costs.
+"""Micro-benchmark of the usage ledger path: what one record costs.
 
     taskset -c 1 .venv/bin/python bench/ledger.py [--db pg|sqlite] [--n 4000] [--burst 2000]
 

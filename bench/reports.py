@@ -2,7 +2,7 @@
 
 For each size: bulk-load the `requests` table (executemany on SQLite, COPY on PostgreSQL), build
 the daily rollups from it (`rollups.rebuild`), then time a monthly report grouped by tenant and
-backend (`reports.run_report`), and print the figures. Acceptance: the report answers in < 1 s
+backend (`reports.run_report`), and print the figures. Target: the report answers in < 1 s
 at 1M rows on both databases.
 
     .venv/bin/python bench/reports.py                       # 100k, 1M, 5M on both

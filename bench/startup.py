@@ -1,4 +1,4 @@
-"""Start-up figures of `gateway serve` (issue 7): time to ready, CPU spent getting there, idle RSS.
+"""Start-up figures of `gateway serve`: time to ready, CPU spent getting there, idle RSS.
 
 Two configurations, N runs each (default 5), every run a fresh process:
 
@@ -14,7 +14,7 @@ reported as "cold db" and not in the figures); the measured runs then start on t
 database, as a restarted gateway does. The llama.cpp child is never started.
 
 The cloud credential chains are told not to probe metadata addresses (AWS_EC2_METADATA_DISABLED,
-NO_GCE_CHECK), so only 127.0.0.1 is contacted. Targets (issue 7): ready <= 2 s, idle RSS <= 120 MB.
+NO_GCE_CHECK), so only 127.0.0.1 is contacted. Targets: ready <= 2 s, idle RSS <= 120 MB.
 Load averages are printed before and after: CPU figures hold under load, wall figures do not.
 
     .venv/bin/python bench/startup.py [--runs 5] [--idle 2] [--tree DIR] [--only upstream]

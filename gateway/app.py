@@ -10,7 +10,7 @@ import random
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import httpx
 from fastapi import FastAPI
@@ -18,7 +18,6 @@ from fastapi.responses import ORJSONResponse
 from starlette.types import Receive, Scope, Send
 
 from gateway.admin.policy_routes import build_router as build_policy_admin_router
-from gateway.admin.reference import transfer_basis_of
 from gateway.admin.reports import build_router as build_reports_admin_router
 from gateway.core.clock import Clock, IdGenerator, RandomIds, SystemClock
 from gateway.metrics import Metrics, backends_up, build_metrics_router
@@ -33,7 +32,7 @@ from gateway.openai_api.middleware import RequestIdMiddleware
 from gateway.openai_api.openapi import build_openapi_router
 from gateway.policy.limits import limits_from
 from gateway.policy.loader import CompiledPolicy, load_file
-from gateway.providers.base import Provider
+from gateway.providers.base import Provider, StartupCheck
 from gateway.providers.registry import BuildContext
 from gateway.runtime import Runtime
 from gateway.service.budgets import BudgetGate
@@ -47,10 +46,14 @@ from gateway.service.router import PolicyRouter, redactor_for
 from gateway.service.routing import start_routing as _start_routing
 from gateway.settings import Settings
 from gateway.usage.audit import AuditListener, AuditLog
+from gateway.usage.cloud_reference import transfer_basis_of
 from gateway.usage.db import create_schema, make_engine
 from gateway.usage.policy_changes import start_change_log
 from gateway.usage.rollups import RollupListener
 from gateway.usage.wiring import PolicyView, start_ledger
+
+if TYPE_CHECKING:  # imported only when a policy uses the bundled engine
+    from gateway.providers.local.engine import LocalEngine
 
 log = logging.getLogger("gateway")
 
@@ -139,16 +142,25 @@ async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None
     create_schema(engine)
     stack.callback(engine.dispose)
     metrics = Metrics()
-    policy_now = PolicyView(compiled)
+    # the policy first: everything below reads the running policy from its reloader
+    sync = PolicySync(engine, interval_s=settings.policy_sync_s,
+                      redis_url=settings.redis_url, channel=settings.redis_prefix + "policy")
+    routing = _start_routing(settings, seams.clock, compiled, pool, stack, sink=sync.sink)
+    reloader = routing.reloader
+    changes = await start_change_log(engine, seams.clock, stack, compiled.sha256,
+                                     compiled.source)  # policy_changes + audit entries
+    reloader.add_sink(changes.record)
+    sync.attach(reloader)
+    policy_now = PolicyView(reloader.current)
     ledger = await start_ledger(settings, engine, policy_now, stack, observers=[metrics.observe],
                                 listeners=[RollupListener(pool.zone_of), AuditListener(
                                     AuditLog(engine, seams.clock),
-                                    lambda: policy_now.source().sha256,
+                                    lambda: reloader.current().sha256,
                                     lambda b: transfer_basis_of(policy_now(), b), pool.zone_of)])
     recorder = ledger.recorder
     gate = BudgetGate(engine, policy_now, ledger.pricer, seams.clock,
-                      sweep_every_s=float(settings.extra.get("budget_sweep_s", 60.0)),
-                      stale_after_s=float(settings.extra.get("budget_hold_stale_s", 3600.0)),
+                      sweep_every_s=settings.budget_sweep_s,
+                      stale_after_s=settings.budget_hold_stale_s,
                       backlog=lambda: recorder.backlog)
     await gate.start()
     stack.push_async_callback(gate.stop)
@@ -159,47 +171,32 @@ async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None
                          metrics_key=settings.metrics_key,
                          limiter=FailedAuthLimiter(seams.clock,
                                                    settings.auth_failures_per_minute))
-
-    sync = PolicySync(engine, interval_s=float(settings.extra.get("policy_sync_s", 1.0)),
-                      redis_url=settings.redis_url, channel=settings.redis_prefix + "policy")
-    routing = _start_routing(settings, seams.clock, compiled, pool, stack, sink=sync.sink)
-    changes = await start_change_log(engine, seams.clock, stack, compiled.sha256,
-                                     compiled.source)  # policy_changes + audit entries
-    routing.reloader.add_sink(changes.record)
-    sync.attach(routing.reloader)
-    reloader = routing.reloader
     metrics.add_runtime_source(  # gecit_backend_up and gecit_policy_reloads_total, at scrape
         backends_up(pool.providers, pool.disabled, routing.stats, seams.clock.monotonic),
         lambda: {"accepted": reloader.accepted, "rejected": reloader.rejected})
-    policy_now.source = routing.reloader.current
     dispatcher = Dispatcher(pool.providers, seams.clock, pool.options_for, stats=routing.stats,
                             zone_of=pool.zone_of)
-    router = PolicyRouter(routing.reloader.current, routing.stats, seams.clock, pool.disabled,
+    router = PolicyRouter(reloader.current, routing.stats, seams.clock, pool.disabled,
                           budgets=gate.state_for, rand=random.random)
     chat = ChatService(router, dispatcher, recorder, seams.clock,
-                       redact=redactor_for(routing.reloader.current), budgets=gate)
-    extras: dict[str, Any] = {"recorder": recorder, "engine": engine, "local_engine": local,
-                              "policy_reloader": routing.reloader, "stats": routing.stats,
-                              "settings": settings}
-    extras.update(metrics=metrics, budgets=gate, auth=auth, ledger=ledger)
-    extras["embeddings"] = EmbeddingsService(  # /v1/embeddings, routed like chat
+                       redact=redactor_for(reloader.current), budgets=gate)
+    embeddings = EmbeddingsService(  # /v1/embeddings, routed like chat
         router, EmbedDispatcher(pool.providers, seams.clock, pool.options_for,
                                 stats=routing.stats, zone_of=pool.zone_of),
-        recorder, seams.clock, budgets=extras.get("budgets"))
-    runtime = Runtime(policy=compiled, providers=pool.providers, disabled=pool.disabled,
-                      chat=chat, clock=seams.clock, started_at=seams.clock.now(), extras=extras)
-    routing.runtime.append(runtime)
+        recorder, seams.clock, budgets=gate)
     # shared policy version: newest accepted document in the database wins on every replica
     await sync.start(stack, None if settings.upstream else file_text(compiled))
-    extras["policy_sync"] = sync
-    return runtime
+    return Runtime(reloader=reloader, providers=pool.providers, disabled=pool.disabled,
+                   chat=chat, embeddings=embeddings, clock=seams.clock,
+                   started_at=seams.clock.now(), settings=settings, engine=engine,
+                   ledger=ledger, budgets=gate, auth=auth, metrics=metrics,
+                   stats=routing.stats, policy_sync=sync, local_engine=local)
 
 
 async def _log_start_up_problems(providers: Mapping[str, Provider]) -> None:
-    """Backends that can tell what is wrong at start-up (`async verify() -> str | None`, e.g.
-    an Ollama model that is not pulled) get it logged; they stay built, `check()` says down."""
-    checks = {n: p.verify() for n, p in providers.items()  # type: ignore[attr-defined]
-              if callable(getattr(p, "verify", None))}
+    """Backends that can tell what is wrong at start-up (a `StartupCheck`, e.g. an Ollama
+    model that is not pulled) get it logged; they stay built, `check()` says down."""
+    checks = {n: p.verify() for n, p in providers.items() if isinstance(p, StartupCheck)}
     results = await asyncio.gather(*checks.values(), return_exceptions=True)
     for name, problem in zip(checks, results, strict=True):
         if isinstance(problem, BaseException):
@@ -209,7 +206,7 @@ async def _log_start_up_problems(providers: Mapping[str, Provider]) -> None:
 
 
 async def _maybe_start_local(settings: Settings, policy: CompiledPolicy,
-                             stack: contextlib.AsyncExitStack) -> Any:
+                             stack: contextlib.AsyncExitStack) -> LocalEngine | None:
     if not any(b.kind == "local" for b in policy.policy.backends.values()):
         return None
     if not settings.local_engine:

@@ -82,6 +82,10 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
                    help="longest range of a cost report or dashboard (env "
                         "GECIT_REPORT_MAX_DAYS; default 366)")
     _edge_flags(p)
+    cadences = p.add_argument_group("background cadences in seconds (0 turns the loop off)")
+    for flag, dest, what, default in _CADENCES:
+        cadences.add_argument(flag, dest=dest, type=float,
+                              help=f"{what} (env GECIT_{dest.upper()}; default {default})")
     p.set_defaults(func=_serve)
 
 
@@ -113,6 +117,18 @@ def _edge_flags(p: argparse.ArgumentParser) -> None:
                                 f"default {getattr(defaults, name)})")
 
 
+# flag, Settings field, what it paces, default
+_CADENCES = (
+    ("--probe-interval-s", "probe_interval_s", "health probes of every backend", "10"),
+    ("--policy-watch-s", "policy_watch_s", "checks of the policy file for changes", "2"),
+    ("--policy-sync-s", "policy_sync_s",
+     "reads of the shared policy version from the database", "1"),
+    ("--budget-sweep-s", "budget_sweep_s", "sweeps of budget holds", "60"),
+    ("--budget-hold-stale-s", "budget_hold_stale_s",
+     "age at which a budget hold is released by the sweep", "3600"),
+)
+
+
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -131,7 +147,8 @@ def _serve(args: argparse.Namespace) -> int:
             credential_env_prefix=args.credential_env_prefix,
             report_max_days=args.report_max_days,
             local_restart_max_s=args.local_restart_max_s,
-            **{name: getattr(args, name) for _f, name, _k, _h in EDGE_FLAGS})
+            **{name: getattr(args, name) for _f, name, _k, _h in EDGE_FLAGS},
+            **{dest: getattr(args, dest) for _flag, dest, _what, _default in _CADENCES})
     except ValueError as exc:
         print(f"gateway: {exc}", file=sys.stderr)
         return 2

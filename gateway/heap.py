@@ -1,4 +1,4 @@
-"""Garbage-collector settings for a serving process (issue 7).
+"""Garbage-collector settings for a serving process (the gateway's CPU under load).
 
 Measured on the CI-like machine under 1,500 req/s: with CPython's defaults the cyclic
 collector took ~6 % of the gateway's CPU, and each full (generation 2) collection walked every

@@ -5,7 +5,7 @@ The exact money is the ledger's (Decimal); the cost counter here is for dashboar
 `observe()` runs for every request, so it only adds to plain per-label-key accumulators (one
 small slotted object per (backend, data class, status)): no prometheus_client Counter or
 Histogram, whose every inc/observe takes a threading lock (about 2.3% of the gateway's CPU at
-1,500 req/s, issue 7). The metric families are built from the accumulators at scrape time.
+1,500 req/s). The metric families are built from the accumulators at scrape time.
 
 No locks, because there is one thread: `observe` is the recorder's observer, called only from
 `Recorder.record()` (gateway/usage/recorder.py), which ChatService, EmbeddingsService and the
@@ -270,10 +270,10 @@ def build_metrics_router() -> APIRouter:
     @router.get("/metrics")
     async def metrics(request: Request) -> Response:
         rt = request.app.state.runtime
-        auth = rt.extras.get("auth")  # gateway.openai_api.auth.Authenticator
+        auth = rt.auth  # gateway.openai_api.auth.Authenticator
         if auth is not None:
             await auth.authorize_metrics(request)
-        m: Metrics | None = rt.extras.get("metrics")
+        m: Metrics | None = rt.metrics
         body = m.render() if m is not None else b""
         return Response(body, media_type=CONTENT_TYPE)
 

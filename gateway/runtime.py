@@ -5,38 +5,66 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from fastapi import Request
+from sqlalchemy.engine import Engine
 
 from gateway.core.clock import Clock
 from gateway.core.types import ChatRequest, RequestContext
+from gateway.metrics import Metrics
+from gateway.openai_api.auth import Authenticator
 from gateway.policy.loader import CompiledPolicy
+from gateway.policy.reload import PolicyReloader
 from gateway.providers.base import Provider
+from gateway.service.budgets import BudgetGate
 from gateway.service.chat import ChatService
+from gateway.service.embeddings import EmbeddingsService
+from gateway.service.policy_sync import PolicySync
+from gateway.service.stats import LiveStats
+from gateway.settings import Settings
+from gateway.usage.recorder import Recorder
+from gateway.usage.wiring import Ledger
+
+if TYPE_CHECKING:  # the bundled engine's module is imported only when a policy uses it
+    from gateway.providers.local.engine import LocalEngine
 
 log = logging.getLogger("gateway")
 
 
 @dataclass
 class Runtime:
-    policy: CompiledPolicy
+    """Everything the handlers reach, each part typed; `create_app`'s lifespan builds the
+    parts in dependency order and this last, so nothing points back at it."""
+
+    reloader: PolicyReloader  # the running policy (hot reload swaps it there)
     providers: Mapping[str, Provider]
     disabled: Mapping[str, str]
     chat: ChatService
+    embeddings: EmbeddingsService
     clock: Clock
     started_at: float
-    extras: dict[str, Any] = field(default_factory=dict)
+    settings: Settings
+    engine: Engine
+    ledger: Ledger
+    budgets: BudgetGate
+    auth: Authenticator
+    metrics: Metrics
+    stats: LiveStats
+    policy_sync: PolicySync
+    local_engine: LocalEngine | None = None
+
+    @property
+    def policy(self) -> CompiledPolicy:
+        return self.reloader.current()
+
+    @property
+    def recorder(self) -> Recorder:
+        return self.ledger.recorder
 
     async def authenticate(self, request: Request, chat: ChatRequest | None) -> RequestContext:
-        auth = self.extras.get("auth")  # gateway.openai_api.auth.Authenticator
-        if auth is not None:
-            ctx: RequestContext = await auth.authenticate(request)
-            return ctx
-        state = request.scope.get("state", {})
-        return RequestContext(request_id=state.get("request_id", ""),
-                              received_at=state.get("received_at", self.clock.monotonic()))
+        return await self.auth.authenticate(request)
 
     async def readiness(self) -> tuple[bool, dict[str, list[str]]]:
         """Ready when every alias has at least one reachable backend. A check that passes
@@ -45,7 +73,7 @@ class Runtime:
         names = [n for n in self.providers]
         results = await asyncio.gather(*(self.providers[n].check() for n in names))
         up = {n for n, ok in zip(names, results, strict=True) if ok}
-        stats = self.extras.get("stats")  # gateway.service.stats.LiveStats
+        stats = self.stats  # gateway.service.stats.LiveStats
         if stats is not None:
             now = self.clock.monotonic()
             for name in up:
@@ -59,7 +87,7 @@ class Runtime:
         engine's problem while it is down (then not ready, whatever the aliases say)."""
         ready, detail = await self.readiness()
         body: dict[str, Any] = {"aliases": detail}
-        engine = self.extras.get("local_engine")  # gateway.providers.local.engine.LocalEngine
+        engine = self.local_engine  # gateway.providers.local.engine.LocalEngine
         problem = engine.health() if engine is not None else None
         if problem is not None:
             ready = False

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,12 @@ class Settings:
     host: str = "127.0.0.1"
     port: int = 8080
     log_level: str = "info"
+    # background cadences (seconds; 0 turns the loop off, as tests do)
+    probe_interval_s: float = 10.0  # health probes of every backend
+    policy_watch_s: float = 2.0  # how often the policy file is checked for changes
+    policy_sync_s: float = 1.0  # how often the shared policy version is read from the database
+    budget_sweep_s: float = 60.0  # how often budget holds are swept
+    budget_hold_stale_s: float = 3600.0  # a hold older than this is released by the sweep
     redis_url: str | None = None
     redis_prefix: str = "gecit:"  # keys and channels on a shared Redis
     admin_key: str | None = None
@@ -48,15 +54,12 @@ class Settings:
     body_timeout_s: float = 30.0  # the whole request body must arrive within this
     auth_failures_per_minute: int = 30  # per client address; then 429 with Retry-After
     metrics_key: str | None = None  # bearer for /metrics when keys are required
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> Settings:
         env = dict(os.environ) if env is None else env
         values: dict[str, Any] = {}
         for f in fields(cls):
-            if f.name == "extra":
-                continue
             raw = env.get("GECIT_" + f.name.upper())
             if raw is None:
                 continue
@@ -85,9 +88,13 @@ _BOOLS = {"require_keys", "local_engine"}
 _INTS = {"port", "local_ctx", "policy_max_bytes", "policy_max_depth", "policy_max_nodes",
          "report_max_days", "max_body_bytes", "max_header_bytes", "max_headers",
          "max_messages", "max_request_chars", "auth_failures_per_minute"}
-_FLOATS = {"drain_seconds", "local_restart_max_s", "head_timeout_s", "body_timeout_s"}
 # limits and timeouts must be positive: 0 would refuse every request or close every connection
-_POSITIVE = (_INTS - {"port"}) | _FLOATS
+_POSITIVE = (_INTS - {"port"}) | {"drain_seconds", "local_restart_max_s", "head_timeout_s",
+                                   "body_timeout_s"}
+# the background cadences may be 0 (that loop off)
+_FLOATS = {"drain_seconds", "local_restart_max_s", "head_timeout_s", "body_timeout_s",
+           "probe_interval_s", "policy_watch_s", "policy_sync_s", "budget_sweep_s",
+           "budget_hold_stale_s"}
 
 
 def _coerce(name: str, raw: str) -> Any:

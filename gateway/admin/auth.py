@@ -12,7 +12,7 @@ from gateway.openai_api.auth import FailedAuthLimiter, as_bytes, client_of
 
 def admin_key_of(request: Request) -> str | None:
     runtime = getattr(request.app.state, "runtime", None)
-    settings = runtime.extras.get("settings") if runtime is not None else None
+    settings = runtime.settings if runtime is not None else None
     return getattr(settings, "admin_key", None)
 
 
@@ -42,5 +42,5 @@ async def require_admin(request: Request) -> str:
 
 def _limiter_of(request: Request) -> FailedAuthLimiter | None:
     runtime = getattr(request.app.state, "runtime", None)
-    auth = runtime.extras.get("auth") if runtime is not None else None
+    auth = runtime.auth if runtime is not None else None
     return getattr(auth, "limiter", None)

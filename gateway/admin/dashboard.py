@@ -2,7 +2,8 @@
 
 When some requests in the range had no known price (their cost is NULL in the ledger), the page
 opens with a warning naming the backends concerned, and the cost cards say "incomplete": the cost
-charts and figures leave those requests out (issue 6: unknown, never a silent zero)."""
+charts and figures leave those requests out (an unknown cost is shown as unknown, never as a
+silent zero)."""
 
 from __future__ import annotations
 

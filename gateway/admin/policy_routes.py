@@ -33,7 +33,7 @@ class ExplainBody(BaseModel):
 
 
 def _reloader(request: Request) -> PolicyReloader:
-    reloader: PolicyReloader = request.app.state.runtime.extras["policy_reloader"]
+    reloader: PolicyReloader = request.app.state.runtime.reloader
     return reloader
 
 
@@ -89,7 +89,7 @@ def build_router() -> APIRouter:
                 return _problems_response(exc)
         if body.model not in compiled.policy.aliases:
             raise InvalidRequest(f"unknown model '{body.model}'", param="model")
-        stats = rt.extras["stats"].snapshot(rt.clock.monotonic())
+        stats = rt.stats.snapshot(rt.clock.monotonic())
         try:
             trace: dict[str, Any] = explain_text(
                 compiled, body.model, body.text, tenant=body.tenant, app=body.app,

@@ -15,10 +15,10 @@ from starlette.responses import HTMLResponse, Response
 
 from gateway.admin import dashboard
 from gateway.admin.auth import admin_key_of
-from gateway.admin.reference import PolicyCloudReference
 from gateway.core.errors import AuthenticationFailed, InvalidRequest, PermissionDenied
 from gateway.openai_api.auth import as_bytes, client_of
 from gateway.policy.schema import Policy
+from gateway.usage.cloud_reference import PolicyCloudReference
 from gateway.usage.report_format import FORMATS, to_csv, to_json, to_table
 from gateway.usage.reports import Rates, ReportError, ReportQuery, run_report
 
@@ -35,7 +35,7 @@ def _bearer(request: Request) -> str:
 
 async def reader_scope(request: Request) -> str:
     """ADMIN for the admin key (or an admin-scope key), else the tenant of a valid API key."""
-    auth = request.app.state.runtime.extras.get("auth")
+    auth = request.app.state.runtime.auth
     if auth is not None:  # over its failure limit, an address may not try the admin key
         auth.limiter.check(client_of(request.scope))
     token = _bearer(request)
@@ -79,7 +79,7 @@ def _query(request: Request, scope: str, group_by: str) -> ReportQuery:
                         tenant=asked)
     except ReportError as exc:
         raise InvalidRequest(str(exc), param=exc.param) from None
-    settings = rt.extras.get("settings")
+    settings = rt.settings
     limit = int(getattr(settings, "report_max_days", DEFAULT_MAX_DAYS))
     days = end.toordinal() - start.toordinal() + 1
     if days > limit:  # the work (rows, per-day chart columns) grows with the range
@@ -89,10 +89,7 @@ def _query(request: Request, scope: str, group_by: str) -> ReportQuery:
 
 
 def _policy(request: Request) -> Policy:
-    rt = request.app.state.runtime
-    reloader = rt.extras.get("policy_reloader")
-    compiled = reloader.current() if reloader is not None else rt.policy
-    policy: Policy = compiled.policy
+    policy: Policy = request.app.state.runtime.policy.policy  # the running (reloaded) one
     return policy
 
 
@@ -117,7 +114,7 @@ def build_router() -> APIRouter:
         if fmt not in FORMATS:
             raise InvalidRequest(f"format must be one of {', '.join(FORMATS)}", param="format")
         q = _query(request, scope, "tenant")
-        engine = request.app.state.runtime.extras["engine"]
+        engine = request.app.state.runtime.engine
         reference, rates = _reference(request), _rates(request)
         formatter = {"csv": to_csv, "table": to_table}.get(fmt)
 
@@ -138,7 +135,7 @@ def build_router() -> APIRouter:
     async def dashboard_page(request: Request) -> Response:
         scope = await reader_scope(request)
         q = _query(request, scope, "tenant")
-        engine = request.app.state.runtime.extras["engine"]
+        engine = request.app.state.runtime.engine
         reference, rates = _reference(request), _rates(request)
 
         def page() -> str:  # the queries and the charts, both off the event loop

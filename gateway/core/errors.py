@@ -23,18 +23,9 @@ class FailureKind(StrEnum):
     UNSUPPORTED = "unsupported"  # capability the backend lacks
 
     @property
-    def retryable(self) -> bool:
-        return self in _RETRYABLE
-
-    @property
     def may_fall_back(self) -> bool:
         """Whether another backend may be tried after this failure."""
         return self not in (FailureKind.CALLER, FailureKind.INTERRUPTED)
-
-
-_RETRYABLE = frozenset(
-    {FailureKind.RATE_LIMIT, FailureKind.TRANSIENT, FailureKind.UNREACHABLE, FailureKind.TIMEOUT}
-)
 
 
 class ProviderError(Exception):

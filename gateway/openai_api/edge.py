@@ -144,7 +144,7 @@ class LeanEdge:
         await send(answer[1])
 
     async def _context(self, scope: Scope, rid: str, received: float) -> RequestContext:
-        auth = self._runtime().extras.get("auth")  # gateway.openai_api.auth.Authenticator
+        auth = self._runtime().auth  # gateway.openai_api.auth.Authenticator
         if auth is None:
             return RequestContext(request_id=rid, received_at=received)
         token, headers = split_headers(scope["headers"])

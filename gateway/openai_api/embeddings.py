@@ -42,7 +42,7 @@ def build_embeddings_router() -> APIRouter:
     @router.post("/v1/embeddings")
     async def embeddings(request: Request) -> Response:
         rt = request.app.state.runtime
-        service: EmbeddingsService | None = rt.extras.get("embeddings")
+        service: EmbeddingsService | None = rt.embeddings
         if service is None:
             raise GatewayError("embeddings are not configured", code="not_configured",
                                status=501)

@@ -121,7 +121,7 @@ def build_router() -> APIRouter:
 
 def limits_of(rt: Any) -> EdgeLimits:
     """The running gateway's edge limits (its settings'), else the defaults."""
-    settings = rt.extras.get("settings")
+    settings = rt.settings
     return EdgeLimits.of(settings) if settings is not None else EdgeLimits()
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -178,8 +178,9 @@ class LiteLLMBackend(BackendBase):
 BackendSpec = (LocalBackend | OpenAICompatBackend | OllamaBackend | BedrockBackend
                | VertexBackend | ReplicateBackend | LiteLLMBackend)
 Backend = Annotated[BackendSpec, Field(discriminator="kind")]
-BACKEND_KINDS: tuple[str, ...] = ("local", "openai_compat", "ollama", "bedrock", "vertex",
-                                  "replicate", "litellm")
+# the one list of kinds: each spec model's `kind` literal, in the union's order
+BACKEND_KINDS: tuple[str, ...] = tuple(
+    get_args(spec.model_fields["kind"].annotation)[0] for spec in get_args(BackendSpec))
 
 
 class Alias(Strict):

@@ -18,6 +18,10 @@ class Capabilities:
     embeddings: bool = False
     stream_usage: bool = True  # the upstream reports usage at the end of a stream
     context_length: int | None = None
+    # the adapter bounds `complete` by options.total_timeout, and a stream's first chunk by
+    # options.first_byte_timeout, itself: the dispatcher then adds no second timer around them
+    enforces_total_timeout: bool = False
+    enforces_first_chunk_timeout: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +55,26 @@ class Provider(Protocol):
         ...
 
     async def aclose(self) -> None: ...
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """A provider that can also embed (openai_compat, ollama, bedrock, vertex)."""
+
+    async def embed(self, inputs: list[str],
+                    options: CallOptions) -> tuple[list[list[float]], int]:
+        """Return one vector per input and the input tokens counted, or raise `ProviderError`."""
+        ...
+
+
+@runtime_checkable
+class StartupCheck(Protocol):
+    """A provider that can say at start-up what is wrong with its backend (for example an
+    Ollama model that is not pulled); it stays built and `check()` reports it down."""
+
+    async def verify(self) -> str | None:
+        """The problem in one line, or None when the backend looks usable."""
+        ...
 
 
 def require_capabilities(provider: Provider, request: ChatRequest) -> None:

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
 import httpx
 
+from gateway.policy.schema import BACKEND_KINDS, BackendSpec
 from gateway.providers.base import Provider
 
 
@@ -37,27 +38,26 @@ class BuildContext:
     # why the bundled engine cannot serve now (None: it can); the `local` backend's check
     local_health: Callable[[], str | None] | None = None
     transport: httpx.AsyncBaseTransport | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    # Google credentials to use instead of looking them up (tests and offline runs against
+    # the Vertex emulator); typed loosely so that this module never imports google-auth
+    google_credentials: object | None = None
     # set by a caller that can finish builds off the event loop (the provider pool): a factory
     # may then raise BackendPending rather than block start-up on network credential lookups
     defer_blocking: bool = False
 
 
+# each factory takes its own spec model (`build(name, spec: OllamaBackend, ctx)`); looked up by
+# kind at run time, so the mapping can only promise a spec of the union
 Factory = Callable[[str, Any, BuildContext], Provider]
 
-# kind -> "module:function"; each function raises BackendDisabled with a reason when it can't run
+# kind -> "module:function": every kind the policy schema knows is built by the `build`
+# function of the provider package named like it, which raises BackendDisabled with a reason
+# when it can't run
 FACTORIES: Mapping[str, str] = MappingProxyType({
-    "local": "gateway.providers.local.factory:build",
-    "openai_compat": "gateway.providers.openai_compat.factory:build",
-    "ollama": "gateway.providers.ollama.factory:build",
-    "bedrock": "gateway.providers.bedrock.factory:build",
-    "vertex": "gateway.providers.vertex.factory:build",
-    "replicate": "gateway.providers.replicate.factory:build",
-    "litellm": "gateway.providers.litellm.factory:build",
-})
+    kind: f"gateway.providers.{kind}.factory:build" for kind in BACKEND_KINDS})
 
 
-def build_provider(name: str, spec: Any, ctx: BuildContext,
+def build_provider(name: str, spec: BackendSpec, ctx: BuildContext,
                    factories: Mapping[str, str] = FACTORIES) -> Provider:
     if not getattr(spec, "enabled", True):
         raise BackendDisabled("disabled in the policy")

@@ -244,7 +244,7 @@ class ChatService:
                       ) -> AsyncIterator[ChatChunk]:
         """`first` (if any) then `chunks`, counted; the ledger row when they end. The first
         chunk is taken here, not through a chaining generator: each generator layer costs
-        every chunk a step (issue 7)."""
+        every chunk a step."""
         decision, outcome = handle.decision, handle.outcome
         tally = _Tally()
         status, error = 200, None

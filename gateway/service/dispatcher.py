@@ -79,9 +79,9 @@ class Dispatcher:
     async def complete(self, decision: RouteDecision, request_for: RequestFor,
                        outcome: Outcome) -> ChatResult:
         async def call(name: str, provider: Provider, options: CallOptions) -> ChatResult:
-            if getattr(provider, "enforces_total_timeout", False):
+            if provider.capabilities.enforces_total_timeout:
                 # the provider bounds the whole call by options.total_timeout itself: a second
-                # `asyncio.timeout` around it is pure CPU (issue 7)
+                # `asyncio.timeout` around it is pure CPU on the hot path
                 return await provider.complete(request_for(name), options)
             async with asyncio.timeout(options.total_timeout):
                 return await provider.complete(request_for(name), options)
@@ -103,9 +103,9 @@ class Dispatcher:
                        ) -> tuple[ChatChunk, AsyncIterator[ChatChunk]]:
             it = provider.stream(request_for(name), options).__aiter__()
             try:
-                if getattr(provider, "enforces_first_chunk_timeout", False):
+                if provider.capabilities.enforces_first_chunk_timeout:
                     # the provider bounds its first chunk by options.first_byte_timeout itself
-                    # (no asyncio.timeout context per stream: issue 7)
+                    # (an asyncio.timeout context per stream is CPU on the hot path)
                     return await it.__anext__(), it
                 async with asyncio.timeout(options.first_byte_timeout):
                     return await it.__anext__(), it
@@ -131,7 +131,7 @@ class Dispatcher:
                     ) -> AsyncIterator[ChatChunk]:
         pieces = 1
         completion: int | None = None
-        # one timer for the whole tail, not an `asyncio.timeout` context per chunk (issue 7):
+        # one timer for the whole tail, not an `asyncio.timeout` context per chunk (CPU):
         # when it fires it cancels the task only while that task waits for the next chunk;
         # between chunks it just marks the deadline as passed
         deadline_state = _TailDeadline()
@@ -264,7 +264,7 @@ class Dispatcher:
             if remaining < total:
                 return self._derive(base, remaining, stream, limits)
         # the deadline does not bind: the result depends only on the backend's options and
-        # the stream's TTFT limit, so it is built once (issue 7)
+        # the stream's TTFT limit, so it is built once per pair
         key = (base, limits.ttft_deadline_s if stream else None)
         options = self._derived.get(key)
         if options is None:

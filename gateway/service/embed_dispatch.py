@@ -6,26 +6,17 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import Any, Protocol, cast, runtime_checkable
+from typing import cast
 
 from gateway.policy.decision import RouteDecision
-from gateway.providers.base import CallOptions, Provider
+from gateway.providers.base import CallOptions, Embedder, Provider
 from gateway.service.dispatcher import Dispatcher, Outcome
-
-
-@runtime_checkable
-class Embedder(Protocol):
-    """A provider that can embed (openai_compat, ollama, bedrock, vertex)."""
-
-    async def embed(self, inputs: list[str],
-                    options: CallOptions) -> tuple[list[list[float]], int]: ...
 
 
 class EmbedDispatcher(Dispatcher):
     def can_embed(self, name: str) -> bool:
-        """Whether the running backend `name` has an `embed` method at all."""
-        provider: Any = self._providers.get(name)
-        return provider is not None and callable(getattr(provider, "embed", None))
+        """Whether the running backend `name` is an `Embedder` at all."""
+        return isinstance(self._providers.get(name), Embedder)
 
     async def embed(self, decision: RouteDecision, inputs: Sequence[str], outcome: Outcome
                     ) -> tuple[list[list[float]], int]:

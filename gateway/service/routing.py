@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,35 +25,25 @@ log = logging.getLogger("gateway")
 class Routing:
     stats: LiveStats
     reloader: PolicyReloader
-    runtime: list[Any] = field(default_factory=list)  # the Runtime, once built
 
 
 def start_routing(settings: Settings, clock: Clock, compiled: CompiledPolicy,
                         pool: ProviderPool, stack: contextlib.AsyncExitStack,
                         sink: ChangeSink | None = None) -> Routing:
-    clk = clock
     stats = LiveStats(StatsConfig())
     path = Path(compiled.source) if Path(compiled.source).is_file() else None
-    routing_ref: list[Routing] = []
 
     def on_swap(_old: CompiledPolicy, new: CompiledPolicy) -> None:
-        pool.sync(new)
-        for rt in routing_ref[0].runtime:
-            rt.policy = new
+        pool.sync(new)  # everyone else reads the policy from the reloader when they need it
 
-    reloader = PolicyReloader(compiled, clk.now, sink=sink, on_swap=on_swap, path=path,
+    reloader = PolicyReloader(compiled, clock.now, sink=sink, on_swap=on_swap, path=path,
                               limits=limits_from(settings))
-    routing = Routing(stats=stats, reloader=reloader)
-    routing_ref.append(routing)
-    extra = settings.extra
-    if path is not None and float(extra.get("policy_watch_s", 2.0)) > 0:
-        _background(stack, reloader.watch(float(extra.get("policy_watch_s", 2.0))),
-                    "policy-watch")
-    probe_s = float(extra.get("probe_interval_s", 10.0))
-    if probe_s > 0:
-        _background(stack, run_probes(stats, pool.probes, clk.monotonic, probe_s),
-                    "health-probes")
-    return routing
+    if path is not None and settings.policy_watch_s > 0:
+        _background(stack, reloader.watch(settings.policy_watch_s), "policy-watch")
+    if settings.probe_interval_s > 0:
+        _background(stack, run_probes(stats, pool.probes, clock.monotonic,
+                                      settings.probe_interval_s), "health-probes")
+    return Routing(stats=stats, reloader=reloader)
 
 
 def _background(stack: contextlib.AsyncExitStack, coro: Any, name: str) -> None:

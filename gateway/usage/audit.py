@@ -355,7 +355,7 @@ class AuditListener:
         """The ledger writer's form: `rows` are the batch's request-row dicts that are not in
         the ledger yet; their entries are chained in Python and written in one INSERT.
 
-        The hot path of the ledger writer (issue 7), so it builds each entry's hashed body
+        The hot path of the ledger writer, so it builds each entry's hashed body
         directly instead of going through _decision_fields / _append_conn / canonical_bytes:
         the same fields and the same canonical JSON (its entities are ints and its detail
         is {"blocked": true} or null, so canonical_bytes' float walk is known to find

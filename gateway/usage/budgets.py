@@ -135,7 +135,7 @@ def settle(conn: Connection, entries: Sequence[Entry]) -> None:
     no budget applies), one the currencies of the budgets they hold, then ONE update per
     distinct (budget, period) with the batch's summed release and spend, and one delete of
     the holds. (Before: a query per row, then four statements per holding row; that was the
-    ledger writer's largest cost in the hot-path profile, issue 7.)"""
+    ledger writer's largest cost in the hot-path profile.)"""
     by_id = {str(e["id"]): e for e in entries}
     _settle_holds(conn, list(by_id), by_id)
 

@@ -1,5 +1,5 @@
 """Bulk INSERT of plain row dicts for the ledger writer: one round trip per table per batch and
-no per-row SQLAlchemy machinery (issue 7).
+no per-row SQLAlchemy machinery (it was most of the ledger writer's CPU).
 
 The values are converted by the very bind processors SQLAlchemy would apply for the column
 types on this dialect (JSON serialisation, SQLite's datetime text and float money, booleans),

@@ -3,7 +3,7 @@ and detail of decisions).
 
 The writer's bulk inserts (bulk.insert_rows(compact_json=True)) spell JSON with `dumps`
 instead of stdlib json.dumps, which cost ~6 µs per trace and ran three times per ledger entry
-(issue 7); other writes (policy changes, Core inserts) keep json.dumps. orjson writes ~10x
+on the hot path; other writes (policy changes, Core inserts) keep json.dumps. orjson writes ~10x
 faster; its text differs from json.dumps only in spacing and in writing non-ASCII characters
 as UTF-8 instead of \\u escapes, never in the value read back. That is checked, not assumed:
 the orjson text is parsed back and compared with the input (~2 µs on a trace, still less than

@@ -11,11 +11,11 @@ rounding anywhere: the products are computed in a context that raises rather tha
 only the renderers quantize, for display. A rate the policy does not set gives None for the
 figures that need it, never a zero.
 
-Unpriced traffic (issue 6): a request whose cost is unknown (NULL in the ledger) is not in any
-cost figure; each row and total counts such requests (`unpriced_requests`, with their tokens),
-and a row with any is `cost_complete = False`: its cost, TRY and billing figures cover only the
-priced requests. `cloud_equivalent` and `saving` compare the priced requests only (their cloud
-price is known, but what they actually cost is not).
+Unpriced traffic (an unknown cost is never a silent zero): a request whose cost is unknown (NULL in
+the ledger) is not in any cost figure; each row and total counts such requests (`unpriced_requests`,
+with their tokens), and a row with any is `cost_complete = False`: its cost, TRY and billing figures
+cover only the priced requests. `cloud_equivalent` and `saving` compare the priced requests only
+(their cloud price is known, but what they actually cost is not).
 
 p95 TTFT comes from the merged fixed-bucket histograms (`rollups.TTFT_BOUNDS_MS`): it is the
 upper bound of the bucket holding the 95th percentile, so it is exact to bucket resolution.

@@ -37,9 +37,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def _report(args: argparse.Namespace) -> int:
-    from gateway.admin.reference import PolicyCloudReference, zones_of
     from gateway.policy.limits import limits_from
     from gateway.policy.loader import PolicyError, load_file
+    from gateway.usage.cloud_reference import PolicyCloudReference, zones_of
     from gateway.usage.db import open_ledger
     from gateway.usage.report_format import to_csv, to_json, to_table
     from gateway.usage.reports import Rates, ReportError, ReportQuery, run_report

@@ -13,7 +13,7 @@ from the merged buckets of any group of rows. Days are UTC days.
 A ledger row whose cost is unknown (NULL: no price for its backend) adds nothing to the cost sums
 but is counted in `unpriced_requests` (with its tokens in `unpriced_prompt_tokens` /
 `unpriced_completion_tokens`), so a report can tell a complete cost from one that leaves some
-traffic out (issue 6: an unknown cost is never a silent zero).
+traffic out (an unknown cost is never a silent zero).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Money columns are `Numeric(MONEY_PRECISION, MONEY_SCALE)` and read back as `Decimal`; never float.
 The schema is created and upgraded only by the Alembic migrations in `usage/migrations/`; a
-change here needs a new migration (6b's rollup and audit tables chain on revision "0001").
+change here needs a new migration (the rollup and audit tables chain on revision "0001").
 """
 
 from __future__ import annotations

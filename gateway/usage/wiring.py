@@ -53,11 +53,11 @@ async def start_ledger(settings: Any, engine: Engine, policy: Callable[[], Any],
 
 
 class PolicyView:
-    """`() -> Policy` for pricing and budgets: the start-up policy until `source` is pointed at
-    the hot-reloading view (`source = reloader.current`)."""
+    """`() -> Policy` for pricing and budgets, over the running (hot-reloading) compiled
+    policy `source` returns."""
 
-    def __init__(self, compiled: Any) -> None:
-        self.source: Callable[[], Any] = lambda: compiled
+    def __init__(self, source: Callable[[], Any]) -> None:
+        self.source = source
 
     def __call__(self) -> Any:
         return self.source().policy

@@ -66,7 +66,7 @@ def test_skipped_for_lacking_tools_is_no_attempt_and_no_fallback(
     assert 'from_backend="rep"' not in metrics
 
     async def drain() -> None:
-        await c.app.state.runtime.extras["recorder"].drain(5)  # type: ignore[attr-defined]
+        await c.app.state.runtime.recorder.drain(5)  # type: ignore[attr-defined]
 
     c.portal.call(drain)  # type: ignore[union-attr]
     con = sqlite3.connect(c.db_path)  # type: ignore[attr-defined]

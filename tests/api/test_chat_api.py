@@ -258,7 +258,7 @@ def test_stream_ending_without_finish_reason_is_an_upstream_failure(
     assert not two_emulators[1].state.requests, "no fallback after the first chunk went out"
 
     async def drain() -> None:
-        await client.app.state.runtime.extras["recorder"].drain(5)  # type: ignore[attr-defined]
+        await client.app.state.runtime.recorder.drain(5)  # type: ignore[attr-defined]
 
     client.portal.call(drain)  # type: ignore[union-attr]
     con = sqlite3.connect(client.db_path)  # type: ignore[attr-defined]
@@ -300,7 +300,7 @@ def test_ledger_one_row_per_request_without_text(client: TestClient,
     two_emulators[0].state.mode = Mode(kind="status", status=500, times=1)
     client.post("/v1/chat/completions", json=chat_body())
     async def drain() -> None:
-        await client.app.state.runtime.extras["recorder"].drain(5)  # type: ignore[attr-defined]
+        await client.app.state.runtime.recorder.drain(5)  # type: ignore[attr-defined]
 
     client.portal.call(drain)  # type: ignore[union-attr]
     db: Path = client.db_path  # type: ignore[attr-defined]

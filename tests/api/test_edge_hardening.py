@@ -52,7 +52,7 @@ def _key(tmp: Path, tenant: str = "acme") -> str:
 
 
 async def _rows(app: GatewayApp, tmp: Path) -> list[tuple[Any, ...]]:
-    await app.state.runtime.extras["recorder"].drain(5)
+    await app.state.runtime.recorder.drain(5)
     db = sqlite3.connect(tmp / "l.db")
     try:
         return db.execute("SELECT tenant, status, error_kind FROM requests").fetchall()
@@ -281,5 +281,5 @@ def test_a_callers_bad_requests_never_open_the_circuit_for_others(
         r = c.post("/v1/chat/completions", json={**CHAT, "stream": stream},
                    headers={"authorization": f"Bearer {good_key}"})
         assert r.status_code == 200, r.text
-        stats = app.state.runtime.extras["stats"].of("primary")
+        stats = app.state.runtime.stats.of("primary")
         assert stats.circuit(time.monotonic()) == "closed"

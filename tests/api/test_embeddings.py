@@ -70,7 +70,7 @@ def gateway(emulators: dict[str, EmulatorServer], tmp_path_factory: pytest.TempP
     key = new_key(url, "acme", "search")
     settings = Settings(database_url=url, local_engine=False, require_keys=True,
                         journal_path=str(tmp / "journal"),
-                        extra={"probe_interval_s": 0, "policy_watch_s": 0})
+                        probe_interval_s=0, policy_watch_s=0)
     policy = policy_yaml(emulators["cloud"].url, emulators["node"].url)
     with ServedGateway(settings, policy, key=key, db=tmp / "ledger.db", graceful_s=1) as gw:
         yield gw

@@ -1,6 +1,7 @@
-"""Issue 6 at the edge, in-process against real emulators and a real SQLite ledger: the key
-check (unknown / revoked / missing / required), GET /metrics after traffic, the budget gate's
-`on_prem_only` and `refuse` actions, and the app's periodic sweep of stale budget holds."""
+"""Keys, metrics and budgets at the edge, in-process against real emulators and a real SQLite
+ledger: the key check (unknown / revoked / missing / required), GET /metrics after traffic, the
+budget gate's `on_prem_only` and `refuse` actions, and the app's periodic sweep of stale budget
+holds."""
 
 from __future__ import annotations
 
@@ -108,10 +109,10 @@ def _start(emulators: tuple[EmulatorServer, EmulatorServer], tmp: Path,
     for e in emulators:
         e.state.reset()
     db, keys = _prepare_db(tmp)
-    extra = {"probe_interval_s": 0, "policy_sync_s": 0, **settings.pop("extra", {})}
+    settings = {"probe_interval_s": 0, "policy_sync_s": 0, **settings}
     clock = ShiftedClock()
     app = create_app(Settings(database_url=db, local_engine=False, journal_path=str(tmp / "j"),
-                              extra=extra, **settings),
+                              **settings),
                      seams=Seams(clock=clock), policy=load_text(policy_yaml(cloud.url, local.url)))
     with TestClient(app) as client:
         yield Env(client, db, keys, clock, cloud, local)
@@ -260,7 +261,7 @@ def _start_existing(emulators: tuple[EmulatorServer, EmulatorServer], tmp: Path,
     cloud, local = emulators
     clock = ShiftedClock()
     app = create_app(Settings(database_url=db, local_engine=False, journal_path=str(tmp / "j2"),
-                              extra={"probe_interval_s": 0, "policy_sync_s": 0, **extra}),
+                              probe_interval_s=0, policy_sync_s=0, **extra),
                      seams=Seams(clock=clock), policy=load_text(policy_yaml(cloud.url, local.url)))
     with TestClient(app) as client:
         yield Env(client, db, {}, clock, cloud, local)

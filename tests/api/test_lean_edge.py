@@ -114,7 +114,7 @@ async def test_ledger_rows_match(app_client: tuple[GatewayApp, TestClient]) -> N
     _both(app, lambda: c.post("/v1/chat/completions", json=CHAT))
     _both(app, lambda: c.post("/v1/chat/completions", content=b"[", headers={
         "content-type": "application/json"}))
-    await app.state.runtime.extras["recorder"].drain(5)
+    await app.state.runtime.recorder.drain(5)
     db = sqlite3.connect(c.db_path)  # type: ignore[attr-defined]
     cols = "alias, status, tenant, app, backend, data_class, rule, error_kind, prompt_tokens, " \
            "completion_tokens, estimated, streamed"

@@ -64,7 +64,7 @@ def scrape(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with EmulatorServer(openai_app) as cloud, EmulatorServer(openai_app) as local:
         settings = Settings(database_url=f"sqlite:///{tmp / 'ledger.db'}", local_engine=False,
                             admin_key=ADMIN, journal_path=str(tmp / "journal"),
-                            extra={"probe_interval_s": 0, "policy_sync_s": 0})
+                            probe_interval_s=0, policy_sync_s=0)
         app = create_app(settings, seams=Seams(),
                          policy=load_text(policy_yaml(cloud.url, local.url)))
         with TestClient(app) as client:

@@ -61,7 +61,7 @@ def setup(openai_emulator: EmulatorServer, tmp_path: Path) -> Iterator[tuple[Tes
     db = f"sqlite:///{tmp_path / 'ledger.db'}"
     settings = Settings(database_url=db, local_engine=False, admin_key=ADMIN,
                         journal_path=str(tmp_path / "journal"),
-                        extra={"probe_interval_s": 0, "policy_sync_s": 0})
+                        probe_interval_s=0, policy_sync_s=0)
     app = create_app(settings, policy=load_text(policy_yaml(openai_emulator.url, "ordered")))
     with TestClient(app) as client:
         yield client, db
@@ -108,7 +108,7 @@ def test_restart_with_the_same_policy_records_no_second_startup_row(
         openai_emulator: EmulatorServer, tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'ledger.db'}"
     settings = Settings(database_url=db, local_engine=False, journal_path=str(tmp_path / "j"),
-                        extra={"probe_interval_s": 0, "policy_sync_s": 0})
+                        probe_interval_s=0, policy_sync_s=0)
     for _ in range(2):
         app = create_app(settings, policy=load_text(policy_yaml(openai_emulator.url, "ordered")))
         with TestClient(app):

@@ -64,7 +64,7 @@ def _serve(emulators: dict[str, EmulatorServer], tmp_path: Path, when: str
             assert r.status_code == 200, r.text
 
         async def drain() -> None:
-            await client.app.state.runtime.extras["recorder"].drain(5)  # type: ignore[attr-defined]
+            await client.app.state.runtime.recorder.drain(5)  # type: ignore[attr-defined]
 
         client.portal.call(drain)  # type: ignore[union-attr]
     con = sqlite3.connect(tmp_path / "l.db")

@@ -35,7 +35,7 @@ def test_aliases_are_the_models_the_upstream_lists(gateway: TestClient) -> None:
     assert {n for n, b in backends.items() if b.zone == "on_prem" and b.enabled} == {"upstream"}
     spec = rt.policy.policy.backends["upstream"]
     assert (spec.kind, spec.zone, spec.model) == ("openai_compat", "on_prem", MODEL)
-    assert rt.extras["local_engine"] is None  # the bundled engine is not started
+    assert rt.local_engine is None  # the bundled engine is not started
     ids = [m["id"] for m in gateway.get("/v1/models").json()["data"]]
     assert ids == [MODEL, "auto"]  # the listed model, and the default's `auto` (+ clouds)
     assert rt.policy.policy.aliases["auto"].backends[0] == "upstream"
@@ -64,7 +64,7 @@ def test_chat_goes_through_every_feature(gateway: TestClient,
     assert '"usage"' in events[-2]
 
     async def drain() -> None:
-        await gateway.app.state.runtime.extras["recorder"].drain(5)  # type: ignore[attr-defined]
+        await gateway.app.state.runtime.recorder.drain(5)  # type: ignore[attr-defined]
 
     gateway.portal.call(drain)  # type: ignore[union-attr]
     rows = sqlite3.connect(gateway.db_path).execute(  # type: ignore[attr-defined]

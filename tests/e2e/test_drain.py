@@ -1,4 +1,4 @@
-"""Acceptance 3 (issue 8): a SIGTERM during a stream lets the stream finish within the grace
+"""Graceful drain: a SIGTERM during a stream lets the stream finish within the grace
 period, /readyz answers 503 from the moment draining starts, the process exits 0 and the
 request's ledger row is written."""
 

@@ -1,4 +1,4 @@
-"""Acceptance 3: two gateway processes share PostgreSQL; concurrent clients spend one key's
+"""Shared budgets: two gateway processes share PostgreSQL; concurrent clients spend one key's
 budget through both; total spend never exceeds the budget by more than one request's worth."""
 
 from __future__ import annotations

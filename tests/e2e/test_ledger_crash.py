@@ -1,4 +1,4 @@
-"""Acceptance 2: kill -9 a real `gateway serve` under load; after a restart every request whose
+"""Crash safety: kill -9 a real `gateway serve` under load; after a restart every request whose
 answer the client fully received is in the ledger exactly once."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Acceptance 2b: PostgreSQL stops while the gateway serves; answers keep flowing (the journal
+"""Database outage: PostgreSQL stops while the gateway serves; answers keep flowing (the journal
 holds them) and every row arrives once the database is back."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Acceptance 1: the ledger's tokens equal what the emulators served, its costs the Decimal
+"""Reconciliation: the ledger's tokens equal what the emulators served, its costs the Decimal
 figures computed by hand from the policy prices: streamed and not, three backends, failovers."""
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ def test_ledger_reconciles_with_emulators_to_the_kurus(
                 s.state.mode = Mode(reply=REPLY)
             n += 1
         rt = client.app.state.runtime  # type: ignore[attr-defined]
-        client.portal.call(rt.extras["recorder"].drain, 10)  # type: ignore[union-attr]
+        client.portal.call(rt.recorder.drain, 10)  # type: ignore[union-attr]
 
     engine = make_engine(url)
     with engine.connect() as conn:

@@ -1,4 +1,4 @@
-"""Acceptance 2 (issue 8): two `gateway serve` processes on different ports share one
+"""Replicas: two `gateway serve` processes on different ports share one
 PostgreSQL database and one Redis. Concurrent clients on both: the ledger totals are exact, one
 key's budget holds across both, and a policy PUT through replica A is served by replica B
 within a few seconds."""

@@ -1,4 +1,4 @@
-"""Issue 4, acceptance 3: the redaction round trip, end to end.
+"""The redaction round trip, end to end.
 
 A real gateway (create_app under uvicorn on a free loopback port) routes a `personal` prompt to
 a cloud backend (the OpenAI emulator, recorded under a signed + notified Turkish SCC that covers
@@ -68,7 +68,7 @@ def gateway(emulators: dict[str, EmulatorServer], tmp_path_factory: pytest.TempP
             ) -> Iterator[ServedGateway]:
     tmp = tmp_path_factory.mktemp("redaction")
     settings = Settings(database_url=f"sqlite:///{tmp / 'ledger.db'}", local_engine=False,
-                        journal_path=str(tmp / "journal"), extra={"probe_interval_s": 0})
+                        journal_path=str(tmp / "journal"), probe_interval_s=0)
     text = policy_yaml(emulators["cloud"].url, emulators["onprem"].url)
     key = new_key(settings.database_url, "acme", "crm")
     with ServedGateway(settings, text, key=key) as gw:

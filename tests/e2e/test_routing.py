@@ -55,7 +55,7 @@ def client(emulators: dict[str, EmulatorServer], tmp_path: Path) -> Iterator[Tes
     text = policy_yaml(emulators["cheap"].url, emulators["dear"].url, emulators["local"].url)
     settings = Settings(database_url=f"sqlite:///{tmp_path / 'l.db'}", local_engine=False,
                         admin_key=ADMIN, journal_path=str(tmp_path / "journal"),
-                        extra={"probe_interval_s": 0})
+                        probe_interval_s=0)
     with TestClient(create_app(settings, policy=load_text(text))) as c:
         yield c
 

@@ -1,4 +1,4 @@
-"""The serving process settles its heap once started (issue 7): start-up objects frozen, the
+"""The serving process settles its heap once started (less GC CPU): start-up objects frozen, the
 first GC generation's threshold raised. Run in a subprocess: freezing is for the whole process
 and must not leak into the test runner."""
 

@@ -1,5 +1,5 @@
-"""The serving protocol combines the writes of one event-loop turn (issue 7): a response's head
-and body leave in one write, and nothing is held past the turn it was written in."""
+"""The serving protocol combines the writes of one event-loop turn (fewer syscalls): a response's
+head and body leave in one write, and nothing is held past the turn it was written in."""
 
 from __future__ import annotations
 

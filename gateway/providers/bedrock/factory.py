@@ -19,6 +19,7 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from gateway.policy.schema import BedrockBackend
 from gateway.providers.base import CallOptions, Capabilities
 from gateway.providers.registry import BackendDisabled, BackendPending, BuildContext
 
@@ -52,7 +53,7 @@ _FILE_VARS = {
 _LEGACY_FILES = ("/etc/boto.cfg",)
 
 
-def chain_is_empty(spec: Any, env: Mapping[str, str]) -> bool:
+def chain_is_empty(spec: BedrockBackend, env: Mapping[str, str]) -> bool:
     """True only when boto3's credential chain certainly finds nothing: decided without
     importing boto3. Looks at the build env and the process env (boto3 reads the latter)."""
     if getattr(spec, "profile", None):
@@ -68,12 +69,12 @@ def chain_is_empty(spec: Any, env: Mapping[str, str]) -> bool:
     return not any(os.path.exists(os.path.expanduser(p)) for p in [*paths, *_LEGACY_FILES])
 
 
-def _static_keys(spec: Any, env: Mapping[str, str]) -> bool:
+def _static_keys(spec: BedrockBackend, env: Mapping[str, str]) -> bool:
     return bool(env.get("AWS_ACCESS_KEY_ID") and env.get("AWS_SECRET_ACCESS_KEY")
                 and not spec.profile)
 
 
-def make_session(spec: Any, env: Mapping[str, str]) -> boto3.Session:
+def make_session(spec: BedrockBackend, env: Mapping[str, str]) -> boto3.Session:
     """Static keys given in the build environment win; otherwise boto3's own chain."""
     import boto3
 
@@ -94,7 +95,7 @@ def session_client_factory(session: boto3.Session, region: str,
     return make
 
 
-def capabilities_for(spec: Any) -> Capabilities:
+def capabilities_for(spec: BedrockBackend) -> Capabilities:
     embeddings = "embed" in spec.model
     caps = getattr(spec, "capabilities", None)
     if caps is None:
@@ -108,13 +109,13 @@ def capabilities_for(spec: Any) -> Capabilities:
                         context_length=caps.context_length)
 
 
-def options_for(spec: Any) -> CallOptions:
+def options_for(spec: BedrockBackend) -> CallOptions:
     t = spec.timeouts
     return CallOptions(connect_timeout=t.connect_s, first_byte_timeout=t.first_token_s,
                        total_timeout=t.total_s)
 
 
-def _build_with_chain(name: str, spec: Any, env: Mapping[str, str]) -> BedrockProvider:
+def _build_with_chain(name: str, spec: BedrockBackend, env: Mapping[str, str]) -> BedrockProvider:
     from botocore.exceptions import BotoCoreError, ProfileNotFound
 
     from gateway.providers.bedrock.adapter import BedrockProvider
@@ -136,7 +137,7 @@ def _build_with_chain(name: str, spec: Any, env: Mapping[str, str]) -> BedrockPr
     )
 
 
-def build(name: str, spec: Any, ctx: BuildContext) -> BedrockProvider:
+def build(name: str, spec: BedrockBackend, ctx: BuildContext) -> BedrockProvider:
     if chain_is_empty(spec, ctx.env):
         raise BackendDisabled(NO_CREDENTIALS)
     if ctx.defer_blocking and not _static_keys(spec, ctx.env):

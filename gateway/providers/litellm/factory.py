@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from gateway.policy.schema import LiteLLMBackend
 from gateway.providers.base import Capabilities
 from gateway.providers.litellm.adapter import DEFAULT_CAPABILITIES, LiteLLMProvider
 from gateway.providers.registry import BackendDisabled, BuildContext
 
 
-def build(name: str, spec: Any, ctx: BuildContext) -> LiteLLMProvider:
+def build(name: str, spec: LiteLLMBackend, ctx: BuildContext) -> LiteLLMProvider:
     api_key = None
     if spec.api_key_env:
         api_key = ctx.env.get(spec.api_key_env)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from gateway.policy.schema import LocalBackend
 from gateway.providers.base import Capabilities
 from gateway.providers.openai_compat.adapter import OpenAICompatProvider
 from gateway.providers.openai_compat.factory import capabilities_from
@@ -26,7 +27,7 @@ class LocalProvider(OpenAICompatProvider):
         return await super().check()
 
 
-def build(name: str, spec: Any, ctx: BuildContext) -> OpenAICompatProvider:
+def build(name: str, spec: LocalBackend, ctx: BuildContext) -> OpenAICompatProvider:
     if not ctx.local_base_url:
         raise BackendDisabled("the bundled local engine is not running "
                               "(install the 'local' extra, or it was turned off)")

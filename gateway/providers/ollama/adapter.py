@@ -4,7 +4,7 @@ NDJSON streaming, model-presence check at start-up, embeddings."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 import httpx
@@ -48,7 +48,6 @@ class OllamaProvider:
         timeout: httpx.Timeout | None = None,
         max_connections: int = 100,
         ids: IdGenerator | None = None,
-        on_timings: Callable[[OllamaTimings], None] | None = None,
         client_options: Mapping[str, Any] | None = None,
     ) -> None:
         self.name = name
@@ -58,7 +57,6 @@ class OllamaProvider:
         self.last_timings: OllamaTimings | None = None
         self._keep_alive = keep_alive
         self._ids = ids or RandomIds()
-        self._on_timings = on_timings
         self._client = AsyncClient(
             host=host, transport=transport,
             timeout=timeout or httpx.Timeout(connect=5.0, read=300.0, write=5.0, pool=5.0),
@@ -88,8 +86,6 @@ class OllamaProvider:
         if timings is None:
             return
         self.last_timings = timings
-        if self._on_timings is not None:
-            self._on_timings(timings)
 
     # ---- calls ---------------------------------------------------------------------------
     async def complete(self, request: ChatRequest, options: CallOptions) -> ChatResult:

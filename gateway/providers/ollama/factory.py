@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import httpx
 
+from gateway.policy.schema import BackendBase, OllamaBackend
 from gateway.providers.base import Capabilities
 from gateway.providers.ollama.adapter import DEFAULT_CAPABILITIES, OllamaProvider
 from gateway.providers.registry import BuildContext
 
 
-def capabilities_from(spec: Any, default: Capabilities) -> Capabilities:
+def capabilities_from(spec: BackendBase, default: Capabilities) -> Capabilities:
     caps = getattr(spec, "capabilities", None)
     if caps is None:
         return default
@@ -19,7 +18,7 @@ def capabilities_from(spec: Any, default: Capabilities) -> Capabilities:
                         embeddings=default.embeddings, context_length=caps.context_length)
 
 
-def build(name: str, spec: Any, ctx: BuildContext) -> OllamaProvider:
+def build(name: str, spec: OllamaBackend, ctx: BuildContext) -> OllamaProvider:
     t = spec.timeouts
     timeout = httpx.Timeout(connect=t.connect_s, read=max(t.first_token_s, t.total_s),
                             write=t.connect_s, pool=t.connect_s)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -17,17 +19,12 @@ from gateway.core.types import (
     ToolCallDelta,
 )
 from gateway.providers.base import CallOptions, Capabilities, require_capabilities
-from gateway.providers.http1 import Http1Pool
+from gateway.providers.http1 import Http1Pool, UnsupportedProxy
 from gateway.providers.openai_compat.errors import classify_exception, classify_status
 from gateway.providers.openai_shape import finish_of, parse_result, request_body, usage_of
 
 
 class OpenAICompatProvider:
-    # `complete` is bounded by options.total_timeout here, and a stream's first chunk by
-    # options.first_byte_timeout: the dispatcher adds no second timeout around them
-    enforces_total_timeout = True
-    enforces_first_chunk_timeout = True
-
     def __init__(
         self,
         name: str,
@@ -41,7 +38,11 @@ class OpenAICompatProvider:
     ) -> None:
         self.name = name
         self.model = model
-        self.capabilities = capabilities or Capabilities(tools=True, json_mode=True)
+        # `complete` is bounded by options.total_timeout here, and a stream's first chunk by
+        # options.first_byte_timeout: the dispatcher adds no second timeout around them
+        self.capabilities = replace(capabilities or Capabilities(tools=True, json_mode=True),
+                                    enforces_total_timeout=True,
+                                    enforces_first_chunk_timeout=True)
         base = base_url.rstrip("/")
         self._url = base + ("/chat/completions" if base.endswith("/v1") else "/v1/chat/completions")
         self._models_url = self._url.rsplit("/chat/completions", 1)[0] + "/models"
@@ -56,12 +57,13 @@ class OpenAICompatProvider:
                                 max_keepalive_connections=max_connections),
         )
         # chat calls (the hot path) go over the lean HTTP/1.1 pool: httpx costs ~3-5 ms CPU
-        # per call on the CI machine (bench/, issue 7). An injected transport (tests) keeps
+        # per call on the CI machine (bench/). An injected transport (tests) keeps
         # everything on httpx.
         self._fast: Http1Pool | None = None
         self._path = httpx.URL(self._url).raw_path.decode("ascii")
         if transport is None:
-            self._fast = Http1Pool(self._url, headers, max_connections=max_connections)
+            with contextlib.suppress(UnsupportedProxy):  # e.g. socks5: chat stays on httpx
+                self._fast = Http1Pool(self._url, headers, max_connections=max_connections)
 
     # ---- mapping -------------------------------------------------------------------------
     def payload(self, request: ChatRequest, stream: bool) -> bytes:
@@ -84,7 +86,8 @@ class OpenAICompatProvider:
         headers: Mapping[str, str]
         try:
             if self._fast is not None:
-                # the pool bounds the whole exchange by total_timeout itself (issue 7)
+                # the pool bounds the whole exchange by total_timeout itself, with no timer
+                # context of its own per call
                 fast = await self._fast.request(
                     "POST", self._path, body, connect_timeout=options.connect_timeout,
                     first_byte_timeout=options.first_byte_timeout,
@@ -112,7 +115,7 @@ class OpenAICompatProvider:
 
     def stream(self, request: ChatRequest, options: CallOptions) -> AsyncIterator[ChatChunk]:
         """The answer's chunks. A plain method returning the generator (no generator around
-        a generator): every async-generator layer costs each chunk a step (issue 7)."""
+        a generator): every async-generator layer costs each chunk a step."""
         require_capabilities(self, request)
         if self._fast is not None:
             return self._stream_fast(request, options, self._fast)
@@ -224,11 +227,6 @@ class OpenAICompatProvider:
         except httpx.HTTPError:
             return False
         return resp.status_code < 500 and resp.status_code not in (401, 403)
-
-    async def list_models(self) -> list[str]:
-        resp = await self._client.get(self._models_url, timeout=5.0)
-        resp.raise_for_status()
-        return [m["id"] for m in orjson.loads(resp.content).get("data", [])]
 
     async def aclose(self) -> None:
         await self._client.aclose()

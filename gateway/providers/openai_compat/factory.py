@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from gateway.policy.schema import BackendBase, OpenAICompatBackend
 from gateway.providers.base import Capabilities
 from gateway.providers.openai_compat.adapter import OpenAICompatProvider
 from gateway.providers.registry import BackendDisabled, BuildContext
 
 
-def capabilities_from(spec: Any, default: Capabilities) -> Capabilities:
+def capabilities_from(spec: BackendBase, default: Capabilities) -> Capabilities:
     caps = getattr(spec, "capabilities", None)
     if caps is None:
         return default
@@ -17,7 +16,7 @@ def capabilities_from(spec: Any, default: Capabilities) -> Capabilities:
                         context_length=caps.context_length)
 
 
-def build(name: str, spec: Any, ctx: BuildContext) -> OpenAICompatProvider:
+def build(name: str, spec: OpenAICompatBackend, ctx: BuildContext) -> OpenAICompatProvider:
     api_key = None
     if spec.api_key_env:
         api_key = ctx.env.get(spec.api_key_env)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from gateway.policy.schema import ReplicateBackend
 from gateway.providers.base import Capabilities
 from gateway.providers.registry import BackendDisabled, BuildContext
 
@@ -11,7 +12,7 @@ if TYPE_CHECKING:  # the adapter imports the replicate client: only once a token
     from gateway.providers.replicate.adapter import ReplicateProvider
 
 
-def build(name: str, spec: Any, ctx: BuildContext) -> ReplicateProvider:
+def build(name: str, spec: ReplicateBackend, ctx: BuildContext) -> ReplicateProvider:
     token = ctx.env.get(spec.api_token_env)
     if not token:
         raise BackendDisabled(f"credential env var {spec.api_token_env} is not set")

@@ -1,6 +1,6 @@
 """Build a VertexProvider from a `vertex` backend spec, resolving Google credentials.
 
-Order: credentials injected by the composition root (`ctx.extra["vertex_credentials"]`, used by
+Order: credentials injected by the composition root (`ctx.google_credentials`, used by
 tests and offline runs against the emulator); else an access token named by the spec
 (`access_token_env` or `access_token_file`); else the service-account (or other credential)
 file named by `spec.credentials_env` in `ctx.env`; else Application Default Credentials. When
@@ -19,8 +19,9 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from gateway.policy.schema import VertexBackend
 from gateway.providers.base import Capabilities
 from gateway.providers.registry import BackendDisabled, BackendPending, BuildContext
 
@@ -104,7 +105,7 @@ def adc_is_absent(environ: Mapping[str, str] | None = None) -> bool:
     return environ.get("NO_GCE_CHECK") == "true"  # else only the metadata server can tell
 
 
-def access_token_credentials(spec: Any, env: Mapping[str, str]) -> Credentials | None:
+def access_token_credentials(spec: VertexBackend, env: Mapping[str, str]) -> Credentials | None:
     """Credentials from `access_token_env` / `access_token_file`, None when neither is set;
     BackendDisabled (never the token) when the one named holds none. google-auth is imported
     only when one is set (a third of a second of CPU)."""
@@ -127,8 +128,8 @@ def access_token_credentials(spec: Any, env: Mapping[str, str]) -> Credentials |
     return None
 
 
-def build(name: str, spec: Any, ctx: BuildContext) -> VertexProvider:
-    injected = ctx.extra.get("vertex_credentials")
+def build(name: str, spec: VertexBackend, ctx: BuildContext) -> VertexProvider:
+    injected = ctx.google_credentials
     if injected is not None:
         from google.auth.credentials import Credentials
 
@@ -147,7 +148,8 @@ def build(name: str, spec: Any, ctx: BuildContext) -> VertexProvider:
     return _build(name, spec, ctx, resolve_credentials(spec.credentials_env, ctx.env))
 
 
-def _build(name: str, spec: Any, ctx: BuildContext, credentials: Credentials) -> VertexProvider:
+def _build(name: str, spec: VertexBackend, ctx: BuildContext,
+           credentials: Credentials) -> VertexProvider:
     from gateway.providers.vertex.adapter import VertexProvider
 
     return VertexProvider(
@@ -156,7 +158,7 @@ def _build(name: str, spec: Any, ctx: BuildContext, credentials: Credentials) ->
         capabilities=_capabilities(spec))
 
 
-def _capabilities(spec: Any) -> Capabilities:
+def _capabilities(spec: VertexBackend) -> Capabilities:
     from gateway.providers.vertex.adapter import is_embedding_model
 
     embeddings = is_embedding_model(spec.model)

@@ -11,7 +11,7 @@ from sqlmodel import SQLModel
 
 from gateway.usage import tables  # noqa: F401  (registers the ledger tables)
 
-# other ledger modules that add tables (6b's rollups and audit chain) register when present
+# other ledger modules that add tables (rollups, the audit chain) register when present
 for _name in ("gateway.usage.rollups", "gateway.usage.audit"):
     try:
         importlib.import_module(_name)

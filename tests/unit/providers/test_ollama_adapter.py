@@ -14,7 +14,7 @@ from gateway.emulators.base import EmulatorServer, Mode
 from gateway.emulators.ollama import build_app
 from gateway.policy.schema import OllamaBackend
 from gateway.providers.base import CallOptions
-from gateway.providers.ollama import OllamaProvider, OllamaTimings
+from gateway.providers.ollama import OllamaProvider
 from gateway.providers.ollama.factory import build
 from gateway.providers.registry import BuildContext
 
@@ -40,16 +40,10 @@ def server() -> Iterator[EmulatorServer]:
 
 
 @pytest.fixture
-async def seen() -> list[OllamaTimings]:
-    return []
-
-
-@pytest.fixture
-async def provider(server: EmulatorServer,
-                   seen: list[OllamaTimings]) -> AsyncIterator[OllamaProvider]:
+async def provider(server: EmulatorServer) -> AsyncIterator[OllamaProvider]:
     server.state.reset()
     p = OllamaProvider("llm", server.url, "emulated-model", keep_alive="5m",
-                       ids=CountingIds(), on_timings=seen.append)
+                       ids=CountingIds())
     yield p
     await p.aclose()
 
@@ -61,12 +55,12 @@ def req(**kw: object) -> ChatRequest:
 
 
 async def test_timings_and_exact_counts_reach_the_caller(
-        provider: OllamaProvider, server: EmulatorServer, seen: list[OllamaTimings]) -> None:
+        provider: OllamaProvider, server: EmulatorServer) -> None:
     result = await provider.complete(req(seed=7), FAST)
     assert result.usage is not None
     assert result.usage.prompt_tokens == server.state.served_prompt_tokens
     assert result.usage.estimated is False
-    assert provider.last_timings is not None and seen == [provider.last_timings]
+    assert provider.last_timings is not None
     t = provider.last_timings
     assert t.total_ns > t.load_ns > 0 and t.eval_ns > 0 and t.prompt_eval_ns > 0
     assert t.eval_count == result.usage.completion_tokens
@@ -76,10 +70,11 @@ async def test_timings_and_exact_counts_reach_the_caller(
 
 
 async def test_stream_reports_timings_on_the_last_line(
-        provider: OllamaProvider, server: EmulatorServer, seen: list[OllamaTimings]) -> None:
+        provider: OllamaProvider, server: EmulatorServer) -> None:
     chunks = [c async for c in provider.stream(req(stream=True), FAST)]
     assert chunks[-1].usage is not None and chunks[-1].finish_reason == "stop"
-    assert len(seen) == 1 and seen[0].eval_count == chunks[-1].usage.completion_tokens
+    timings = provider.last_timings
+    assert timings is not None and timings.eval_count == chunks[-1].usage.completion_tokens
     assert server.state.requests[0].json()["stream"] is True
 
 

@@ -1,6 +1,7 @@
 """The OpenAI-style adapter bounds its own calls (the dispatcher adds no asyncio.timeout around
-them, issue 7): a whole answer by `total_timeout`, a stream's first chunk by
-`first_byte_timeout`, even when the server keeps sending bytes that never make an answer."""
+them; that context per call is CPU on the hot path): a whole answer by `total_timeout`, a stream's
+first chunk by `first_byte_timeout`, even when the server keeps sending bytes that never make an
+answer."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""The lean pool's stream reader frames and parses SSE in one generator (issue 7): events split
-anywhere across reads, comments and other fields, the last line without its newline, a body
-that ends without `[DONE]`, a malformed or error frame: the same chunks and the same failures
-as the httpx path (which the contract suite and the SDK tests cover)."""
+"""The lean pool's stream reader frames and parses SSE in one generator (no layer per chunk): events
+split anywhere across reads, comments and other fields, the last line without its newline, a body
+that ends without `[DONE]`, a malformed or error frame: the same chunks and the same failures as the
+httpx path (which the contract suite and the SDK tests cover)."""
 
 from __future__ import annotations
 

@@ -87,7 +87,7 @@ def test_an_unreadable_credentials_file_disables_the_backend(tmp_path: Path) -> 
 
 
 def test_injected_credentials_build_a_provider_from_the_spec() -> None:
-    ctx = BuildContext(env={}, extra={"vertex_credentials": TokenCredentials(token="t")})
+    ctx = BuildContext(env={}, google_credentials=TokenCredentials(token="t"))
     provider = build_provider("vx", spec(location="europe-west4"), ctx)
     assert isinstance(provider, VertexProvider)
     assert provider.model == "gemini-2.5-flash"

@@ -67,8 +67,7 @@ def _client(seeded: Engine, policy: str) -> TestClient:
     api_errors.install(app)
     app.include_router(build_router())
     app.state.runtime = SimpleNamespace(
-        policy=load_text(policy), clock=clock,
-        extras={"engine": seeded, "settings": settings, "auth": auth})
+        policy=load_text(policy), clock=clock, engine=seeded, settings=settings, auth=auth)
     return TestClient(app)
 
 

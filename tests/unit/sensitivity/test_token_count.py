@@ -1,4 +1,4 @@
-"""The classifier counts each text's tokens from the bytes it reads (issue 7: a prompt is
+"""The classifier counts each text's tokens from the bytes it reads (a prompt is
 encoded once per request); the count is the plain estimate's, cached or not, and the router's
 prompt-token figure is the same as counting the request directly."""
 

@@ -1,5 +1,5 @@
-"""The batched ledger write (issue 7): Core inserts, rollups aggregated per key, the audit chain
-computed in Python, budgets settled per budget. Replays change nothing."""
+"""The batched ledger write (one statement per table per batch): Core inserts, rollups aggregated
+per key, the audit chain computed in Python, budgets settled per budget. Replays change nothing."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ledger writer's cheaper conversions (issue 7) store exactly what the slower ones did:
+"""The ledger writer's cheaper conversions store exactly what the slower ones did:
 compact JSON reads back as the json.dumps text did, the quick SQLite bind processors give
 SQLAlchemy's values, and the driver-SQL upsert / IN look-ups equal the Core statements."""
 

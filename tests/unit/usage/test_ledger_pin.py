@@ -1,6 +1,7 @@
-"""Pins of what the ledger writer stores (issue 7): the audit chain's canonical bytes and hashes
-of fixed entries, computed with the code that wrote the existing chains, and the JSON values
-read back. A faster writer must reproduce them byte for byte, or old chains stop verifying."""
+"""Pins of what the ledger writer stores (its fast paths must not change it): the audit chain's
+canonical bytes and hashes of fixed entries, computed with the code that wrote the existing chains,
+and the JSON values read back. A faster writer must reproduce them byte for byte, or old chains stop
+verifying."""
 
 from __future__ import annotations
 

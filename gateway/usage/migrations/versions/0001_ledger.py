@@ -1,7 +1,7 @@
 """ledger: requests, attempts, tenants, api keys, budgets, holds, policy changes
 
 Revision ID: 0001
-Revises: (none; 6b's rollups/audit migration chains on "0001")
+Revises: (none; the rollups/audit migration chains on "0001")
 Create Date: 2026-11-30 03:06:34.902376
 """
 

@@ -1,4 +1,4 @@
-"""policy_documents: accepted policy texts shared by every replica (issue 8)
+"""policy_documents: accepted policy texts shared by every replica (the newest wins)
 
 Revision ID: 0004
 Revises: 0003

@@ -1,5 +1,5 @@
 """unpriced counts in the rollups: usage_daily / usage_monthly count the requests whose cost is
-unknown (NULL in the ledger) and their tokens, so a report can flag a cost as incomplete (issue 6)
+unknown (NULL in the ledger) and their tokens, so a report can flag a cost as incomplete
 
 Rows already in the rollups are back-filled from the ledger's NULL-cost rows (the zone is not in
 the ledger: a ledger group goes to the rollup row of the same day, tenant, app, backend, model,
