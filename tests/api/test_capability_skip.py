@@ -40,7 +40,7 @@ rules:
   - {{name: in-order, match: {{aliases: [chat, rep-only]}}, objective: ordered}}
 """)
         settings = Settings(database_url=f"sqlite:///{tmp_path / 'l.db'}", local_engine=False,
-                            extra={"probe_interval_s": 0})
+                            probe_interval_s=0)
         app = create_app(settings, Seams(env={"REPLICATE_API_TOKEN": "r8_test"}), policy=policy)
         with TestClient(app) as c:
             c.db_path = tmp_path / "l.db"  # type: ignore[attr-defined]

@@ -24,7 +24,7 @@ aliases:
   chat: {{backends: [node]}}
 """)
     settings = Settings(database_url=f"sqlite:///{tmp_path / 'l.db'}", local_engine=False,
-                        extra={"probe_interval_s": 0})  # no background probes: /readyz only
+                        probe_interval_s=0)  # no background probes: /readyz only
     body = {"model": "chat", "messages": [{"role": "user", "content": "merhaba"}]}
     with TestClient(create_app(settings, policy=policy)) as c:
         openai_emulator.state.mode = Mode(kind="status", status=500)

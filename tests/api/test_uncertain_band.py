@@ -56,7 +56,7 @@ def _serve(emulators: dict[str, EmulatorServer], tmp_path: Path, when: str
         e.state.reset()
     text = policy_yaml(emulators["cloud"].url, emulators["local"].url, when)
     settings = Settings(database_url=f"sqlite:///{tmp_path / 'l.db'}", local_engine=False,
-                        extra={"probe_interval_s": 0})
+                        probe_interval_s=0)
     with TestClient(create_app(settings, policy=load_text(text))) as client:
         for prompt in (TOPIC, PLAIN):
             r = client.post("/v1/chat/completions", json={

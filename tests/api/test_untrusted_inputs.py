@@ -66,7 +66,7 @@ def client(openai_emulator: EmulatorServer, tmp_path: Path) -> Iterator[TestClie
     settings = Settings(database_url=f"sqlite:///{tmp_path / 'l.db'}", local_engine=False,
                         admin_key=ADMIN, journal_path=str(tmp_path / "journal"),
                         report_max_days=90,
-                        extra={"probe_interval_s": 0, "policy_sync_s": 0})
+                        probe_interval_s=0, policy_sync_s=0)
     env = {"GECIT_ADMIN_KEY": ADMIN, "GECIT_DATABASE_URL": settings.database_url}
     app = create_app(settings, Seams(env=env),
                      policy=load_text(policy_yaml(openai_emulator.url)))
@@ -191,7 +191,7 @@ def test_a_quarantined_row_is_counted_on_metrics(openai_emulator: EmulatorServer
     journal.close()
     settings = Settings(database_url=f"sqlite:///{tmp_path / 'l.db'}", local_engine=False,
                         admin_key=ADMIN, journal_path=str(tmp_path / "journal"),
-                        extra={"probe_interval_s": 0, "policy_sync_s": 0})
+                        probe_interval_s=0, policy_sync_s=0)
     app = create_app(settings, policy=load_text(policy_yaml(openai_emulator.url)))
     with TestClient(app) as c:
         deadline = time.monotonic() + 10
