@@ -136,8 +136,8 @@ def pick(views: Sequence[NodeView], blocks: Sequence[PrefixBlock], prompt_tokens
     near = [sv for sv in scored if sv[0] <= best_t + config.tie_s]
     near.sort(key=lambda sv: (-sv[1].cached_tokens, rank.get(sv[1].name, len(rank)), sv[0]))
     chosen_t, chosen = near[0]
-    order = (chosen.name,) + tuple(v.name for _, v in scored if v is not chosen) + tuple(
-        v.name for v in ok if v not in pool)
+    order = (chosen.name, *(v.name for _, v in scored if v is not chosen),
+             *(v.name for v in ok if v not in pool))
     reason = (f"predicted TTFT {chosen_t * 1000:.0f} ms ({chosen.cached_tokens} of "
               f"{prompt_tokens} prompt tokens thought cached, {chosen.queued_prefill_tokens} "
               f"queued, {chosen.in_flight} in flight"

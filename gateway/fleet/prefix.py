@@ -37,7 +37,8 @@ def prefix_blocks(messages: Iterable[tuple[str, str]],
         for i, piece in enumerate(pieces):
             head = f"{role}\x00" if i == 0 else ""
             digest = hashlib.blake2b(prev + (head + piece).encode(), digest_size=8).digest()
-            out.append(PrefixBlock(int.from_bytes(digest, "big"), max(1, estimate_text_tokens(piece))))
+            tokens = max(1, estimate_text_tokens(piece))
+            out.append(PrefixBlock(int.from_bytes(digest, "big"), tokens))
             prev = digest
     return tuple(out)
 
@@ -47,7 +48,8 @@ class PrefixIndex:
 
     def __init__(self, capacity_tokens: dict[str, int]) -> None:
         self._capacity = dict(capacity_tokens)
-        self._blocks: dict[str, OrderedDict[int, int]] = {n: OrderedDict() for n in capacity_tokens}
+        self._blocks: dict[str, OrderedDict[int, int]] = {
+            n: OrderedDict() for n in capacity_tokens}
         self._tokens: dict[str, int] = dict.fromkeys(capacity_tokens, 0)
 
     def set_capacity(self, node: str, tokens: int) -> None:
