@@ -44,6 +44,7 @@ from gateway.service.routing import start_routing as _start_routing
 from gateway.settings import Settings
 from gateway.usage.audit import AuditListener, AuditLog
 from gateway.usage.db import create_schema, make_engine
+from gateway.usage.onprem_cost import OnPremCosts
 from gateway.usage.policy_changes import start_change_log
 from gateway.usage.rollups import RollupListener
 from gateway.usage.wiring import PolicyView, start_ledger
@@ -151,8 +152,9 @@ async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None
         backends_up(pool.providers, pool.disabled, routing.stats, seams.clock.monotonic),
         lambda: {"accepted": reloader.accepted, "rejected": reloader.rejected})
     policy_now.source = routing.reloader.current
+    costs = OnPremCosts(policy_now)  # on-prem hourly cost shared by concurrent requests
     dispatcher = Dispatcher(pool.providers, seams.clock, pool.options_for, stats=routing.stats,
-                            zone_of=pool.zone_of)
+                            zone_of=pool.zone_of, costs=costs)
     router = PolicyRouter(routing.reloader.current, routing.stats, seams.clock, pool.disabled,
                           budgets=gate.state_for, rand=random.random)
     chat = ChatService(router, dispatcher, recorder, seams.clock,
@@ -163,7 +165,7 @@ async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None
     extras.update(metrics=metrics, budgets=gate, auth=auth, ledger=ledger)
     extras["embeddings"] = EmbeddingsService(  # /v1/embeddings, routed like chat
         router, EmbedDispatcher(pool.providers, seams.clock, pool.options_for,
-                                stats=routing.stats, zone_of=pool.zone_of),
+                                stats=routing.stats, zone_of=pool.zone_of, costs=costs),
         recorder, seams.clock, budgets=extras.get("budgets"))
     runtime = Runtime(policy=compiled, providers=pool.providers, disabled=pool.disabled,
                       chat=chat, clock=seams.clock, started_at=seams.clock.now(), extras=extras)

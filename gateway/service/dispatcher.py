@@ -10,7 +10,8 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TypeVar
+from decimal import Decimal
+from typing import Protocol, TypeVar
 
 from gateway.core.clock import Clock
 from gateway.core.errors import (
@@ -43,6 +44,7 @@ class Outcome:
     first_chunk_at: float | None = None
     interrupted: bool = False
     unsupported: list[str] = field(default_factory=list)  # what each backend said it lacks
+    onprem_cost_usd: Decimal | None = None  # its share of on-prem nodes' hourly cost
 
 
 OptionsFor = Callable[[str], CallOptions]
@@ -55,13 +57,23 @@ Attempt = Callable[[str, Provider, CallOptions], Awaitable[T]]
 Admit = Callable[[RouteDecision, str, Outcome], Provider | None]
 
 
+class AttemptCosts(Protocol):
+    """Shares out on-prem nodes' hourly cost (gateway.usage.onprem_cost.OnPremCosts)."""
+
+    def started(self, backend: str, key: object, now: float) -> None: ...
+
+    def finished(self, key: object, now: float) -> Decimal | None: ...
+
+
 class Dispatcher:
     def __init__(self, providers: Mapping[str, Provider], clock: Clock,
                  options_for: OptionsFor | None = None, *, stats: LiveStats | None = None,
                  zone_of: ZoneOf | None = None,
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-                 rand: Callable[[], float] | None = None) -> None:
+                 rand: Callable[[], float] | None = None,
+                 costs: AttemptCosts | None = None) -> None:
         self._providers = providers
+        self._costs = costs
         self._clock = clock
         self._options_for = options_for or (lambda _name: CallOptions())
         self._stats = stats or LiveStats()
@@ -165,6 +177,7 @@ class Dispatcher:
             if timer is not None:
                 timer.cancel()
             await _close(it)
+            self.settle_cost(outcome)
         end = self._clock.monotonic()
         record.latency_ms = (end - t0) * 1000
         gen_s = end - first_at
@@ -189,9 +202,12 @@ class Dispatcher:
                 if options is None:
                     raise self._timed_out(decision.alias, outcome)
                 t0 = self._clock.monotonic()
+                if self._costs is not None:
+                    self._costs.started(name, id(outcome), t0)
                 try:
                     value = await call(name, provider, options)
                 except (ProviderError, TimeoutError) as raw:
+                    self.settle_cost(outcome)
                     exc = _as_provider_error(name, raw)
                     self._failed(outcome, name, exc, t0)
                     if not exc.kind.may_fall_back:
@@ -199,10 +215,21 @@ class Dispatcher:
                     if await self._should_retry(exc, attempt, decision.limits, deadline):
                         continue
                     break
+                if not stream:  # a stream's attempt lasts until its tail ends
+                    self.settle_cost(outcome)
                 return name, t0, value
         raise self._exhausted(decision, outcome)
 
     # ---- helpers -----------------------------------------------------------------------
+    def settle_cost(self, outcome: Outcome) -> None:
+        """End the outcome's running attempt for the on-prem cost share (idempotent: the
+        service calls it again when a request ends, for a stream whose tail never ran)."""
+        if self._costs is None:
+            return
+        share = self._costs.finished(id(outcome), self._clock.monotonic())
+        if share is not None:
+            outcome.onprem_cost_usd = share + (outcome.onprem_cost_usd or 0)
+
     def _admit(self, decision: RouteDecision, name: str, outcome: Outcome) -> Provider | None:
         """The second wall of the data boundary, then availability and the circuit."""
         zone = self._zone_of(name) or "cloud"  # unknown counts as cloud: fail closed

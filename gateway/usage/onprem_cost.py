@@ -15,7 +15,9 @@ Time comes in as arguments (monotonic seconds); nothing here reads a clock.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
+from typing import Any
 
 SECONDS_PER_HOUR = Decimal(3600)
 
@@ -59,3 +61,36 @@ class NodeCostMeter:
 
     def utilisation(self, elapsed_s: float) -> Decimal:
         return self.busy_s / Decimal(repr(elapsed_s)) if elapsed_s > 0 else Decimal(0)
+
+
+class OnPremCosts:
+    """One NodeCostMeter per on-prem backend that declares `hourly_cost_usd` (and no per-token
+    price), as the current policy says: the dispatcher reports when each attempt on a backend
+    starts and ends, and gets that attempt's share back. A pooled backend's hourly cost is the
+    whole pool's. A reload that changes a backend's cost or the idle setting starts a new
+    meter; attempts already running finish on the one they started on."""
+
+    def __init__(self, policy: Callable[[], Any]) -> None:
+        self._policy = policy
+        self._meters: dict[tuple[str, Decimal, bool], NodeCostMeter] = {}
+        self._open: dict[object, NodeCostMeter] = {}
+
+    def started(self, backend: str, key: object, now: float) -> None:
+        policy = self._policy()
+        spec = policy.backends.get(backend)
+        if spec is None or spec.zone != "on_prem" or spec.price is not None \
+                or spec.hourly_cost_usd is None:
+            return
+        idle = bool(getattr(policy.billing, "charge_idle_hours", False))
+        k = (backend, spec.hourly_cost_usd, idle)
+        meter = self._meters.get(k)
+        if meter is None:
+            meter = self._meters[k] = NodeCostMeter(spec.hourly_cost_usd, charge_idle=idle,
+                                                    start=now)
+        meter.started(key, now)
+        self._open[key] = meter
+
+    def finished(self, key: object, now: float) -> Decimal | None:
+        """The attempt's share (None when its backend is not metered, or already settled)."""
+        meter = self._open.pop(key, None)
+        return None if meter is None else meter.finished(key, now)
