@@ -11,9 +11,10 @@
    tokens the node does NOT already hold in its prefix cache, at the node's prefill speed, plus
    one decode step. Prefix affinity is this term: a node thought to hold the system prompt and
    the conversation so far skips their prefill.
-4. Ties (within `tie_s`) go to the node holding the longest prefix, then to the prefix's home on
-   a consistent-hash ring keyed by its first block, so the sessions of one system prompt gather
-   on one node before any of them has been served (and every gateway replica agrees where).
+4. Ties (within `tie_ratio` x the best prediction + `tie_s`) go to the node holding the longest
+   prefix, then to the prefix's home on a consistent-hash ring keyed by its first block, so the
+   sessions of one system prompt gather on one node before any of them has been served (and
+   every gateway replica agrees where).
 
 Pure: the caller passes what it knows about each node at this instant.
 """
@@ -50,6 +51,10 @@ class PickConfig:
     kv_high: float = 0.95
     load_factor: float = 1.25
     tie_s: float = 0.02
+    # also a tie: within this fraction of the best prediction. Leaving the node that holds a
+    # conversation costs its next turns their cache too, which one prediction does not see;
+    # 1.0 (tuned on bench/fleet.py's seed 1) keeps it unless it is twice as slow to start
+    tie_ratio: float = 1.0
     ring_replicas: int = 64
 
 
@@ -133,7 +138,7 @@ def pick(views: Sequence[NodeView], blocks: Sequence[PrefixBlock], prompt_tokens
     scored = sorted(((predicted_ttft(v, prompt_tokens), v) for v in pool),
                     key=lambda sv: sv[0])
     best_t = scored[0][0]
-    near = [sv for sv in scored if sv[0] <= best_t + config.tie_s]
+    near = [sv for sv in scored if sv[0] <= best_t * (1 + config.tie_ratio) + config.tie_s]
     near.sort(key=lambda sv: (-sv[1].cached_tokens, rank.get(sv[1].name, len(rank)), sv[0]))
     chosen_t, chosen = near[0]
     order = (chosen.name, *(v.name for _, v in scored if v is not chosen),

@@ -95,3 +95,12 @@ def test_prefix_blocks_chain_and_the_index_forgets_least_recent_first() -> None:
     index.record("a", other)  # over a's capacity: turn1's tail goes first, its head stays
     assert 0 < index.matched_tokens("a", turn2) < held
     assert index.matched_tokens("a", other) == sum(b.tokens for b in other)
+
+
+def test_a_conversation_keeps_its_node_unless_it_is_twice_as_slow_to_start() -> None:
+    # b holds 1,000 of 1,100 tokens but is busy: 0.23 s predicted vs a cold 0.1675 s elsewhere
+    views = _views(b={"cached_tokens": 1000, "queued_prefill_tokens": 1500})
+    assert pick(views, BLOCKS, PROMPT, 256).node == "b"
+    assert pick(views, BLOCKS, PROMPT, 256, config=PickConfig(tie_ratio=0.0)).node != "b"
+    busier = _views(b={"cached_tokens": 1000, "queued_prefill_tokens": 4000})  # 0.54 s
+    assert pick(busier, BLOCKS, PROMPT, 256).node != "b"
