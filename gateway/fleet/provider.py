@@ -130,6 +130,8 @@ class FleetProvider:
     async def aclose(self) -> None:
         if self._scrape_task is not None:
             self._scrape_task.cancel()
+        if self._scraper is not None:
+            await self._scraper.aclose()
         for p in self._nodes.values():
             await p.aclose()
 

@@ -17,7 +17,6 @@ import httpx
 
 from gateway.fleet.signals import (
     NodeSignals,
-    SignalParseError,
     parse_llamacpp_metrics,
     parse_llamacpp_slots,
     parse_ollama_ps,
@@ -83,10 +82,13 @@ class EngineScraper:
             await self.scrape_all()
             await asyncio.sleep(self._config.interval_s)
 
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
     async def _scrape(self, t: NodeTarget) -> None:
         try:
             signals = await self._read(t)
-        except (httpx.HTTPError, SignalParseError, ValueError) as exc:
+        except Exception as exc:  # any failure is the node's: the loop must keep polling
             n = self._failures[t.name] = self._failures.get(t.name, 0) + 1
             log.warning("scrape of node %s failed (%d in a row): %s", t.name, n,
                         type(exc).__name__)
