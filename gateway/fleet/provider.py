@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 
@@ -46,7 +47,7 @@ class FleetProvider:
         if self._scraper is not None and self._scrape_task is None:
             self._scrape_task = asyncio.get_running_loop().create_task(self._scraper.run())
 
-    def _choose(self, request: ChatRequest) -> tuple[Pick, list[str]]:
+    def _choose(self, request: ChatRequest, options: CallOptions) -> tuple[Pick, list[str]]:
         self._start_scraping()
         blocks = request_blocks(request)
         got = self.router.choose(blocks, estimate_prompt_tokens(request), request.token_limit)
@@ -54,6 +55,17 @@ class FleetProvider:
             why = "; ".join(f"{n}: {r}" for n, r in got.dropped)
             raise ProviderError(FailureKind.UNREACHABLE,
                                 f"no node of '{self.name}' can serve ({why})", backend=self.name)
+        predicted = got.predicted_ttft_s or 0.0
+        if predicted > options.first_byte_timeout:
+            # admission: even the best node would start after the first-token deadline. Refused
+            # now, the request can go to the policy's next candidate (a cloud, only where its
+            # data class may go) or be told when to retry, instead of timing out in a queue
+            raise ProviderError(
+                FailureKind.RATE_LIMIT,
+                f"every node of '{self.name}' is busy: predicted first token in "
+                f"{predicted:.1f} s, deadline {options.first_byte_timeout:.1f} s",
+                retry_after=float(math.ceil(predicted - options.first_byte_timeout)),
+                backend=self.name)
         return got, list(got.order)
 
     def _begin(self, node: str, request: ChatRequest, got: Pick) -> Ticket:
@@ -63,7 +75,7 @@ class FleetProvider:
         return self.router.started(node, blocks, estimate_prompt_tokens(request))
 
     async def complete(self, request: ChatRequest, options: CallOptions) -> ChatResult:
-        got, order = self._choose(request)
+        got, order = self._choose(request, options)
         last: ProviderError | None = None
         for node in order:
             ticket = self._begin(node, request, got)
@@ -72,7 +84,7 @@ class FleetProvider:
                 async with asyncio.timeout(options.total_timeout):
                     result = await self._nodes[node].complete(request, options)
             except (ProviderError, TimeoutError) as exc:
-                self.router.tracker.finished(ticket)
+                self.router.finished(ticket)
                 last = _as_error(node, exc)
                 if not last.kind.may_fall_back:
                     raise last from None
@@ -80,7 +92,7 @@ class FleetProvider:
             usage = result.usage
             self.router.tracker.first_token(ticket, self._clock() - t0,
                                             usage.cached_tokens if usage else None)
-            self.router.tracker.finished(ticket)
+            self.router.finished(ticket)
             return result
         assert last is not None
         raise last
@@ -90,7 +102,7 @@ class FleetProvider:
 
     async def _stream(self, request: ChatRequest, options: CallOptions
                       ) -> AsyncIterator[ChatChunk]:
-        got, order = self._choose(request)
+        got, order = self._choose(request, options)
         for i, node in enumerate(order):
             ticket = self._begin(node, request, got)
             t0 = self._clock()
@@ -99,7 +111,7 @@ class FleetProvider:
                 async with asyncio.timeout(options.first_byte_timeout):
                     first = await it.__anext__()
             except (ProviderError, TimeoutError, StopAsyncIteration) as exc:
-                self.router.tracker.finished(ticket)
+                self.router.finished(ticket)
                 await _close(it)
                 err = _as_error(node, exc)
                 if not err.kind.may_fall_back or i == len(order) - 1:
@@ -117,7 +129,7 @@ class FleetProvider:
                         completion = chunk.usage.completion_tokens
                     yield chunk
             finally:
-                self.router.tracker.finished(ticket, completion or pieces,
+                self.router.finished(ticket, completion or pieces,
                                              self._clock() - first_at)
                 await _close(it)
             return

@@ -40,6 +40,7 @@ class FleetRouter:
         self._index = PrefixIndex({n.target.name: n.kv_capacity_tokens or DEFAULT_KV_TOKENS
                                    for n in nodes})
         self._ring = HashRing([(n.target.name, n.weight) for n in nodes], config.ring_replicas)
+        self._last_finish: dict[str, float] = {}
 
     @property
     def names(self) -> list[str]:
@@ -56,6 +57,20 @@ class FleetRouter:
         self._index.record(node, blocks)
         return self.tracker.started(node, prompt_tokens, cached)
 
+    def finished(self, ticket: Ticket, output_tokens: int = 0, decode_s: float = 0.0) -> None:
+        self.tracker.finished(ticket, output_tokens, decode_s)
+        self._last_finish[ticket.node] = self._clock()
+
+    def _engine_waiting(self, name: str, waiting: float | None) -> float | None:
+        """The engine's queue, only if read after Geçit's own last request there ended: an
+        older reading may still count requests of Geçit's that are gone."""
+        if waiting is None or self._scraper is None:
+            return None
+        at = self._scraper.scraped_at(name)
+        if at is None or at <= self._last_finish.get(name, float("-inf")):
+            return None
+        return waiting
+
     def _view(self, n: PoolNode, blocks: Sequence[PrefixBlock]) -> NodeView:
         name = n.target.name
         sig = self._scraper.signals(name) if self._scraper is not None else None
@@ -68,7 +83,7 @@ class FleetRouter:
             model_loaded=sig.model_loaded if sig else None,
             context_length=sig.context_length if sig else None,
             kv_usage=sig.kv_usage if sig else None,
-            engine_waiting=sig.waiting if sig else None,
+            engine_waiting=self._engine_waiting(name, sig.waiting if sig else None),
             in_flight=t.in_flight(name), queued_prefill_tokens=t.queued_prefill(name),
             prefill_tok_s=t.prefill_tok_s(name), step_s=t.step_s(name), weight=n.weight,
             cached_tokens=self._index.matched_tokens(name, blocks))

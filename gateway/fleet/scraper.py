@@ -71,6 +71,10 @@ class EngineScraper:
             return None
         return r.signals
 
+    def scraped_at(self, name: str) -> float | None:
+        r = self._readings.get(name)
+        return None if r is None else r.at
+
     def healthy(self, name: str) -> bool:
         return self._failures.get(name, 0) < self._config.unhealthy_after
 

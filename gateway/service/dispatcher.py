@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -45,6 +46,7 @@ class Outcome:
     interrupted: bool = False
     unsupported: list[str] = field(default_factory=list)  # what each backend said it lacks
     onprem_cost_usd: Decimal | None = None  # its share of on-prem nodes' hourly cost
+    retry_after: float | None = None  # the soonest retry a failed backend suggested
 
 
 OptionsFor = Callable[[str], CallOptions]
@@ -304,6 +306,8 @@ class Dispatcher:
 
     def _failed(self, outcome: Outcome, name: str, exc: ProviderError, t0: float) -> None:
         self._note(outcome, name, "failed", t0, exc.kind.value, exc.status)
+        if exc.retry_after is not None:
+            outcome.retry_after = min(exc.retry_after, outcome.retry_after or exc.retry_after)
         if exc.kind == FailureKind.UNSUPPORTED:
             outcome.unsupported.append(exc.message)
         self._stats.of(name).failure(self._clock.monotonic(), exc.kind)
@@ -334,8 +338,11 @@ class Dispatcher:
             return ServiceUnavailable(f"no backend is available for model '{alias}'"
                                       + (f" ({why})" if why else ""))
         why = "".join(f"; {d.backend}: {d.reason}" for d in decision.dropped)
+        retry = ({"Retry-After": str(max(1, math.ceil(outcome.retry_after)))}
+                 if outcome.retry_after is not None else None)
         return ServiceUnavailable(f"no backend could serve model '{alias}' (data class: "
-                                  f"{decision.data_class}); tried: {_tried(outcome)}{why}")
+                                  f"{decision.data_class}); tried: {_tried(outcome)}{why}",
+                                  headers=retry)
 
 
 class _TailDeadline:

@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 
@@ -70,12 +71,14 @@ def _served(node: EmulatorServer) -> int:
 def test_a_conversation_stays_on_the_node_holding_its_prefix(
         nodes: list[EmulatorServer], tmp_path: Path) -> None:
     with _client([n.url for n in nodes], tmp_path) as client:
-        convs = []
-        for k in range(6):  # six apps, each its own system prompt: they spread over the nodes
+        def first_turn(k: int) -> tuple[str, list[dict[str, str]]]:
             msgs = [{"role": "system", "content": f"Bölüm {k}. {SYSTEM}"},
                     {"role": "user", "content": f"Merhaba, {k}. soru."}]
             node, answer = _turn(client, msgs)
-            convs.append((node, [*msgs, {"role": "assistant", "content": answer}]))
+            return node, [*msgs, {"role": "assistant", "content": answer}]
+
+        with ThreadPoolExecutor(6) as pool:  # six apps at once: the load bound spreads them
+            convs = list(pool.map(first_turn, range(6)))
         for first_node, msgs in convs:
             msgs.append({"role": "user", "content": "Yarın öğleden sonra olur mu?"})
             assert _turn(client, msgs)[0] == first_node
