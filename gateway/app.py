@@ -48,6 +48,7 @@ from gateway.settings import Settings
 from gateway.usage.audit import AuditListener, AuditLog
 from gateway.usage.cloud_reference import transfer_basis_of
 from gateway.usage.db import create_schema, make_engine
+from gateway.usage.onprem_cost import OnPremCosts
 from gateway.usage.policy_changes import start_change_log
 from gateway.usage.rollups import RollupListener
 from gateway.usage.wiring import PolicyView, start_ledger
@@ -174,15 +175,16 @@ async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None
     metrics.add_runtime_source(  # gecit_backend_up and gecit_policy_reloads_total, at scrape
         backends_up(pool.providers, pool.disabled, routing.stats, seams.clock.monotonic),
         lambda: {"accepted": reloader.accepted, "rejected": reloader.rejected})
+    costs = OnPremCosts(policy_now)  # on-prem hourly cost shared by concurrent requests
     dispatcher = Dispatcher(pool.providers, seams.clock, pool.options_for, stats=routing.stats,
-                            zone_of=pool.zone_of)
+                            zone_of=pool.zone_of, costs=costs)
     router = PolicyRouter(reloader.current, routing.stats, seams.clock, pool.disabled,
                           budgets=gate.state_for, rand=random.random)
     chat = ChatService(router, dispatcher, recorder, seams.clock,
                        redact=redactor_for(reloader.current), budgets=gate)
     embeddings = EmbeddingsService(  # /v1/embeddings, routed like chat
         router, EmbedDispatcher(pool.providers, seams.clock, pool.options_for,
-                                stats=routing.stats, zone_of=pool.zone_of),
+                                stats=routing.stats, zone_of=pool.zone_of, costs=costs),
         recorder, seams.clock, budgets=gate)
     # shared policy version: newest accepted document in the database wins on every replica
     await sync.start(stack, None if settings.upstream else file_text(compiled))

@@ -21,6 +21,7 @@ from starlette.types import Message, Receive, Scope, Send
 from gateway.core.clock import Clock, IdGenerator
 from gateway.core.errors import GatewayError, ProviderError
 from gateway.core.types import RequestContext
+from gateway.fleet.choice import node_for
 from gateway.openai_api.auth import client_of, split_headers
 from gateway.openai_api.errors import from_provider
 from gateway.openai_api.handlers import parse_limited, sse_events
@@ -51,6 +52,9 @@ def route_header_list(decision: RouteDecision, backend: str | None, attempts: in
         h.append((b"x-gecit-data-class", decision.data_class.encode("latin-1")))
     if decision.rule:
         h.append((b"x-gecit-rule", decision.rule.encode("latin-1")))
+    node = node_for(backend)
+    if node is not None:
+        h.append((b"x-gecit-node", node.node.encode("latin-1")))
     return h
 
 

@@ -14,6 +14,7 @@ from starlette.responses import Response, StreamingResponse
 
 from gateway.core.errors import InvalidRequest, ProviderError
 from gateway.core.types import ChatRequest, RequestContext
+from gateway.fleet.choice import node_for
 from gateway.openai_api.chat_options import refuse_unservable
 from gateway.openai_api.errors import from_validation
 from gateway.openai_api.limits import BodyTooLarge, EdgeLimits, read_body
@@ -34,6 +35,9 @@ def route_headers(decision: RouteDecision, backend: str | None, attempts: int) -
         h["x-gecit-data-class"] = decision.data_class
     if decision.rule:
         h["x-gecit-rule"] = decision.rule
+    node = node_for(backend)
+    if node is not None:
+        h["x-gecit-node"] = node.node
     return h
 
 

@@ -38,6 +38,9 @@ class Billing(_Strict):
     tenant_budgets: dict[str, BudgetSpec] = Field(default_factory=dict)
     key_budget_action: OnExhausted | None = Field(
         default=None, description="action for per-key budgets (default: on_budget_exhausted)")
+    charge_idle_hours: bool = Field(
+        default=False, description="on-prem hourly cost: charge the hours a node sits idle to "
+                                   "the requests that follow (default: only busy time)")
 
     def action_for(self, scope: str, subject: str) -> OnExhausted:
         if scope == "tenant":

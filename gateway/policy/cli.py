@@ -74,6 +74,15 @@ def _explain(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(str(exc), file=sys.stderr)
         return 2
+    pooled = [c["backend"] for c in trace["candidates"]
+              if getattr(compiled.policy.backends[c["backend"]], "endpoints", None)]
+    if pooled:
+        from gateway.core.types import ChatRequest
+        from gateway.fleet.explain import explain_nodes
+
+        request = ChatRequest.model_validate(
+            {"model": args.model, "messages": [{"role": "user", "content": args.text}]})
+        trace["nodes"] = explain_nodes(compiled.policy, pooled, request)
     print(json.dumps(trace, indent=2, ensure_ascii=False))
     return 0
 

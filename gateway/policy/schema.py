@@ -90,8 +90,31 @@ class LocalBackend(BackendBase):
     model: str = "smollm2"
 
 
+class Endpoint(Strict):
+    """One on-prem node of a pooled backend: an OpenAI-style server and the engine behind it,
+    whose own load signals Geçit reads (vLLM /metrics, llama.cpp /metrics and /slots, Ollama
+    /api/ps)."""
+
+    name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9_.-]+$")
+    base_url: str
+    engine: Literal["vllm", "llamacpp", "ollama"]
+    weight: float = Field(default=1.0, gt=0, description="capacity share for the load bound")
+    kv_capacity_tokens: int | None = Field(
+        default=None, ge=1, description="KV cache size; vLLM reports it, others need it here")
+
+
+class FleetTuning(Strict):
+    scrape_interval_s: float = Field(default=0.5, gt=0)
+    max_age_s: float = Field(default=2.0, gt=0, description="older engine figures are ignored")
+    load_factor: float = Field(default=1.25, ge=1.0,
+                               description="a node carries at most this x its share")
+    kv_high: float = Field(default=0.95, gt=0, le=1, description="KV use that counts as full")
+
+
 class OpenAICompatBackend(BackendBase):
-    """Any OpenAI-style server: vLLM, llama.cpp, Ollama's /v1, a hosted OpenAI-style API."""
+    """Any OpenAI-style server: vLLM, llama.cpp, Ollama's /v1, a hosted OpenAI-style API.
+    With `endpoints`, a pool of on-prem nodes serving the same model; Geçit picks one per
+    request (`base_url` must then be one of them: it is the node probed for readiness)."""
 
     kind: Literal["openai_compat"]
     base_url: str = Field(description=(
@@ -99,6 +122,19 @@ class OpenAICompatBackend(BackendBase):
         "http://10.0.0.5:8000/v1 (vLLM), http://127.0.0.1:8081 (llama.cpp)"))
     api_key_env: str | None = Field(default=None, description=(
         "environment variable holding the bearer key, if the server wants one"))
+    endpoints: list[Endpoint] | None = Field(default=None, min_length=1)
+    fleet: FleetTuning | None = None
+
+    @model_validator(mode="after")
+    def _pool(self) -> OpenAICompatBackend:
+        if self.endpoints is None:
+            return self
+        names = [e.name for e in self.endpoints]
+        if len(set(names)) != len(names):
+            raise ValueError("endpoint names must be unique")
+        if self.base_url not in {e.base_url for e in self.endpoints}:
+            raise ValueError("base_url must be one of the endpoints' base_url")
+        return self
 
 
 class OllamaBackend(BackendBase):

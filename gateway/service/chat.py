@@ -276,6 +276,7 @@ class ChatService:
     def _record(self, ctx: RequestContext, request: ChatRequest, decision: RouteDecision | None,
                 outcome: Outcome, usage: Usage | None, status: int, error: str | None,
                 streamed: bool, model: str | None = None) -> None:
+        self._dispatcher.settle_cost(outcome)  # a stream whose tail never ran
         now = self._clock.monotonic()
         ttft = None
         if outcome.first_chunk_at is not None:
@@ -294,6 +295,7 @@ class ChatService:
             latency_ms=(now - ctx.received_at) * 1000,
             ttft_ms=ttft if streamed else (now - ctx.received_at) * 1000 if usage else None,
             attempts=outcome.attempts, trace=decision.trace() if decision else None,
+            onprem_cost_usd=outcome.onprem_cost_usd,
         )
         self._sink.record(rec)
 

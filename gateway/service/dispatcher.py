@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TypeVar
+from decimal import Decimal
+from typing import Protocol, TypeVar
 
 from gateway.core.clock import Clock
 from gateway.core.errors import (
@@ -43,6 +45,8 @@ class Outcome:
     first_chunk_at: float | None = None
     interrupted: bool = False
     unsupported: list[str] = field(default_factory=list)  # what each backend said it lacks
+    onprem_cost_usd: Decimal | None = None  # its share of on-prem nodes' hourly cost
+    retry_after: float | None = None  # the soonest retry a failed backend suggested
 
     @property
     def tried(self) -> int:
@@ -60,13 +64,23 @@ Attempt = Callable[[str, Provider, CallOptions], Awaitable[T]]
 Admit = Callable[[RouteDecision, str, Outcome], Provider | None]
 
 
+class AttemptCosts(Protocol):
+    """Shares out on-prem nodes' hourly cost (gateway.usage.onprem_cost.OnPremCosts)."""
+
+    def started(self, backend: str, key: object, now: float) -> None: ...
+
+    def finished(self, key: object, now: float) -> Decimal | None: ...
+
+
 class Dispatcher:
     def __init__(self, providers: Mapping[str, Provider], clock: Clock,
                  options_for: OptionsFor | None = None, *, stats: LiveStats | None = None,
                  zone_of: ZoneOf | None = None,
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-                 rand: Callable[[], float] | None = None) -> None:
+                 rand: Callable[[], float] | None = None,
+                 costs: AttemptCosts | None = None) -> None:
         self._providers = providers
+        self._costs = costs
         self._clock = clock
         self._options_for = options_for or (lambda _name: CallOptions())
         self._stats = stats or LiveStats()
@@ -175,6 +189,7 @@ class Dispatcher:
             if timer is not None:
                 timer.cancel()
             await _close(it)
+            self.settle_cost(outcome)
         end = self._clock.monotonic()
         record.latency_ms = (end - t0) * 1000
         gen_s = end - first_at
@@ -199,9 +214,12 @@ class Dispatcher:
                 if options is None:
                     raise self._timed_out(decision.alias, outcome)
                 t0 = self._clock.monotonic()
+                if self._costs is not None:
+                    self._costs.started(name, id(outcome), t0)
                 try:
                     value = await call(name, provider, options)
                 except (ProviderError, TimeoutError) as raw:
+                    self.settle_cost(outcome)
                     exc = _as_provider_error(name, raw)
                     self._failed(outcome, name, exc, t0)
                     if not exc.kind.may_fall_back:
@@ -209,10 +227,21 @@ class Dispatcher:
                     if await self._should_retry(exc, attempt, decision.limits, deadline):
                         continue
                     break
+                if not stream:  # a stream's attempt lasts until its tail ends
+                    self.settle_cost(outcome)
                 return name, t0, value
         raise self._exhausted(decision, outcome)
 
     # ---- helpers -----------------------------------------------------------------------
+    def settle_cost(self, outcome: Outcome) -> None:
+        """End the outcome's running attempt for the on-prem cost share (idempotent: the
+        service calls it again when a request ends, for a stream whose tail never ran)."""
+        if self._costs is None:
+            return
+        share = self._costs.finished(id(outcome), self._clock.monotonic())
+        if share is not None:
+            outcome.onprem_cost_usd = share + (outcome.onprem_cost_usd or 0)
+
     def _chat_admit(self, request_for: RequestFor) -> Admit:
         """The walls of `_admit`, with what the backend says it can do checked before its
         circuit: a backend that lacks a capability the request needs (tools, JSON mode,
@@ -305,6 +334,8 @@ class Dispatcher:
 
     def _failed(self, outcome: Outcome, name: str, exc: ProviderError, t0: float) -> None:
         self._note(outcome, name, "failed", t0, exc.kind.value, exc.status)
+        if exc.retry_after is not None:
+            outcome.retry_after = min(exc.retry_after, outcome.retry_after or exc.retry_after)
         if exc.kind == FailureKind.UNSUPPORTED:
             outcome.unsupported.append(exc.message)
         if caller_fault(exc):
@@ -340,8 +371,11 @@ class Dispatcher:
             return ServiceUnavailable(f"no backend is available for model '{alias}'"
                                       + (f" ({why})" if why else ""))
         why = "".join(f"; {d.backend}: {d.reason}" for d in decision.dropped)
+        retry = ({"Retry-After": str(max(1, math.ceil(outcome.retry_after)))}
+                 if outcome.retry_after is not None else None)
         return ServiceUnavailable(f"no backend could serve model '{alias}' (data class: "
-                                  f"{decision.data_class}); tried: {_tried(outcome)}{why}")
+                                  f"{decision.data_class}); tried: {_tried(outcome)}{why}",
+                                  headers=retry)
 
 
 class _TailDeadline:

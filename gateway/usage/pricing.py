@@ -217,6 +217,10 @@ class Pricer:
             return None  # no declared cost: unknown, not zero
         return self._catalog.lookup(spec.kind, spec.model, getattr(spec, "region", None))
 
+    def shared_onprem(self, amount: Decimal) -> Cost:
+        """A request's share of on-prem nodes' hourly cost (gateway.usage.onprem_cost)."""
+        return Cost(money(amount), "on_prem", self.fx_rate_try())
+
     def price(self, backend: str | None, prompt: int, completion: int, cached: int = 0) -> Cost:
         rate = self.fx_rate_try()
         if backend is None:  # nothing was served: nothing to pay

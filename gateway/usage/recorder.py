@@ -75,8 +75,11 @@ class Recorder:
 
     def _record(self, rec: UsageRecord) -> None:
         tps = self._measure(rec)
-        cost = self._pricer.price(rec.backend, rec.prompt_tokens, rec.completion_tokens,
-                                  rec.cached_tokens)
+        if rec.onprem_cost_usd is not None:  # the node's hourly cost, shared (never per-tps)
+            cost = self._pricer.shared_onprem(rec.onprem_cost_usd)
+        else:
+            cost = self._pricer.price(rec.backend, rec.prompt_tokens, rec.completion_tokens,
+                                      rec.cached_tokens)
         entry = make_entry(rec, cost, tps)
         seq: int | None = None
         if self._journal is not None:

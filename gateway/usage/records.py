@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 
@@ -40,3 +41,5 @@ class UsageRecord:
     ttft_ms: float | None = None
     attempts: list[AttemptRecord] = field(default_factory=list)
     trace: dict[str, Any] | None = None
+    # the request's share of on-prem nodes' hourly cost, when the backend is billed by the hour
+    onprem_cost_usd: Decimal | None = None

@@ -1,0 +1,166 @@
+"""A pooled on-prem backend: one Provider over several nodes serving the same model.
+
+Each call asks the FleetRouter for a node (and the order to fall back in), records it as in
+flight there, and hands the request to that node's own OpenAI-style provider. A node failing
+before its first chunk is left for the next one in the pick's order; after the first chunk the
+stream is the node's, as with any backend. The first token and the end of each answer feed
+Geçit's measured speeds. The node and the reason for it go to `choice.CHOSEN_NODE`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import time
+from collections.abc import AsyncIterator, Callable, Mapping
+
+from gateway.core.errors import FailureKind, ProviderError
+from gateway.core.types import ChatChunk, ChatRequest, ChatResult
+from gateway.fleet.choice import CHOSEN_NODE, NodeChoice
+from gateway.fleet.picker import Pick
+from gateway.fleet.router import FleetRouter, request_blocks
+from gateway.fleet.scraper import EngineScraper
+from gateway.fleet.tracker import Ticket
+from gateway.providers.base import CallOptions, Capabilities, Provider
+from gateway.providers.tokens import estimate_prompt_tokens
+
+log = logging.getLogger("gateway.fleet")
+
+
+class FleetProvider:
+    enforces_total_timeout = False
+    enforces_first_chunk_timeout = False
+
+    def __init__(self, name: str, nodes: Mapping[str, Provider], router: FleetRouter,
+                 scraper: EngineScraper | None, capabilities: Capabilities,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.name = name
+        self.capabilities = capabilities
+        self._nodes = dict(nodes)
+        self.router = router
+        self._scraper = scraper
+        self._scrape_task: asyncio.Task[None] | None = None
+        self._clock = clock
+
+    def _start_scraping(self) -> None:
+        if self._scraper is not None and self._scrape_task is None:
+            self._scrape_task = asyncio.get_running_loop().create_task(self._scraper.run())
+
+    def _choose(self, request: ChatRequest, options: CallOptions) -> tuple[Pick, list[str]]:
+        self._start_scraping()
+        blocks = request_blocks(request)
+        got = self.router.choose(blocks, estimate_prompt_tokens(request), request.token_limit)
+        if got.node is None:
+            why = "; ".join(f"{n}: {r}" for n, r in got.dropped)
+            raise ProviderError(FailureKind.UNREACHABLE,
+                                f"no node of '{self.name}' can serve ({why})", backend=self.name)
+        predicted = got.predicted_ttft_s or 0.0
+        if predicted > options.first_byte_timeout:
+            # admission: even the best node would start after the first-token deadline. Refused
+            # now, the request can go to the policy's next candidate (a cloud, only where its
+            # data class may go) or be told when to retry, instead of timing out in a queue
+            raise ProviderError(
+                FailureKind.RATE_LIMIT,
+                f"every node of '{self.name}' is busy: predicted first token in "
+                f"{predicted:.1f} s, deadline {options.first_byte_timeout:.1f} s",
+                retry_after=float(math.ceil(predicted - options.first_byte_timeout)),
+                backend=self.name)
+        return got, list(got.order)
+
+    def _begin(self, node: str, request: ChatRequest, got: Pick) -> Ticket:
+        blocks = request_blocks(request)
+        reason = got.reason if node == got.node else f"fallback after {got.node} failed"
+        CHOSEN_NODE.set(NodeChoice(self.name, node, reason))
+        return self.router.started(node, blocks, estimate_prompt_tokens(request))
+
+    async def complete(self, request: ChatRequest, options: CallOptions) -> ChatResult:
+        got, order = self._choose(request, options)
+        last: ProviderError | None = None
+        for node in order:
+            ticket = self._begin(node, request, got)
+            t0 = self._clock()
+            try:
+                async with asyncio.timeout(options.total_timeout):
+                    result = await self._nodes[node].complete(request, options)
+            except (ProviderError, TimeoutError) as exc:
+                self.router.finished(ticket)
+                last = _as_error(node, exc)
+                if not last.kind.may_fall_back:
+                    raise last from None
+                continue
+            usage = result.usage
+            self.router.tracker.first_token(ticket, self._clock() - t0,
+                                            usage.cached_tokens if usage else None)
+            self.router.finished(ticket)
+            return result
+        assert last is not None
+        raise last
+
+    def stream(self, request: ChatRequest, options: CallOptions) -> AsyncIterator[ChatChunk]:
+        return self._stream(request, options)
+
+    async def _stream(self, request: ChatRequest, options: CallOptions
+                      ) -> AsyncIterator[ChatChunk]:
+        got, order = self._choose(request, options)
+        for i, node in enumerate(order):
+            ticket = self._begin(node, request, got)
+            t0 = self._clock()
+            it = self._nodes[node].stream(request, options).__aiter__()
+            try:
+                async with asyncio.timeout(options.first_byte_timeout):
+                    first = await it.__anext__()
+            except (ProviderError, TimeoutError, StopAsyncIteration) as exc:
+                self.router.finished(ticket)
+                await _close(it)
+                err = _as_error(node, exc)
+                if not err.kind.may_fall_back or i == len(order) - 1:
+                    raise err from None
+                continue
+            first_at = self._clock()
+            self.router.tracker.first_token(ticket, first_at - t0)
+            pieces, completion = 1, None
+            try:
+                yield first
+                async for chunk in it:
+                    if chunk.text:
+                        pieces += 1
+                    if chunk.usage is not None:
+                        completion = chunk.usage.completion_tokens
+                    yield chunk
+            finally:
+                self.router.finished(ticket, completion or pieces,
+                                             self._clock() - first_at)
+                await _close(it)
+            return
+
+    async def check(self) -> bool:
+        results = await asyncio.gather(*(p.check() for p in self._nodes.values()),
+                                       return_exceptions=True)
+        return any(r is True for r in results)
+
+    async def aclose(self) -> None:
+        if self._scrape_task is not None:
+            self._scrape_task.cancel()
+        if self._scraper is not None:
+            await self._scraper.aclose()
+        for p in self._nodes.values():
+            await p.aclose()
+
+
+def _as_error(node: str, exc: BaseException) -> ProviderError:
+    if isinstance(exc, ProviderError):
+        return exc
+    if isinstance(exc, StopAsyncIteration):
+        return ProviderError(FailureKind.PROVIDER, f"node '{node}' sent an empty stream",
+                             backend=node)
+    return ProviderError(FailureKind.TIMEOUT, f"node '{node}' missed its deadline", backend=node)
+
+
+async def _close(it: AsyncIterator[ChatChunk]) -> None:
+    aclose = getattr(it, "aclose", None)
+    if aclose is not None:
+        try:
+            await aclose()
+        except Exception:  # closing a failed stream must not mask the original failure
+            log.debug("closing a node's stream failed", exc_info=True)

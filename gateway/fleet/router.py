@@ -1,0 +1,89 @@
+"""One pooled backend's node choice: engine signals (scraper), Geçit's own counts and speeds
+(tracker), where prefixes were sent (prefix index) and the ring, put in front of the pure
+picker."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from gateway.core.types import ChatRequest
+from gateway.fleet.picker import HashRing, NodeView, Pick, PickConfig, pick
+from gateway.fleet.prefix import PrefixBlock, PrefixIndex, prefix_blocks
+from gateway.fleet.scraper import EngineScraper, NodeTarget
+from gateway.fleet.tracker import NodeTracker, Ticket
+
+DEFAULT_KV_TOKENS = 100_000  # an engine that does not report its cache size, none configured
+DEFAULT_MAX_TOKENS = 512
+
+
+@dataclass(frozen=True, slots=True)
+class PoolNode:
+    target: NodeTarget
+    weight: float = 1.0
+    kv_capacity_tokens: int | None = None
+
+
+def request_blocks(request: ChatRequest) -> tuple[PrefixBlock, ...]:
+    """The request's prefix blocks: the system prompt, then the conversation so far."""
+    return prefix_blocks((m.role, m.text()) for m in request.messages)
+
+
+class FleetRouter:
+    def __init__(self, nodes: Sequence[PoolNode], scraper: EngineScraper | None,
+                 clock: Callable[[], float], config: PickConfig = PickConfig()) -> None:
+        self._nodes = {n.target.name: n for n in nodes}
+        self._scraper = scraper
+        self._clock = clock
+        self._config = config
+        self.tracker = NodeTracker()
+        self._index = PrefixIndex({n.target.name: n.kv_capacity_tokens or DEFAULT_KV_TOKENS
+                                   for n in nodes})
+        self._ring = HashRing([(n.target.name, n.weight) for n in nodes], config.ring_replicas)
+        self._last_finish: dict[str, float] = {}
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._nodes)
+
+    def choose(self, blocks: Sequence[PrefixBlock], prompt_tokens: int,
+               max_tokens: int | None) -> Pick:
+        views = [self._view(n, blocks) for n in self._nodes.values()]
+        return pick(views, blocks, prompt_tokens, max_tokens or DEFAULT_MAX_TOKENS,
+                    self._ring, self._config)
+
+    def started(self, node: str, blocks: Sequence[PrefixBlock], prompt_tokens: int) -> Ticket:
+        cached = self._index.matched_tokens(node, blocks)
+        self._index.record(node, blocks)
+        return self.tracker.started(node, prompt_tokens, cached)
+
+    def finished(self, ticket: Ticket, output_tokens: int = 0, decode_s: float = 0.0) -> None:
+        self.tracker.finished(ticket, output_tokens, decode_s)
+        self._last_finish[ticket.node] = self._clock()
+
+    def _engine_waiting(self, name: str, waiting: float | None) -> float | None:
+        """The engine's queue, only if read after Geçit's own last request there ended: an
+        older reading may still count requests of Geçit's that are gone."""
+        if waiting is None or self._scraper is None:
+            return None
+        at = self._scraper.scraped_at(name)
+        if at is None or at <= self._last_finish.get(name, float("-inf")):
+            return None
+        return waiting
+
+    def _view(self, n: PoolNode, blocks: Sequence[PrefixBlock]) -> NodeView:
+        name = n.target.name
+        sig = self._scraper.signals(name) if self._scraper is not None else None
+        healthy = self._scraper.healthy(name) if self._scraper is not None else True
+        if sig is not None and sig.kv_capacity_tokens and not n.kv_capacity_tokens:
+            self._index.set_capacity(name, sig.kv_capacity_tokens)
+        t = self.tracker
+        return NodeView(
+            name=name, healthy=healthy,
+            model_loaded=sig.model_loaded if sig else None,
+            context_length=sig.context_length if sig else None,
+            kv_usage=sig.kv_usage if sig else None,
+            engine_waiting=self._engine_waiting(name, sig.waiting if sig else None),
+            in_flight=t.in_flight(name), queued_prefill_tokens=t.queued_prefill(name),
+            prefill_tok_s=t.prefill_tok_s(name), step_s=t.step_s(name), weight=n.weight,
+            cached_tokens=self._index.matched_tokens(name, blocks))
