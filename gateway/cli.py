@@ -165,13 +165,14 @@ def _serve(args: argparse.Namespace) -> int:
     except PolicyError as exc:
         print(str(exc), file=sys.stderr)
         return 2
-    from gateway.usage.db import require_database_url
+    from gateway.usage.db import require_database_url, require_reachable
 
     require_database_url(settings.database_url)
     missing = missing_sqlite_directory(settings.database_url)
     if missing is not None:
         raise CommandError(f"the ledger's directory {missing} does not exist "
                            "(--database-url / GECIT_DATABASE_URL)")
+    require_reachable(settings.database_url)
     from gateway.drain import DrainingServer, DrainMiddleware, DrainState
     from gateway.httpguard import ConnectionLimits, GuardedHttpToolsProtocol
     from gateway.localguard import guarded

@@ -105,6 +105,29 @@ def require_database_url(url: str) -> None:
         raise CommandError(f"the database driver {exc.name} is not installed") from None
 
 
+def require_reachable(url: str) -> None:
+    """CommandError when a server database (PostgreSQL) does not answer: `gateway serve`
+    says so in one line instead of failing inside the server's start-up. The URL is shown
+    without its password and the driver's message is not (it can quote the connection)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from gateway.cli_support import CommandError
+
+    if normalise_url(url).startswith("sqlite"):
+        return
+    engine = make_engine(url, pool_size=1)
+    try:
+        with engine.connect():
+            pass
+    except SQLAlchemyError:
+        shown = make_url(normalise_url(url)).render_as_string(hide_password=True)
+        raise CommandError(f"the ledger database {shown} does not answer (is it running, and "
+                           "does the URL name it? --database-url / GECIT_DATABASE_URL)") from None
+    finally:
+        engine.dispose()
+
+
 def open_ledger(url: str) -> Engine:
     """The engine of an existing ledger, for the verbs that read one (`report`, `audit`):
     a SQLite file that is not there is not created, and a database without the ledger's tables

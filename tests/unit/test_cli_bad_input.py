@@ -26,6 +26,10 @@ CASES: list[tuple[str, list[str], str | None]] = [
                                   "sqlite:///no/such/dir/ledger.db"], None),
     ("serve-bad-database-url", ["serve", "--no-local-engine", "--database-url", "foo://x"],
      None),
+    # nothing listens on port 1: a ledger that does not answer is one line, not a start-up
+    # traceback (and the password never shows)
+    ("serve-unreachable-database", ["serve", "--no-local-engine", "--database-url",
+                                    "postgresql://nobody:sekret@127.0.0.1:1/x"], None),
     ("policy-no-subcommand", ["policy"], None),
     ("policy-check-missing", ["policy", "check", "missing.yaml"], None),
     ("policy-explain-missing", ["policy", "explain", "missing.yaml", "--model", "smollm2",
@@ -74,6 +78,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, argv: list[str],
                          capture_output=True, text=True, timeout=120)
     lines = out.stderr.strip().splitlines()
     assert "Traceback" not in out.stderr, out.stderr
+    assert "sekret" not in out.stderr  # a password in a URL is never echoed
     assert len(lines) == 1, out.stderr
     assert out.returncode == 2, (out.returncode, out.stderr)
     if ledger is None and argv[:1] in (["report"], ["audit"]):
