@@ -84,9 +84,18 @@ async def open_all(dispatcher: Dispatcher, decision: RouteDecision, request_for:
     parts = [Outcome() for _ in range(count)]
     pick = one_choice(request_for)
     try:
-        opened = await all_or_none([dispatcher.open_stream(decision, pick, o) for o in parts])
+        tries = await asyncio.gather(*(dispatcher.open_stream(decision, pick, o)
+                                       for o in parts), return_exceptions=True)
     finally:
         _fill(outcome, merged(parts))
+    failed = next((t for t in tries if isinstance(t, BaseException)), None)
+    opened = [t for t in tries if not isinstance(t, BaseException)]
+    if failed is not None:  # all or none: the streams that did open are closed, not leaked
+        for _, rest in opened:
+            aclose = getattr(rest, "aclose", None)
+            if aclose is not None:
+                await aclose()
+        raise failed
     return interleave([wrap(first, rest, o) for (first, rest), o in zip(opened, parts,
                                                                         strict=True)])
 
