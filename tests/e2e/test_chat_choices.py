@@ -7,6 +7,7 @@ with those summed tokens and their cost. More than the maximum is a 400 naming `
 from __future__ import annotations
 
 from collections.abc import Iterator
+from decimal import Decimal
 
 import openai
 import pytest
@@ -89,7 +90,6 @@ def test_the_ledger_counts_every_choice(gw: Gateway, oai: openai.OpenAI,
                                         cloud: EmulatorServer) -> None:
     """One row per request, its tokens the sum of every choice the emulator served, its
     cost those tokens at the policy's prices."""
-    from decimal import Decimal
     ids = []
     for stream in (False, True):
         r = gw.post("/v1/chat/completions", {"model": "chat", "messages": USER, "n": 3,
@@ -106,3 +106,14 @@ def test_the_ledger_counts_every_choice(gw: Gateway, oai: openai.OpenAI,
         assert (status, estimated) == (200, False)
         assert Decimal(str(cost)) == (prompt * Decimal(PRICE_IN)
                                       + completion * Decimal(PRICE_OUT)) / Decimal(1_000_000)
+
+
+def test_special_data_with_n_never_reaches_the_cloud(oai: openai.OpenAI,
+                                                     cloud: EmulatorServer) -> None:
+    """The one decision covers every choice: blocked once, no call fanned out."""
+    special = [{"role": "user", "content": "Hastam Ayşe Yılmaz HIV pozitif, tedavisini özetle"}]
+    for stream in (False, True):
+        with pytest.raises(openai.PermissionDeniedError):
+            oai.chat.completions.create(model="chat", messages=special, n=3,  # type: ignore[call-overload]
+                                        stream=stream)
+    assert cloud.state.requests == []
