@@ -171,3 +171,24 @@ def test_earlier_turns_are_classified_with_the_new_one(s: Setup) -> None:
                    headers={"authorization": f"Bearer {s.keys[0]}"},
                    json={"model": "chat", "input": "x", "previous_response_id": second.id})
     assert r.status_code == 400
+
+
+def test_kept_conversations_never_reach_the_disk(s: Setup) -> None:
+    """In memory only: nothing the gateway writes (ledger, journal, log) holds the text of
+    a kept conversation."""
+    marker = "Kapadokya balon turu kaçta başlıyor?"
+    with s.client() as oai:
+        first = oai.responses.create(model="chat", input=marker)
+        assert first.store is True
+        second = oai.responses.create(model="chat", input="Teşekkürler.",
+                                      previous_response_id=first.id)
+    assert second.output_text == REPLY
+    assert any(marker in str(m.get("content")) for m in _messages(s.cloud))
+    s.proc.stop()  # flushes the ledger and the journal
+    try:
+        written = [p for p in s.proc.db.parent.rglob("*") if p.is_file()]
+        assert written
+        for path in written:
+            assert marker.encode() not in path.read_bytes(), path.name
+    finally:
+        s.proc.start(ready_timeout=60)
