@@ -30,6 +30,7 @@ from gateway.openai_api.handlers import build_router
 from gateway.openai_api.limits import CloseIfUnread, EdgeLimits, LimitedReceive, has_body
 from gateway.openai_api.middleware import RequestIdMiddleware
 from gateway.openai_api.openapi import build_openapi_router
+from gateway.openai_api.response_store import ResponseStore
 from gateway.policy.limits import limits_from
 from gateway.policy.loader import CompiledPolicy, load_file
 from gateway.providers.base import Provider, StartupCheck
@@ -192,7 +193,9 @@ async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None
                    chat=chat, embeddings=embeddings, clock=seams.clock,
                    started_at=seams.clock.now(), settings=settings, engine=engine,
                    ledger=ledger, budgets=gate, auth=auth, metrics=metrics,
-                   stats=routing.stats, policy_sync=sync, local_engine=local)
+                   stats=routing.stats, policy_sync=sync, local_engine=local,
+                   responses=ResponseStore(seams.clock, settings.responses_max_kept,
+                                           settings.responses_max_bytes))
 
 
 async def _log_start_up_problems(providers: Mapping[str, Provider]) -> None:

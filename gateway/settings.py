@@ -50,6 +50,10 @@ class Settings:
     max_headers: int = 100  # more header fields gets 431
     max_messages: int = 2048  # messages in one chat request; more gets 400
     max_request_chars: int = 2_000_000  # text characters in one request (all messages, tools)
+    max_choices: int = 4  # the most chat choices (`n`) one request may ask for; more gets 400
+    # /v1/responses kept in memory for previous_response_id (when the policy's retention is on)
+    responses_max_kept: int = 1000  # conversations; the oldest go first
+    responses_max_bytes: int = 64 * 1024 * 1024  # their JSON, all together
     head_timeout_s: float = 10.0  # the whole request head must arrive within this
     body_timeout_s: float = 30.0  # the whole request body must arrive within this
     auth_failures_per_minute: int = 30  # per client address; then 429 with Retry-After
@@ -87,7 +91,8 @@ class Settings:
 _BOOLS = {"require_keys", "local_engine"}
 _INTS = {"port", "local_ctx", "policy_max_bytes", "policy_max_depth", "policy_max_nodes",
          "report_max_days", "max_body_bytes", "max_header_bytes", "max_headers",
-         "max_messages", "max_request_chars", "auth_failures_per_minute"}
+         "max_messages", "max_request_chars", "max_choices", "responses_max_kept",
+         "responses_max_bytes", "auth_failures_per_minute"}
 # limits and timeouts must be positive: 0 would refuse every request or close every connection
 _POSITIVE = (_INTS - {"port"}) | {"drain_seconds", "local_restart_max_s", "head_timeout_s",
                                    "body_timeout_s"}

@@ -23,6 +23,8 @@ DATA_CLASS_ORDER: dict[str, int] = {"public": 0, "personal": 1, "special": 2}
 
 # what upstreams accept: token counts are int32 there, a seed int64
 MAX_TOKENS = 2**31 - 1
+# the schema's bound on `n`; the running limit is the settings' `max_choices`, checked at the edge
+MAX_CHOICES = 128
 SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1
 
 _CLOSED = ConfigDict(extra="forbid")
@@ -155,7 +157,7 @@ class ChatRequest(BaseModel):
     stop: str | list[str] | None = None
     seed: int | None = Field(default=None, ge=SEED_MIN, le=SEED_MAX)
     user: str | None = None
-    n: int | None = Field(default=None, ge=1, le=1)
+    n: int | None = Field(default=None, ge=1, le=MAX_CHOICES)
     tools: list[ToolDef] | None = None
     tool_choice: str | dict[str, Any] | None = None
     response_format: ResponseFormat | None = None
@@ -256,6 +258,7 @@ class ChatChunk:
     finish_reason: FinishReason | None = None
     usage: Usage | None = None
     tool_calls: tuple[ToolCallDelta, ...] = ()
+    choice: int = 0  # which of a request's `n` choices this piece belongs to
 
 
 @dataclass(frozen=True, slots=True)

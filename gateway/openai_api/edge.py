@@ -182,7 +182,7 @@ class LeanEdge:
         served = await service.complete(ctx, chat)
         headers_out = route_header_list(served.decision, served.outcome.backend,
                                         served.outcome.tried)
-        out = completion_json(cid, created, chat.model, served.result, served.usage)
+        out = completion_json(cid, created, chat.model, served.choices, served.usage)
         headers_out += [(b"content-length", str(len(out)).encode()), _JSON, rid_header]
         return ({"type": "http.response.start", "status": 200, "headers": headers_out},
                 {"type": "http.response.body", "body": out})

@@ -99,7 +99,7 @@ def build_router() -> APIRouter:
         served = await service.complete(ctx, chat)
         headers = route_headers(served.decision, served.outcome.backend,
                                 served.outcome.tried)
-        body = completion_json(rid, created, chat.model, served.result, served.usage)
+        body = completion_json(rid, created, chat.model, served.choices, served.usage)
         return Response(body, media_type=JSON, headers=headers)
 
     @router.get("/v1/models")

@@ -30,10 +30,12 @@ class EdgeLimits:
     max_body_bytes: int = _DEFAULTS.max_body_bytes
     max_messages: int = _DEFAULTS.max_messages
     max_request_chars: int = _DEFAULTS.max_request_chars
+    max_choices: int = _DEFAULTS.max_choices
 
     @classmethod
     def of(cls, settings: Settings) -> EdgeLimits:
-        return cls(settings.max_body_bytes, settings.max_messages, settings.max_request_chars)
+        return cls(settings.max_body_bytes, settings.max_messages, settings.max_request_chars,
+                   settings.max_choices)
 
     def too_large(self) -> BodyTooLarge:
         # answered before the body was read to its end: CloseIfUnread ends the connection
@@ -79,7 +81,11 @@ class EdgeLimits:
                               param="messages", code="too_many_messages")
 
     def check_chat(self, chat: ChatRequest) -> None:
-        """400 when a parsed chat request carries more messages or text than allowed."""
+        """400 when a parsed chat request carries more messages, text or choices than
+        allowed."""
+        if chat.n is not None and chat.n > self.max_choices:
+            raise InvalidRequest(f"n is {chat.n}: at most {self.max_choices} choices per "
+                                 "request", param="n", code="too_many_choices")
         if len(chat.messages) > self.max_messages:
             raise self._too_many(len(chat.messages), exact=True)
         chars = sum(len(t) for t in request_texts(chat))

@@ -1,10 +1,12 @@
 """`GET /openapi.json`: the OpenAPI 3.1 document of the public API (chat completions,
-embeddings, models, health), so standard clients and API fuzzers can be pointed at a gateway.
+Responses, Anthropic Messages, legacy completions, embeddings, models, health), so standard
+clients and API fuzzers can be pointed at a gateway.
 
-The chat request schema is generated from `ChatRequest` (gateway/core/types.py), so the
-document follows the model the edge validates with; `model` lists the aliases of the running
-policy. Every error answer has the OpenAI error shape; the statuses listed per operation are
-the ones the edge can give (limits, auth, policy, upstream)."""
+The request schemas are generated from the strict models the edge validates with (`ChatRequest`
+in gateway/core/types.py, and the client APIs' request models), so the document follows them;
+`model` lists the aliases of the running policy. Every error answer has the OpenAI error shape
+(Anthropic's on /v1/messages); the statuses listed per operation are the ones the edge can give
+(limits, auth, policy, upstream)."""
 
 from __future__ import annotations
 
@@ -12,9 +14,13 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, Request
+from pydantic import BaseModel
 from starlette.responses import Response
 
 from gateway.core.types import ChatRequest
+from gateway.openai_api.anthropic_wire import CountTokensRequest, MessagesRequest
+from gateway.openai_api.completions import CompletionRequest
+from gateway.openai_api.responses_wire import ResponsesRequest
 from gateway.service.embeddings import MAX_INPUTS
 
 _REF = "#/components/schemas/{model}"
@@ -59,6 +65,24 @@ _MODELS = {"type": "object", "required": ["object", "data"],
                               "type": "object", "required": ["id", "object"],
                               "properties": {"id": {"type": "string"},
                                              "object": {"type": "string"}}}}}}
+_RESPONSE = {"type": "object", "required": ["id", "object", "status", "output"],
+             "properties": {"id": {"type": "string"}, "object": {"type": "string"},
+                            "status": {"type": "string"},
+                            "output": {"type": "array", "items": {"type": "object"}},
+                            "usage": {"type": ["object", "null"]}}}
+_MESSAGE = {"type": "object", "required": ["id", "type", "role", "content"],
+            "properties": {"id": {"type": "string"}, "type": {"type": "string"},
+                           "role": {"type": "string"},
+                           "content": {"type": "array", "items": {"type": "object"}},
+                           "usage": {"type": "object"}}}
+_TOKEN_COUNT = {"type": "object", "required": ["input_tokens"],
+                "properties": {"input_tokens": {"type": "integer"}}}
+_ANTHROPIC_ERROR = {
+    "type": "object", "required": ["type", "error"],
+    "properties": {"type": {"type": "string"}, "error": {
+        "type": "object", "required": ["type", "message"],
+        "properties": {"type": {"type": "string"}, "message": {"type": "string"}}}},
+}
 _HEALTH = {"type": "object", "required": ["status"], "properties": {"status": {"type": "string"}}}
 
 # what each kind of operation can answer besides 200 (all in the OpenAI error shape)
@@ -80,9 +104,9 @@ def _json(schema: dict[str, Any]) -> dict[str, Any]:
     return {"content": {"application/json": {"schema": schema}}}
 
 
-def _responses(ok: dict[str, Any], *statuses: str) -> dict[str, Any]:
+def _responses(ok: dict[str, Any], *statuses: str, error: str = "Error") -> dict[str, Any]:
     out: dict[str, Any] = {"200": {"description": "OK", **ok}}
-    err = _json({"$ref": "#/components/schemas/Error"})
+    err = _json({"$ref": f"#/components/schemas/{error}"})
     for status in statuses:
         out[status] = {"description": _DESCRIPTIONS[status], **err}
     return out
@@ -90,6 +114,55 @@ def _responses(ok: dict[str, Any], *statuses: str) -> dict[str, Any]:
 
 def _bearer() -> list[dict[str, list[str]]]:
     return [{"bearer": []}, {}]  # keyless (loopback) gateways accept no key
+
+
+def _request_schema(model: type[BaseModel], prefix: str, components: dict[str, Any]
+                    ) -> dict[str, Any]:
+    """`model`'s JSON schema; its definitions go into `components` under `prefix` (two
+    client APIs may each name a part alike, e.g. their stream options)."""
+    schema = model.model_json_schema(ref_template="#/components/schemas/" + prefix + "{model}")
+    components.update({prefix + name: d for name, d in schema.pop("$defs", {}).items()})
+    return schema
+
+
+def _post(operation: str, request: str, ok: dict[str, Any], *, anthropic: bool = False
+          ) -> dict[str, Any]:
+    security = [{"bearer": []}, {"x-api-key": []}, {}] if anthropic else _bearer()
+    return {"post": {
+        "operationId": operation, "security": security,
+        "requestBody": {"required": True, **_json({"$ref": f"#/components/schemas/{request}"})},
+        "responses": _responses(ok, *_BODY, *_AUTH, *_ROUTED,
+                                error="AnthropicError" if anthropic else "Error")}}
+
+
+def _client_api_paths(aliases: list[str], components: dict[str, Any]) -> dict[str, Any]:
+    """The client APIs beside chat: OpenAI Responses, Anthropic Messages, legacy completions."""
+    for name, model, prefix in (("ResponsesRequest", ResponsesRequest, "Responses"),
+                                ("MessagesRequest", MessagesRequest, "Messages"),
+                                ("CountTokensRequest", CountTokensRequest, "Messages"),
+                                ("CompletionRequest", CompletionRequest, "Completion")):
+        schema = _request_schema(model, prefix, components)
+        if aliases:
+            schema["properties"]["model"] = {**schema["properties"]["model"],
+                                             "enum": sorted(aliases)}
+        components[name] = schema
+    components.update(Response=_RESPONSE, Message=_MESSAGE, TokenCount=_TOKEN_COUNT,
+                      AnthropicError=_ANTHROPIC_ERROR)
+    stream = {"text/event-stream": {"schema": {"type": "string"}}}
+
+    def ok(schema: str, streamed: bool = True) -> dict[str, Any]:
+        body = _json({"$ref": f"#/components/schemas/{schema}"})["content"]
+        return {"content": {**body, **(stream if streamed else {})}}
+
+    return {
+        "/v1/responses": _post("createResponse", "ResponsesRequest", ok("Response")),
+        "/v1/messages": _post("createMessage", "MessagesRequest", ok("Message"),
+                              anthropic=True),
+        "/v1/messages/count_tokens": _post("countMessageTokens", "CountTokensRequest",
+                                           ok("TokenCount", streamed=False), anthropic=True),
+        "/v1/completions": _post("createCompletion", "CompletionRequest",
+                                 ok("ChatCompletion")),
+    }
 
 
 def build_document(aliases: list[str]) -> dict[str, Any]:
@@ -104,6 +177,7 @@ def build_document(aliases: list[str]) -> dict[str, Any]:
     stream = {"text/event-stream": {"schema": {"type": "string"}}}
     completion_ok = {"content": {**_json({"$ref": "#/components/schemas/ChatCompletion"})
                                  ["content"], **stream}}
+    client_apis = _client_api_paths(aliases, components)
     return {
         "openapi": "3.1.0",
         "info": {"title": "Geçit", "version": "1",
@@ -114,6 +188,7 @@ def build_document(aliases: list[str]) -> dict[str, Any]:
                 "requestBody": {"required": True, **_json(
                     {"$ref": "#/components/schemas/ChatRequest"})},
                 "responses": _responses(completion_ok, *_BODY, *_AUTH, *_ROUTED)}},
+            **client_apis,
             "/v1/embeddings": {"post": {
                 "operationId": "createEmbedding", "security": _bearer(),
                 "requestBody": {"required": True, **_json(
@@ -134,7 +209,8 @@ def build_document(aliases: list[str]) -> dict[str, Any]:
                                       **_json({"$ref": "#/components/schemas/Health"})}}}},
         },
         "components": {"schemas": components, "securitySchemes": {
-            "bearer": {"type": "http", "scheme": "bearer"}}},
+            "bearer": {"type": "http", "scheme": "bearer"},
+            "x-api-key": {"type": "apiKey", "in": "header", "name": "x-api-key"}}},
     }
 
 

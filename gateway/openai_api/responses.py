@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from gateway.core.errors import InvalidRequest
 from gateway.openai_api import served
 from gateway.openai_api.handlers import JSON
-from gateway.openai_api.responses_out import Ids, ResponsesEvents, result_json
+from gateway.openai_api.response_memory import ResponseMemory
+from gateway.openai_api.responses_out import Ids, ResponsesEvents, output_items, result_json
 from gateway.openai_api.responses_wire import ResponsesRequest, to_chat
 from gateway.openai_api.strict import parse_strict
 
@@ -18,19 +21,38 @@ def build_responses_router() -> APIRouter:
 
     @router.post("/v1/responses")
     async def create_response(request: Request) -> Response:
+        rt = served.runtime_of(request)
         try:
             req = parse_strict(ResponsesRequest, await request.body())
-            chat = to_chat(req)
         except InvalidRequest as exc:
             served.record_unreadable(request, exc)
             raise
+        ctx = await rt.authenticate(request, None)
+        memory = ResponseMemory(rt.responses, rt.policy.policy.responses, ctx.tenant)
+        try:
+            earlier = memory.recall(req)  # expanded before classification: it reads it all
+            chat = to_chat(req, earlier)
+        except InvalidRequest as exc:
+            rt.chat.record_rejected(ctx, req.model, exc)
+            raise
         created = served.created_at(request)
+        ids = Ids(ctx.request_id)
         if chat.stream:
-            ctx, handle = await served.open_stream(request, chat)
-            return served.event_stream(handle, ResponsesEvents(Ids(ctx.request_id), created,
-                                                               req))
-        ctx, answer = await served.complete(request, chat)
-        body = result_json(Ids(ctx.request_id), created, req, answer.result, answer.usage)
+            handle = await rt.chat.open_stream(ctx, chat)
+            keep = memory.will_keep(req, handle.decision.data_class)
+
+            def kept(output: list[dict[str, Any]]) -> None:
+                if keep:
+                    memory.keep(ids.response, req, earlier, output)
+
+            return served.event_stream(handle, ResponsesEvents(ids, created, req, keep, kept))
+        answer = await rt.chat.complete(ctx, chat)
+        output = output_items(ids, answer.result)
+        keep = memory.will_keep(req, answer.decision.data_class)
+        if keep:
+            memory.keep(ids.response, req, earlier, output)
+        body = result_json(ids, created, req, output, answer.result.finish_reason,
+                           answer.usage, keep)
         return Response(body, media_type=JSON, headers=served.headers_of(answer))
 
     return router

@@ -4,6 +4,7 @@ Responses events (`response.created`, `response.output_item.added`, `response.ou
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -33,7 +34,8 @@ class Ids:
 
 
 def response_object(ids: Ids, created: int, req: ResponsesRequest, output: list[dict[str, Any]],
-                    usage: Usage | None, finish: FinishReason | None) -> dict[str, Any]:
+                    usage: Usage | None, finish: FinishReason | None, stored: bool = False
+                    ) -> dict[str, Any]:
     status = "completed" if usage is not None else "in_progress"
     incomplete = None
     if finish == "length":
@@ -47,14 +49,15 @@ def response_object(ids: Ids, created: int, req: ResponsesRequest, output: list[
         "error": None, "incomplete_details": incomplete, "instructions": req.instructions,
         "max_output_tokens": req.max_output_tokens, "model": req.model, "output": output,
         "parallel_tool_calls": req.parallel_tool_calls is not False,
-        "previous_response_id": None, "temperature": req.temperature, "top_p": req.top_p,
+        "previous_response_id": req.previous_response_id,
+        "temperature": req.temperature, "top_p": req.top_p,
         "text": {"format": fmt},
         "tool_choice": (req.tool_choice if isinstance(req.tool_choice, str) or
                         req.tool_choice is None else req.tool_choice.model_dump())
         or "auto",
         "tools": [t.model_dump(exclude_none=True) for t in req.tools or ()],
         "usage": usage_json(usage) if usage is not None else None,
-        "store": False, "metadata": req.metadata or {}, "user": req.user,
+        "store": stored, "metadata": req.metadata or {}, "user": req.user,
     }
 
 
@@ -73,14 +76,18 @@ def _call(item_id: str, call_id: str, name: str, arguments: str, status: str
             "name": name, "arguments": arguments}
 
 
-def result_json(ids: Ids, created: int, req: ResponsesRequest, result: ChatResult,
-                usage: Usage) -> bytes:
+def output_items(ids: Ids, result: ChatResult) -> list[dict[str, Any]]:
     output: list[dict[str, Any]] = []
     if result.text or not result.tool_calls:
         output.append(_message(ids, result.text or "", "completed"))
     for i, c in enumerate(result.tool_calls):
         output.append(_call(ids.call(i), c.id, c.name, c.arguments, "completed"))
-    return orjson.dumps(response_object(ids, created, req, output, usage, result.finish_reason))
+    return output
+
+
+def result_json(ids: Ids, created: int, req: ResponsesRequest, output: list[dict[str, Any]],
+                finish: FinishReason | None, usage: Usage, stored: bool = False) -> bytes:
+    return orjson.dumps(response_object(ids, created, req, output, usage, finish, stored))
 
 
 class _Call:
@@ -93,9 +100,13 @@ class _Call:
 
 
 class ResponsesEvents:
-    """Encodes one stream: `start()`, then `chunk()` per ChatChunk, then `finish(usage)`."""
+    """Encodes one stream: `start()`, then `chunk()` per ChatChunk, then `finish(usage)`;
+    `on_finish` gets the completed output items (to keep the conversation)."""
 
-    def __init__(self, ids: Ids, created: int, req: ResponsesRequest) -> None:
+    def __init__(self, ids: Ids, created: int, req: ResponsesRequest, stored: bool = False,
+                 on_finish: Callable[[list[dict[str, Any]]], None] | None = None) -> None:
+        self._stored = stored
+        self._on_finish = on_finish
         self._ids = ids
         self._created = created
         self._req = req
@@ -113,7 +124,7 @@ class ResponsesEvents:
 
     def _response(self, usage: Usage | None) -> dict[str, Any]:
         return response_object(self._ids, self._created, self._req, self._output, usage,
-                               self._finish)
+                               self._finish, self._stored)
 
     def start(self) -> bytes:
         snapshot = self._response(None)
@@ -185,6 +196,8 @@ class ResponsesEvents:
                                    name=item["name"], arguments=item["arguments"])
             out += self._event("response.output_item.done", output_index=index, item=item)
         final = self._response(usage)
+        if self._on_finish is not None:
+            self._on_finish(self._output)
         kind = "response.completed" if final["status"] == "completed" else "response.incomplete"
         return out + self._event(kind, response=final)
 

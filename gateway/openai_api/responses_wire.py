@@ -2,13 +2,15 @@
 provider-neutral ChatRequest: the text input or the items (messages, function calls and their
 outputs), `instructions`, function tools, `text.format`, `max_output_tokens`. Every text lands in
 a chat place the classifier reads (message content, tool definitions, tool-call arguments, tool
-results). Nothing is stored, so `previous_response_id` is refused."""
+results). `previous_response_id` is refused unless the caller hands over the conversation it
+names (kept by openai_api/response_memory.py when the policy retains responses): the whole
+conversation is then translated, so the classifier reads every earlier turn as well."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Discriminator, Field, Tag
+from pydantic import Discriminator, Field, Tag, TypeAdapter
 
 from gateway.core.types import ChatRequest
 from gateway.openai_api.strict import Strict, by_type, chat_request, unsupported
@@ -120,14 +122,27 @@ class ResponsesRequest(Strict):
     truncation: Literal["disabled"] | None = None
 
 
-def to_chat(req: ResponsesRequest) -> ChatRequest:
-    if req.previous_response_id is not None:
+ITEMS = TypeAdapter(list[InputItem])
+
+
+def input_items(req: ResponsesRequest) -> list[dict[str, Any]]:
+    """The request's input as items (a text input is one user message), for keeping."""
+    if isinstance(req.input, str):
+        return [{"type": "message", "role": "user", "content": req.input}]
+    return [i.model_dump(exclude_none=True) for i in req.input]
+
+
+def to_chat(req: ResponsesRequest, earlier: list[dict[str, Any]] | None = None) -> ChatRequest:
+    """`earlier`: the kept conversation `previous_response_id` names (its items first)."""
+    if req.previous_response_id is not None and earlier is None:
         raise unsupported("previous_response_id is not supported: this gateway stores no "
                           "responses; send the whole conversation in 'input'",
                           "previous_response_id")
     messages: list[dict[str, Any]] = []
     if req.instructions:
         messages.append({"role": "system", "content": req.instructions})
+    if earlier:
+        _append_items(messages, ITEMS.validate_python(earlier))
     if isinstance(req.input, str):
         messages.append({"role": "user", "content": req.input})
     else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import orjson
@@ -18,8 +19,19 @@ def usage_json(u: Usage) -> dict[str, Any]:
     return out
 
 
-def completion_json(rid: str, created: int, alias: str, result: ChatResult, usage: Usage
-                    ) -> bytes:
+def completion_json(rid: str, created: int, alias: str, results: Sequence[ChatResult],
+                    usage: Usage) -> bytes:
+    """The whole answer: one choice per result, indexed in order."""
+    body = {
+        "id": rid, "object": "chat.completion", "created": created, "model": alias,
+        "choices": [{"index": i, "message": _message(r), "finish_reason": r.finish_reason,
+                     "logprobs": None} for i, r in enumerate(results)],
+        "usage": usage_json(usage),
+    }
+    return orjson.dumps(body)
+
+
+def _message(result: ChatResult) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": result.text}
     if result.tool_calls:
         message["tool_calls"] = [
@@ -27,39 +39,33 @@ def completion_json(rid: str, created: int, alias: str, result: ChatResult, usag
              "function": {"name": c.name, "arguments": c.arguments}}
             for c in result.tool_calls
         ]
-    body = {
-        "id": rid, "object": "chat.completion", "created": created, "model": alias,
-        "choices": [{"index": 0, "message": message, "finish_reason": result.finish_reason,
-                     "logprobs": None}],
-        "usage": usage_json(usage),
-    }
-    return orjson.dumps(body)
+    return message
 
 
 class ChunkEncoder:
     """Encodes one stream's chunks as SSE `data:` events."""
 
-    __slots__ = ("_prefix", "_sent_role", "_suffix")
+    __slots__ = ("_prefix", "_sent_role", "_suffix")  # _sent_role: the choices that had it
 
     def __init__(self, rid: str, created: int, alias: str) -> None:
         head = orjson.dumps({"id": rid, "object": "chat.completion.chunk", "created": created,
                              "model": alias})
         self._prefix = b"data: " + head[:-1] + b',"choices":'
         self._suffix = b"}\n\n"
-        self._sent_role = False
+        self._sent_role: set[int] = set()
 
     def chunk(self, c: ChatChunk) -> bytes:
         delta: dict[str, Any] = {}
-        if not self._sent_role:
+        if c.choice not in self._sent_role:
             delta["role"] = "assistant"
-            self._sent_role = True
+            self._sent_role.add(c.choice)
         if c.text:
             delta["content"] = c.text
         if c.tool_calls:
             delta["tool_calls"] = [_tool_delta(t) for t in c.tool_calls]
         if not delta and c.finish_reason is None:
             return b""
-        choice = [{"index": 0, "delta": delta, "finish_reason": c.finish_reason,
+        choice = [{"index": c.choice, "delta": delta, "finish_reason": c.finish_reason,
                    "logprobs": None}]
         return self._prefix + orjson.dumps(choice) + self._suffix
 

@@ -297,6 +297,15 @@ class Defaults(Strict):
     default_output_tokens: int = Field(default=512, ge=1)
 
 
+class ResponsesRetention(Strict):
+    """`/v1/responses` kept in memory for `previous_response_id`: 0 keeps nothing (and the
+    id is refused); only conversations whose data class is listed are kept (special-category
+    data by default never: a continued conversation is sent whole instead)."""
+
+    retention_s: float = Field(default=0, ge=0, le=86_400)
+    retain_classes: tuple[DataClassName, ...] = ("public", "personal")
+
+
 class Policy(Strict):
     version: Literal[1]
     backends: dict[str, Backend]
@@ -305,4 +314,5 @@ class Policy(Strict):
     tenants: dict[str, Tenant] = Field(default_factory=dict)
     rules: list[Rule] = Field(default_factory=list)
     defaults: Defaults = Defaults()
+    responses: ResponsesRetention = ResponsesRetention()
     sensitivity: SensitivityConfig = SensitivityConfig()

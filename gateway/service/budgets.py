@@ -190,7 +190,8 @@ class BudgetGate:
         prompt = prompt_tokens if prompt_tokens else estimate_prompt_tokens(request)
         costs = [cost_of(u, prompt, out) for b in backends
                  if (u := self._pricer.unit_price(b)) is not None]
-        return max(costs, default=Decimal(0))
+        # a request for `n` choices is `n` calls (service/choices.py)
+        return max(costs, default=Decimal(0)) * (request.n or 1)
 
     def _in_currency(self, usd: Decimal, currency: str) -> Decimal:
         if currency == "USD":

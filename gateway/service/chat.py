@@ -27,6 +27,7 @@ from gateway.core.types import (
     Usage,
 )
 from gateway.providers.tokens import estimate_prompt_tokens, estimate_text_tokens
+from gateway.service.choices import complete_all, open_all, summed
 from gateway.service.decision import Dropped, DropReason, RouteDecision
 from gateway.service.dispatcher import Dispatcher, Outcome
 from gateway.usage.records import UsageRecord
@@ -86,6 +87,7 @@ class Served:
     usage: Usage
     decision: RouteDecision
     outcome: Outcome
+    choices: tuple[ChatResult, ...] = ()  # all `n` answers, `result` first
 
 
 @dataclass(slots=True)
@@ -187,8 +189,14 @@ class ChatService:
         prepared = await self._prepare(ctx, request)
         decision = await self._admit(ctx, request, prepared)
         outcome = Outcome()
+        count = request.n or 1
         try:
-            result = await self._dispatcher.complete(decision, prepared.request_for, outcome)
+            if count == 1:
+                results = [await self._dispatcher.complete(decision, prepared.request_for,
+                                                           outcome)]
+            else:
+                results = await complete_all(self._dispatcher, decision, prepared.request_for,
+                                             outcome, count)
         except GatewayError as exc:
             self._record(ctx, request, decision, outcome, None, exc.status, _code(exc), False)
             raise
@@ -201,22 +209,38 @@ class ChatService:
         except Exception:  # a bug is still a request: it gets its (500) row
             self._record(ctx, request, decision, outcome, None, 500, INTERNAL, False)
             raise
-        mapping = prepared.restorer_for(outcome.backend)
-        if mapping is not None:
-            result = _restore_result(result, mapping)
-        usage = result.usage or Usage(
+        backends = [p.backend for p in outcome.parts] or [outcome.backend]
+        results = [_restore_result(r, m) if (m := prepared.restorer_for(b)) is not None else r
+                   for r, b in zip(results, backends, strict=True)]
+        usage = summed([r.usage or Usage(
             prompt_tokens=_prompt_tokens(decision, request),
-            completion_tokens=estimate_text_tokens(result.text or ""), estimated=True)
-        self._record(ctx, request, decision, outcome, usage, 200, None, False, model=result.model)
-        return Served(result=result, usage=usage, decision=decision, outcome=outcome)
+            completion_tokens=estimate_text_tokens(r.text or ""), estimated=True)
+            for r in results])
+        self._record(ctx, request, decision, outcome, usage, 200, None, False,
+                     model=results[0].model)
+        return Served(result=results[0], usage=usage, decision=decision, outcome=outcome,
+                      choices=tuple(results))
 
     async def open_stream(self, ctx: RequestContext, request: ChatRequest) -> StreamHandle:
         prepared = await self._prepare(ctx, request)
         decision = await self._admit(ctx, request, prepared)
         outcome = Outcome()
+        count = request.n or 1
+
+        def wrap(first: ChatChunk, rest: AsyncIterator[ChatChunk], part: Outcome
+                 ) -> AsyncIterator[ChatChunk]:
+            mapping = prepared.restorer_for(part.backend)
+            if mapping is None:
+                return _chain(first, rest)
+            return _restore_stream(_chain(first, rest), mapping.stream_restorer(), mapping)
+
         try:
-            first, rest = await self._dispatcher.open_stream(decision, prepared.request_for,
-                                                             outcome)
+            if count == 1:
+                first, rest = await self._dispatcher.open_stream(decision, prepared.request_for,
+                                                                 outcome)
+            else:
+                merged = await open_all(self._dispatcher, decision, prepared.request_for,
+                                        outcome, count, wrap)
         except GatewayError as exc:
             self._record(ctx, request, decision, outcome, None, exc.status, _code(exc), True)
             raise
@@ -230,12 +254,15 @@ class ChatService:
             self._record(ctx, request, decision, outcome, None, 500, INTERNAL, True)
             raise
         handle = StreamHandle(decision, outcome, _empty())
+        if count > 1:
+            handle.chunks = self._settle(ctx, request, handle, None, merged)
+            return handle
         head: ChatChunk | None = first
         chunks = rest
         mapping = prepared.restorer_for(outcome.backend)
         if mapping is not None:
             head, chunks = None, _restore_stream(_chain(first, rest),
-                                                 mapping.stream_restorer(), mapping)
+                                                mapping.stream_restorer(), mapping)
         handle.chunks = self._settle(ctx, request, handle, head, chunks)
         return handle
 
@@ -268,7 +295,7 @@ class ChatService:
             usage = tally.usage
             if usage is None:
                 completion = tally.pieces or estimate_text_tokens("".join(tally.chars))
-                usage = Usage(prompt_tokens=_prompt_tokens(decision, request),
+                usage = Usage(prompt_tokens=_prompt_tokens(decision, request) * (request.n or 1),
                               completion_tokens=completion, estimated=True)
             handle.usage = usage
             self._record(ctx, request, decision, outcome, usage, status, error, True)
@@ -301,22 +328,28 @@ class ChatService:
 
 
 class _Tally:
-    """What a stream has delivered so far: the usage it reported (last wins) and its text
-    pieces, for an estimate when it reports none."""
+    """What a stream has delivered so far: the usage each choice reported (last wins; the
+    choices' are summed) and its text pieces, for an estimate when it reports none."""
 
-    __slots__ = ("chars", "pieces", "usage")
+    __slots__ = ("chars", "pieces", "reported")
 
     def __init__(self) -> None:
-        self.usage: Usage | None = None
+        self.reported: dict[int, Usage] = {}
         self.pieces = 0
         self.chars: list[str] = []
 
     def add(self, chunk: ChatChunk) -> None:
         if chunk.usage is not None:
-            self.usage = chunk.usage
+            self.reported[chunk.choice] = chunk.usage
         if chunk.text:
             self.pieces += 1
             self.chars.append(chunk.text)
+
+    @property
+    def usage(self) -> Usage | None:
+        if len(self.reported) < 2:
+            return next(iter(self.reported.values()), None)
+        return summed(list(self.reported.values()))
 
 
 def _refuse_if_empty(decision: RouteDecision) -> None:

@@ -47,6 +47,7 @@ class Outcome:
     unsupported: list[str] = field(default_factory=list)  # what each backend said it lacks
     onprem_cost_usd: Decimal | None = None  # its share of on-prem nodes' hourly cost
     retry_after: float | None = None  # the soonest retry a failed backend suggested
+    parts: list[Outcome] = field(default_factory=list)  # a fanned-out request's choices
 
     @property
     def tried(self) -> int:
@@ -236,6 +237,12 @@ class Dispatcher:
     def settle_cost(self, outcome: Outcome) -> None:
         """End the outcome's running attempt for the on-prem cost share (idempotent: the
         service calls it again when a request ends, for a stream whose tail never ran)."""
+        if outcome.parts:  # the sum of its choices' shares
+            for part in outcome.parts:
+                self.settle_cost(part)
+            shares = [p.onprem_cost_usd for p in outcome.parts if p.onprem_cost_usd is not None]
+            outcome.onprem_cost_usd = sum(shares[1:], shares[0]) if shares else None
+            return
         if self._costs is None:
             return
         share = self._costs.finished(id(outcome), self._clock.monotonic())

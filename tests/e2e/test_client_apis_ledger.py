@@ -1,7 +1,7 @@
-"""The ledger counts the client APIs beside chat exactly like chat: over chat completions,
-Responses, Anthropic Messages and legacy completions (whole and streamed, with a tool call),
-one row per request, its tokens what the emulator served and its cost those tokens at the
-policy's prices, to the last digit."""
+"""The ledger counts the client APIs beside chat exactly like chat: over chat completions (one
+choice and `n`), Responses, Anthropic Messages and legacy completions (whole and streamed, with
+a tool call), one row per request, its tokens what the emulator served (every choice) and its
+cost those tokens at the policy's prices, to the last digit."""
 
 from __future__ import annotations
 
@@ -27,6 +27,8 @@ def _requests() -> list[tuple[str, dict[str, Any]]]:
     for stream in (False, True):
         out += [
             ("/v1/chat/completions", {"messages": USER, "stream": stream}),
+            # n choices: one row, every choice's tokens summed in it
+            ("/v1/chat/completions", {"messages": USER, "stream": stream, "n": 3}),
             ("/v1/responses", {"input": "Başkent neresi?", "instructions": "Kısa yaz.",
                                "stream": stream}),
             ("/v1/responses", {"input": "Hava?", "stream": stream,
@@ -73,7 +75,7 @@ def test_ledger_reconciles_all_four_endpoints(gw: Gateway) -> None:
         assert r.status_code == 200, (path, r.text)
         assert r.headers["x-gecit-backend"] == "cloud"
         ids.append(r.headers["x-request-id"])
-    assert len(set(ids)) == len(ids) == 12
+    assert len(set(ids)) == len(ids) == 14
 
     rows = _rows(gw, ids)
     assert sorted(r[0] for r in rows) == sorted(ids)  # exactly one row per request
@@ -85,7 +87,7 @@ def test_ledger_reconciles_all_four_endpoints(gw: Gateway) -> None:
     for _rid, prompt, completion, cost, estimated, status, _streamed, alias in rows:
         assert (status, estimated, alias) == (200, False, "chat")
         assert Decimal(str(cost)) == (prompt * pin + completion * pout) / Decimal(1_000_000)
-    assert sum(1 for r in rows if r[6]) == 6  # the streamed half
+    assert sum(1 for r in rows if r[6]) == 7  # the streamed half
 
 
 def test_refused_bodies_get_their_row_too(gw: Gateway) -> None:

@@ -77,8 +77,14 @@ def test_the_document_lists_the_public_routes_and_the_policy_aliases(
         gateway: GatewayProcess) -> None:
     doc = httpx.get(gateway.url + "/openapi.json", timeout=5).json()
     assert doc["openapi"].startswith("3.")
-    assert set(doc["paths"]) == {"/v1/chat/completions", "/v1/embeddings", "/v1/models",
-                                 "/healthz", "/readyz"}
+    assert set(doc["paths"]) == {"/v1/chat/completions", "/v1/responses", "/v1/messages",
+                                 "/v1/messages/count_tokens", "/v1/completions",
+                                 "/v1/embeddings", "/v1/models", "/healthz", "/readyz"}
+    for name in ("ResponsesRequest", "MessagesRequest", "CountTokensRequest",
+                 "CompletionRequest"):
+        schema = doc["components"]["schemas"][name]
+        assert schema["properties"]["model"]["enum"] == ["chat"]
+        assert schema.get("additionalProperties") is False  # the strict model's schema
     chat = doc["components"]["schemas"]["ChatRequest"]
     assert chat["properties"]["model"]["enum"] == ["chat"]
     assert {"model", "messages"} <= set(chat["required"])

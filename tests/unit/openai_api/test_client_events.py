@@ -10,7 +10,7 @@ import orjson
 from gateway.core.types import ChatChunk, ChatResult, ToolCallDelta, ToolCallOut, Usage
 from gateway.openai_api.anthropic_out import MessageEvents, message_json, tool_input
 from gateway.openai_api.completions import TextChunks
-from gateway.openai_api.responses_out import Ids, ResponsesEvents, result_json
+from gateway.openai_api.responses_out import Ids, ResponsesEvents, output_items, result_json
 from gateway.openai_api.responses_wire import ResponsesRequest
 
 USAGE = Usage(prompt_tokens=11, completion_tokens=4)
@@ -77,8 +77,9 @@ def test_responses_length_is_incomplete() -> None:
 def test_responses_whole_result() -> None:
     result = ChatResult(text=None, finish_reason="tool_calls", usage=USAGE, model="x",
                         tool_calls=(ToolCallOut("call_1", "w", "{}"),))
-    body = orjson.loads(result_json(Ids("req_q"), 1, ResponsesRequest(model="m", input="x"),
-                                    result, USAGE))
+    ids = Ids("req_q")
+    body = orjson.loads(result_json(ids, 1, ResponsesRequest(model="m", input="x"),
+                                    output_items(ids, result), result.finish_reason, USAGE))
     assert body["output"] == [{"id": "fc_q_0", "type": "function_call", "status": "completed",
                                "call_id": "call_1", "name": "w", "arguments": "{}"}]
     assert body["store"] is False and body["object"] == "response"
