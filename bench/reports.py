@@ -1,7 +1,7 @@
 """Report benchmark: ledgers of 100k / 1M / 5M rows on SQLite and PostgreSQL.
 
 For each size: bulk-load the `requests` table (executemany on SQLite, COPY on PostgreSQL), build
-the daily rollups from it (`rollups.rebuild`), then time a monthly report grouped by tenant and
+the daily rollups from it (`rollup_rebuild`), then time a monthly report grouped by tenant and
 backend (`reports.run_report`), and print the figures. Target: the report answers in < 1 s
 at 1M rows on both databases.
 
@@ -26,7 +26,8 @@ import psycopg
 
 from gateway.usage.db import make_engine, migrate
 from gateway.usage.reports import ReportQuery, run_report
-from gateway.usage.rollups import rebuild, zone_resolver
+from gateway.usage.rollup_rebuild import rebuild
+from gateway.usage.rollups import zone_resolver
 
 BACKENDS = {"gpu-a": "on_prem", "gpu-b": "on_prem", "vertex-eu": "cloud", "bedrock-eu": "cloud",
             "replicate": "cloud"}

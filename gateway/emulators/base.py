@@ -6,7 +6,7 @@ import asyncio
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -94,6 +94,24 @@ async def log_request(state: EmulatorState, request: Request) -> Logged:
     if not request.url.path.startswith("/_emulator"):
         state.requests.append(entry)
     return entry
+
+
+FailureCheck = Callable[["Mode"], Awaitable[Response | None]]
+
+
+async def admit(state: EmulatorState, request: Request, failure: FailureCheck,
+                bad_json: Callable[[], Response]) -> tuple[Mode, Any] | Response:
+    """Log the request and take its mode; the mode's failure or the vendor's bad-JSON answer
+    when there is one, else the mode and the parsed body."""
+    entry = await log_request(state, request)
+    mode = state.current_mode()
+    failed = await failure(mode)
+    if failed is not None:
+        return failed
+    try:
+        return mode, entry.json()
+    except orjson.JSONDecodeError:
+        return bad_json()
 
 
 def words(text: str) -> list[str]:

@@ -23,6 +23,7 @@ from starlette.routing import Route
 from gateway.emulators.base import (
     EmulatorState,
     Mode,
+    admit,
     apply_failure_mode,
     control_routes,
     count_tokens,
@@ -83,15 +84,11 @@ def _tool_message(tool: dict[str, Any]) -> dict[str, Any]:
 
 def build_app(state: EmulatorState) -> Starlette:
     async def chat(request: Request) -> Response:
-        entry = await log_request(state, request)
-        mode = state.current_mode()
-        failure = await _failure(mode)
-        if failure is not None:
-            return failure
-        try:
-            body = entry.json()
-        except orjson.JSONDecodeError:
-            return _error(400, "invalid character in request body")
+        admitted = await admit(state, request, _failure,
+                               lambda: _error(400, "invalid character in request body"))
+        if isinstance(admitted, Response):
+            return admitted
+        mode, body = admitted
         findings = chat_findings(body) if isinstance(body, dict) else ["must be an object"]
         if findings:
             return _error(400, "; ".join(findings[:10]))

@@ -16,6 +16,7 @@ from starlette.routing import Route
 from gateway.emulators.base import (
     EmulatorState,
     Mode,
+    admit,
     apply_failure_mode,
     control_routes,
     count_tokens,
@@ -52,16 +53,11 @@ def wants_tool_call(body: dict[str, Any]) -> dict[str, Any] | None:
 
 def build_app(state: EmulatorState) -> Starlette:
     async def chat(request: Request) -> Response:
-        entry = await log_request(state, request)
-        mode = state.current_mode()
-        failure = await apply_failure_mode(mode)
-        if failure is not None:
-            return failure
-        try:
-            body = entry.json()
-        except orjson.JSONDecodeError:
-            return Response(b'{"error":{"message":"bad json"}}', 400,
-                            media_type="application/json")
+        admitted = await admit(state, request, apply_failure_mode, lambda: Response(
+            b'{"error":{"message":"bad json"}}', 400, media_type="application/json"))
+        if isinstance(admitted, Response):
+            return admitted
+        mode, body = admitted
         if body.get("stream"):
             return StreamingResponse(_stream(state, mode, body), media_type="text/event-stream")
         if mode.kind == "malformed":

@@ -10,37 +10,24 @@ Every candidate that is not kept gets a reason.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
-from gateway.policy.decision import Dropped, DropReason, Limits, RouteDecision
+from gateway.policy.decision import Dropped, DropReason, RouteDecision
 from gateway.policy.inputs import NO_BUDGET_LIMITS, BackendLive, BudgetState, RequestInfo
-from gateway.policy.schema import SLO, BackendSpec, CapabilitySpec, Policy, Retry, Rule
+from gateway.policy.plan import Candidate, Effective, Plan, RulePlan, plan_of
+from gateway.policy.schema import SLO, BackendSpec, CapabilitySpec, Policy
 
 MILLION = Decimal(1_000_000)
-DEFAULT_RULE = "default"
 _UNMEASURED = BackendLive()
-# capabilities assumed when a backend does not declare them (the adapter refuses at call time
-# if it cannot serve; the engine only drops what it knows is impossible)
-_LOCAL_CAPS = CapabilitySpec(streaming=True, tools=False, json_mode=False, context_length=2048)
-_OPEN_CAPS = CapabilitySpec(streaming=True, tools=True, json_mode=True, context_length=None)
-
-
-@dataclass(frozen=True, slots=True)
-class _Effective:
-    rule: Rule | None
-    objective: str
-    slo: SLO
-    redact: bool
-    retry: Retry
 
 
 def decide(policy: Policy, req: RequestInfo,
            stats: Mapping[str, BackendLive] | None = None,
            budget: BudgetState = NO_BUDGET_LIMITS,
            disabled: Mapping[str, str] | None = None) -> RouteDecision:
-    plan = _plan_of(policy)
+    plan = plan_of(policy)
     when_uncertain = policy.sensitivity.when_uncertain if req.band == "uncertain" else None
     if when_uncertain == "special" and req.data_class != "special":
         req = replace(req, data_class="special")
@@ -91,7 +78,7 @@ def decide(policy: Policy, req: RequestInfo,
         limits=rp.limits, estimates=estimates, **base)
 
 
-def _prefer_on_prem(kept: list[str], plan: _Plan, dropped: list[Dropped]) -> list[str]:
+def _prefer_on_prem(kept: list[str], plan: Plan, dropped: list[Dropped]) -> list[str]:
     """An uncertain classification is served on-prem when an on-prem candidate can serve it;
     otherwise it goes where its detected class allows."""
     on_prem = [n for n in kept if plan.zone_of[n] == "on_prem"]
@@ -104,128 +91,7 @@ def _prefer_on_prem(kept: list[str], plan: _Plan, dropped: list[Dropped]) -> lis
     return on_prem
 
 
-@dataclass(frozen=True, slots=True)
-class _Cand:
-    """One backend of an alias, with what the engine reads of it on every request."""
-
-    name: str
-    spec: BackendSpec | None
-    zone: str
-    caps: CapabilitySpec
-    input_per_mtok: Decimal | None  # price, when the policy sets one
-    output_per_mtok: Decimal | None
-
-
-@dataclass(frozen=True, slots=True)
-class _RulePlan:
-    """A rule (or the defaults) with its match sets, effective settings and limits."""
-
-    rule: Rule | None
-    name: str
-    eff: _Effective
-    limits: Limits
-    block: str | None  # the message when the rule blocks
-    tenants: frozenset[str] | None = None
-    apps: frozenset[str] | None = None
-    aliases: frozenset[str] | None = None
-    data_classes: frozenset[str] | None = None
-    headers: tuple[tuple[str, str], ...] | None = None  # (lower-case name, value)
-    allow_backends: frozenset[str] | None = None
-    deny_backends: frozenset[str] = frozenset()
-    zones: frozenset[str] = frozenset({"on_prem", "cloud"})
-
-    def matches(self, req: RequestInfo) -> bool:
-        if self.tenants is not None and req.tenant not in self.tenants:
-            return False
-        if self.apps is not None and req.app not in self.apps:
-            return False
-        if self.aliases is not None and req.alias not in self.aliases:
-            return False
-        if self.data_classes is not None and req.data_class not in self.data_classes:
-            return False
-        if self.headers:
-            have = {k.lower(): v for k, v in req.headers.items()}
-            return all(have.get(k) == v for k, v in self.headers)
-        return True
-
-
-def _opt_set(values: list[str] | None) -> frozenset[str] | None:
-    return None if values is None else frozenset(values)
-
-
-def _rule_plan(policy: Policy, rule: Rule | None) -> _RulePlan:
-    d = policy.defaults
-    if rule is None:
-        eff = _Effective(None, d.objective, d.slo, d.redact, d.retry)
-        return _RulePlan(None, DEFAULT_RULE, eff, _limits(eff), None)
-    eff = _Effective(rule, rule.objective or d.objective, rule.slo or d.slo,
-                     d.redact if rule.redact is None else rule.redact, rule.retry or d.retry)
-    m = rule.match
-    return _RulePlan(
-        rule, rule.name, eff, _limits(eff),
-        (rule.message or f"blocked by policy rule '{rule.name}'") if rule.action == "block"
-        else None,
-        tenants=_opt_set(m.tenants), apps=_opt_set(m.apps), aliases=_opt_set(m.aliases),
-        data_classes=_opt_set(list(m.data_classes) if m.data_classes is not None else None),
-        headers=tuple((k.lower(), v) for k, v in m.headers.items()) if m.headers else None,
-        allow_backends=_opt_set(rule.allow_backends),
-        deny_backends=frozenset(rule.deny_backends or ()),
-        zones=frozenset(rule.allow_zones) if rule.allow_zones else frozenset({"on_prem",
-                                                                               "cloud"}))
-
-
-class _Plan:
-    """What `decide` needs that depends only on the policy, worked out once per policy:
-    candidate lists with capabilities and prices, rule match sets, effective settings and
-    limits per rule, tenant locks."""
-
-    __slots__ = ("aliases", "default", "default_output", "locks", "policy", "rules", "zone_of")
-
-    def __init__(self, policy: Policy) -> None:
-        self.policy = policy
-        backends = policy.backends
-        self.zone_of = {n: b.zone for n, b in backends.items()}
-        self.aliases: dict[str, tuple[_Cand, ...]] = {}
-        for alias, spec in policy.aliases.items():
-            cands = []
-            for name in spec.backends:
-                b = backends.get(name)
-                price = b.price if b is not None else None
-                cands.append(_Cand(
-                    name, b, b.zone if b is not None else "",
-                    capabilities_of(b) if b is not None else _OPEN_CAPS,
-                    price.input_per_mtok if price is not None else None,
-                    price.output_per_mtok if price is not None else None))
-            self.aliases[alias] = tuple(cands)
-        self.rules = tuple(_rule_plan(policy, r) for r in policy.rules)
-        self.default = _rule_plan(policy, None)
-        self.default_output = policy.defaults.default_output_tokens
-        self.locks = {name: t.preset or "on_prem_only" for name, t in policy.tenants.items()
-                      if t.locked}
-
-    def rule_for(self, req: RequestInfo) -> _RulePlan:
-        for rp in self.rules:
-            if rp.matches(req):
-                return rp
-        return self.default
-
-
-_PLANS: dict[int, _Plan] = {}
-_MAX_PLANS = 8  # policies live for minutes; a few old ones may still finish requests
-
-
-def _plan_of(policy: Policy) -> _Plan:
-    plan = _PLANS.get(id(policy))
-    if plan is not None and plan.policy is policy:
-        return plan
-    plan = _Plan(policy)
-    if len(_PLANS) >= _MAX_PLANS:
-        _PLANS.pop(next(iter(_PLANS)))
-    _PLANS[id(policy)] = plan
-    return plan
-
-
-def _allowed_zones(plan: _Plan, req: RequestInfo, rp: _RulePlan, budget: BudgetState
+def _allowed_zones(plan: Plan, req: RequestInfo, rp: RulePlan, budget: BudgetState
                    ) -> tuple[frozenset[str], Dropped | None]:
     """The zones this request may go to, and why `cloud` is excluded (if it is)."""
     zones = rp.zones
@@ -246,7 +112,7 @@ def _allowed_zones(plan: _Plan, req: RequestInfo, rp: _RulePlan, budget: BudgetS
     return zones, why
 
 
-def _check(c: _Cand, req: RequestInfo, rp: _RulePlan, zones: frozenset[str],
+def _check(c: Candidate, req: RequestInfo, rp: RulePlan, zones: frozenset[str],
            zone_why: Dropped | None, live: BackendLive, est: Decimal | None,
            disabled: Mapping[str, str]) -> Dropped | None:
     name, spec = c.name, c.spec
@@ -277,7 +143,7 @@ def _check(c: _Cand, req: RequestInfo, rp: _RulePlan, zones: frozenset[str],
     return _cost(name, spec, req, rp.eff, est)
 
 
-def _boundary(name: str, spec: BackendSpec, req: RequestInfo, eff: _Effective
+def _boundary(name: str, spec: BackendSpec, req: RequestInfo, eff: Effective
               ) -> Dropped | None:
     """KVKK Art. 9: non-public data goes to a cloud destination only under a recorded,
     current transfer basis that covers its class, and personal data only redacted."""
@@ -302,12 +168,6 @@ def _boundary(name: str, spec: BackendSpec, req: RequestInfo, eff: _Effective
         return Dropped(name, "personal data may go to the cloud only redacted, and redaction "
                        "is off", DropReason.REDACTION_OFF)
     return None
-
-
-def capabilities_of(spec: BackendSpec) -> CapabilitySpec:
-    if spec.capabilities is not None:
-        return spec.capabilities
-    return _LOCAL_CAPS if spec.kind == "local" else _OPEN_CAPS
 
 
 def _fit(name: str, caps: CapabilitySpec, req: RequestInfo) -> Dropped | None:
@@ -340,7 +200,7 @@ def _slo(name: str, slo: SLO, live: BackendLive) -> Dropped | None:
     return None
 
 
-def _cost(name: str, spec: BackendSpec, req: RequestInfo, eff: _Effective, est: Decimal | None
+def _cost(name: str, spec: BackendSpec, req: RequestInfo, eff: Effective, est: Decimal | None
           ) -> Dropped | None:
     cap = eff.rule.cost_cap if eff.rule else None
     if cap is None or (cap.per_request_usd is None and cap.per_mtok_usd is None):
@@ -376,7 +236,7 @@ def estimate_cost(spec: BackendSpec, req: RequestInfo, live: BackendLive,
     return Decimal(0) if spec.zone == "on_prem" else None
 
 
-def _estimate(c: _Cand, req: RequestInfo, live: BackendLive, default_output: int
+def _estimate(c: Candidate, req: RequestInfo, live: BackendLive, default_output: int
               ) -> Decimal | None:
     """`estimate_cost` with the candidate's price already looked up."""
     if c.input_per_mtok is not None and c.output_per_mtok is not None:
@@ -386,7 +246,7 @@ def _estimate(c: _Cand, req: RequestInfo, live: BackendLive, default_output: int
     return estimate_cost(c.spec, req, live, default_output)
 
 
-def _order(kept: list[str], eff: _Effective, estimates: Mapping[str, Decimal | None],
+def _order(kept: list[str], eff: Effective, estimates: Mapping[str, Decimal | None],
            stats: Mapping[str, BackendLive], seed: float) -> list[str]:
     pos = {n: i for i, n in enumerate(kept)}
     if eff.objective == "cheapest":
@@ -418,15 +278,6 @@ def _weighted(kept: list[str], weights: Mapping[str, float] | None, seed: float)
             break
     rest = sorted((n for n in kept if n != first), key=lambda n: -w[n])
     return [first, *rest]
-
-
-def _limits(eff: _Effective) -> Limits:
-    slo = eff.slo
-    ttft = slo.ttft_p95_ms * slo.deadline_factor / 1000 if slo.ttft_p95_ms else None
-    total = slo.total_p95_ms * slo.deadline_factor / 1000 if slo.total_p95_ms else None
-    r = eff.retry
-    return Limits(ttft_deadline_s=ttft, total_deadline_s=total, retries=r.attempts,
-                  backoff_s=r.backoff_ms / 1000, max_backoff_s=r.max_backoff_ms / 1000)
 
 
 def _trace_extra(req: RequestInfo, budget: BudgetState) -> dict[str, Any]:

@@ -17,7 +17,6 @@ closed (nothing received) is sent once more on a fresh connection.
 from __future__ import annotations
 
 import asyncio
-import base64
 import os
 import ssl
 from collections import deque
@@ -28,7 +27,7 @@ from urllib.parse import urlsplit
 import httptools
 import httpx
 
-from gateway.providers.proxy_env import proxy_for
+from gateway.providers.http1_route import UnsupportedProxy, open_tunnel, route_for
 
 __all__ = ["Http1Pool", "Http1Response", "Http1Stream", "UnsupportedProxy"]
 
@@ -275,41 +274,9 @@ class Http1Stream:
             self._pool.release(conn)
 
 
-class UnsupportedProxy(ValueError):
-    """The environment names a proxy this client does not speak (e.g. socks5): the caller
-    keeps the request on httpx, which does."""
-
-
-class _Tunnel(asyncio.Protocol):
-    """The proxy's answer to CONNECT: its status line, once the head is complete."""
-
-    def __init__(self) -> None:
-        self._buffer = b""
-        self.status: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-
-    def data_received(self, data: bytes) -> None:
-        self._buffer += data
-        if b"\r\n\r\n" in self._buffer and not self.status.done():
-            line = self._buffer.split(b"\r\n", 1)[0].split()
-            self.status.set_result(int(line[1]) if len(line) > 1 and line[1].isdigit() else 0)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if not self.status.done():
-            self.status.set_exception(httpx.ProxyError("the proxy closed the tunnel"))
-
-
-def _proxy_authorization(proxy: httpx.URL) -> str | None:
-    if not proxy.username and not proxy.password:
-        return None
-    token = base64.b64encode(f"{proxy.username}:{proxy.password}".encode()).decode("ascii")
-    return f"Basic {token}"
-
-
 class Http1Pool:
     """Keep-alive connections to one origin (`base_url`'s scheme, host and port), direct or
-    through the proxy the environment names for it (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY,
-    NO_PROXY, read as httpx reads them): an http origin is forwarded with absolute-form
-    request targets, an https origin is reached through a CONNECT tunnel."""
+    through the proxy the environment names for it (`http1_route`)."""
 
     def __init__(self, base_url: str, headers: Mapping[str, str] | None = None, *,
                  max_connections: int = 200, ssl_context: ssl.SSLContext | None = None,
@@ -324,77 +291,39 @@ class Http1Pool:
             self._ssl = ssl_context or ssl.create_default_context()
         host_header = u.netloc.rsplit("@", 1)[-1]
         fixed = {"host": host_header, "accept-encoding": "identity", **(headers or {})}
-        # where connections go: the origin, or the proxy (over TLS for an https:// proxy)
-        self._dial_host, self._dial_port, self._dial_ssl = self._host, self._port, self._ssl
-        self._target_prefix = ""  # absolute-form request targets when forwarding
-        self._tunnel: bytes | None = None  # the CONNECT request for an https origin
-        proxy = proxy_for(base_url, os.environ if env is None else env)
-        if proxy is not None:
-            if proxy.scheme not in ("http", "https"):
-                raise UnsupportedProxy(f"proxy scheme {proxy.scheme!r}")
-            self._dial_host = proxy.host
-            self._dial_port = proxy.port or (443 if proxy.scheme == "https" else 80)
-            # as httpx: the proxy's certificate is checked with the same context as the origin's
-            self._dial_ssl = ((ssl_context or ssl.create_default_context())
-                              if proxy.scheme == "https" else None)
-            auth = _proxy_authorization(proxy)
-            if u.scheme == "https":
-                authority = host_header if u.port else f"{host_header}:{self._port}"
-                self._tunnel = (f"CONNECT {authority} HTTP/1.1\r\nhost: {authority}\r\n"
-                                + (f"proxy-authorization: {auth}\r\n" if auth else "")
-                                + "\r\n").encode("latin-1")
-            else:
-                self._target_prefix = f"http://{host_header}"
-                if auth:
-                    fixed["proxy-authorization"] = auth
+        self._route = route_for(base_url, u, self._ssl, ssl_context,
+                                os.environ if env is None else env)
+        if self._route.proxy_authorization:
+            fixed["proxy-authorization"] = self._route.proxy_authorization
         self._head = "".join(f"{k}: {v}\r\n" for k, v in fixed.items()).encode("latin-1")
         self._idle: list[_Conn] = []
         self._slots = asyncio.Semaphore(max_connections)
         self._all: set[_Conn] = set()
 
     def _encode(self, method: str, path: str, body: bytes) -> bytes:
-        return (f"{method} {self._target_prefix}{path} HTTP/1.1\r\n".encode("latin-1")
+        return (f"{method} {self._route.target_prefix}{path} HTTP/1.1\r\n".encode("latin-1")
                 + self._head + b"content-length: %d\r\n\r\n" % len(body) + body)
 
     async def _connect(self, timeout: float | None) -> _Conn:
         loop = asyncio.get_running_loop()
-        where = f"{self._dial_host}:{self._dial_port}"
+        route = self._route
+        where = f"{route.dial_host}:{route.dial_port}"
         try:
             async with asyncio.timeout(timeout):
-                if self._tunnel is not None:
-                    conn = await self._open_tunnel(loop)
+                if route.tunnel is not None:
+                    assert self._ssl is not None  # a tunnel is only for an https origin
+                    conn = await open_tunnel(loop, route, _Conn, self._ssl, self._host,
+                                             self._port)
                 else:
                     _, conn = await loop.create_connection(
-                        _Conn, self._dial_host, self._dial_port, ssl=self._dial_ssl,
-                        server_hostname=self._dial_host if self._dial_ssl else None)
+                        _Conn, route.dial_host, route.dial_port, ssl=route.dial_ssl,
+                        server_hostname=route.dial_host if route.dial_ssl else None)
         except TimeoutError:
             raise httpx.ConnectTimeout(f"connect to {where} timed out") from None
         except OSError as exc:
             raise httpx.ConnectError(f"cannot connect to {where}: "
                                      f"{exc.strerror or type(exc).__name__}") from None
         self._all.add(conn)
-        return conn
-
-    async def _open_tunnel(self, loop: asyncio.AbstractEventLoop) -> _Conn:
-        """CONNECT through the proxy, then TLS with the origin inside the tunnel."""
-        assert self._tunnel is not None and self._ssl is not None
-        transport, tunnel = await loop.create_connection(
-            _Tunnel, self._dial_host, self._dial_port, ssl=self._dial_ssl,
-            server_hostname=self._dial_host if self._dial_ssl else None)
-        try:
-            transport.write(self._tunnel)
-            status = await tunnel.status
-            if not 200 <= status < 300:
-                raise httpx.ProxyError(f"the proxy refused a tunnel to {self._host}:"
-                                       f"{self._port} ({status})")
-            conn = _Conn()
-            tls = await loop.start_tls(transport, conn, self._ssl, server_hostname=self._host)
-        except BaseException:
-            transport.close()
-            raise
-        if tls is None:  # pragma: no cover - only when the transport closed meanwhile
-            raise httpx.ConnectError(f"the tunnel to {self._host}:{self._port} closed")
-        conn.connection_made(tls)
         return conn
 
     def _take_idle(self) -> _Conn | None:

@@ -43,7 +43,8 @@ def _report(args: argparse.Namespace) -> int:
     from gateway.usage.db import open_ledger
     from gateway.usage.report_format import to_csv, to_json, to_table
     from gateway.usage.reports import Rates, ReportError, ReportQuery, run_report
-    from gateway.usage.rollups import rebuild, zone_resolver
+    from gateway.usage.rollup_rebuild import rebuild
+    from gateway.usage.rollups import zone_resolver
 
     settings = Settings.from_env(database_url=args.database_url, policy=args.policy)
     today = datetime.now(UTC).date()

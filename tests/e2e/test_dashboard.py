@@ -22,7 +22,8 @@ import pytest
 
 from gateway.emulators.base import EmulatorServer
 from gateway.usage.db import make_engine, migrate
-from gateway.usage.rollups import rebuild, zone_resolver
+from gateway.usage.rollup_rebuild import rebuild
+from gateway.usage.rollups import zone_resolver
 from gateway.usage.tables import RequestRow
 from tests.e2e.gateway_proc import GatewayProcess
 from tests.unit.reports.helpers import ZONES, make_rows

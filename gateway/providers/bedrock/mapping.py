@@ -22,6 +22,7 @@ from gateway.core.types import (
     ToolCallOut,
     Usage,
 )
+from gateway.providers.sampling import SamplingNames, sampling_fields
 
 # every value of the StopReason enum in botocore's model of bedrock-runtime (a unit test holds
 # this table to it): the model's broken output or broken tool call is an "error" finish, as
@@ -33,6 +34,8 @@ STOP_REASONS: Mapping[str, FinishReason] = {
     "malformed_model_output": "error", "malformed_tool_use": "error",
 }
 _EMPTY_SCHEMA: Mapping[str, Any] = {"type": "object", "properties": {}}
+# Converse's inferenceConfig takes no seed
+_SAMPLING = SamplingNames(token_limit="maxTokens", top_p="topP", stop="stopSequences", seed=None)
 
 
 def finish_reason(stop_reason: str | None) -> FinishReason:
@@ -101,16 +104,7 @@ def map_messages(messages: list[ChatMessage]) -> tuple[list[dict[str, Any]],
 
 
 def inference_config(request: ChatRequest) -> dict[str, Any]:
-    config: dict[str, Any] = {}
-    if request.token_limit is not None:
-        config["maxTokens"] = request.token_limit
-    if request.temperature is not None:
-        config["temperature"] = request.temperature
-    if request.top_p is not None:
-        config["topP"] = request.top_p
-    if request.stop_list:
-        config["stopSequences"] = request.stop_list
-    return config
+    return sampling_fields(request, _SAMPLING)
 
 
 def _tool_choice(choice: str | dict[str, Any] | None) -> dict[str, Any]:

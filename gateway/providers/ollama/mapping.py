@@ -18,7 +18,9 @@ from gateway.core.types import (
     ToolCallOut,
     Usage,
 )
+from gateway.providers.sampling import SamplingNames, sampling_fields
 
+_SAMPLING = SamplingNames(token_limit="num_predict")
 _FINISH: dict[str, FinishReason] = {"stop": "stop", "length": "length", "load": "stop",
                                     "unload": "stop"}
 
@@ -77,18 +79,7 @@ def to_tools(request: ChatRequest) -> list[dict[str, Any]] | None:
 
 
 def to_options(request: ChatRequest) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    if request.temperature is not None:
-        options["temperature"] = request.temperature
-    if request.top_p is not None:
-        options["top_p"] = request.top_p
-    if request.token_limit is not None:
-        options["num_predict"] = request.token_limit
-    if request.stop_list:
-        options["stop"] = request.stop_list
-    if request.seed is not None:
-        options["seed"] = request.seed
-    return options
+    return sampling_fields(request, _SAMPLING)
 
 
 def to_format(request: ChatRequest) -> str | dict[str, Any] | None:

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gateway.core.types import ChatMessage, ChatRequest, FinishReason, Usage
+from gateway.providers.sampling import SamplingNames, sampling_fields
 from gateway.providers.tokens import estimate_prompt_tokens, estimate_text_tokens
 
 # Multi-turn history is flattened into one prompt with this transcript template; a single user
@@ -40,16 +41,10 @@ def to_input(request: ChatRequest, limit_key: str = "max_tokens") -> dict[str, A
     system = "\n\n".join(m.text() for m in request.messages if _is_system(m))
     if system:
         inp["system_prompt"] = system
-    if request.token_limit is not None:
-        inp[limit_key] = request.token_limit
-    if request.temperature is not None:
-        inp["temperature"] = request.temperature
-    if request.top_p is not None:
-        inp["top_p"] = request.top_p
+    inp.update(sampling_fields(request, SamplingNames(limit_key, stop="stop_sequences")))
     if request.stop_list:
+        # Replicate's language models take their stop sequences as one comma-separated string
         inp["stop_sequences"] = ",".join(request.stop_list)
-    if request.seed is not None:
-        inp["seed"] = request.seed
     return inp
 
 

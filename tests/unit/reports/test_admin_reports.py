@@ -22,7 +22,8 @@ from gateway.policy.loader import load_text
 from gateway.settings import Settings
 from gateway.usage.db import make_engine, migrate
 from gateway.usage.keys import create_key
-from gateway.usage.rollups import rebuild, zone_resolver
+from gateway.usage.rollup_rebuild import rebuild
+from gateway.usage.rollups import zone_resolver
 from gateway.usage.tables import RequestRow
 from tests.unit.reports.helpers import ZONES, make_rows
 

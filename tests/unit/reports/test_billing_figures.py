@@ -29,7 +29,8 @@ from sqlalchemy.engine import Engine
 from gateway.cli import main
 from gateway.usage.report_format import to_csv, to_json, to_table
 from gateway.usage.reports import Rates, ReportQuery, billing_figures, run_report
-from gateway.usage.rollups import rebuild, zone_resolver
+from gateway.usage.rollup_rebuild import rebuild
+from gateway.usage.rollups import zone_resolver
 from gateway.usage.tables import RequestRow
 from tests.unit.reports.helpers import ZONES
 

@@ -8,13 +8,13 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from gateway.usage.rollup_rebuild import rebuild
 from gateway.usage.rollups import (
     MONTHLY,
     RollupListener,
     RollupRow,
     bucket_of,
     percentile_from_buckets,
-    rebuild,
     zone_resolver,
 )
 from gateway.usage.tables import RequestRow

@@ -37,14 +37,8 @@ from gateway.usage.reports import (
     ReportRow,
     run_report,
 )
-from gateway.usage.rollups import (
-    MONTHLY,
-    RollupListener,
-    RollupRow,
-    aggregate,
-    rebuild,
-    zone_resolver,
-)
+from gateway.usage.rollup_rebuild import rebuild
+from gateway.usage.rollups import MONTHLY, RollupListener, RollupRow, aggregate, zone_resolver
 from gateway.usage.tables import RequestRow
 from tests.unit.reports.helpers import ZONES
 

@@ -18,7 +18,8 @@ from gateway.usage.db import make_engine, migrate
 from gateway.usage.ledger import make_entry, write_entries
 from gateway.usage.pricing import Cost
 from gateway.usage.records import AttemptRecord, UsageRecord
-from gateway.usage.rollups import MONTHLY, RollupListener, RollupRow, rebuild
+from gateway.usage.rollup_rebuild import rebuild
+from gateway.usage.rollups import MONTHLY, RollupListener, RollupRow
 
 ZONES = {"gpu": "on_prem", "bedrock": "cloud"}
 ROLL = RollupRow.__table__  # type: ignore[attr-defined]

@@ -27,7 +27,8 @@ from gateway.usage.db import make_engine, migrate
 from gateway.usage.ledger import make_entry, write_entries
 from gateway.usage.pricing import Cost
 from gateway.usage.records import AttemptRecord, UsageRecord
-from gateway.usage.rollups import MONTHLY, RollupListener, RollupRow, rebuild
+from gateway.usage.rollup_rebuild import rebuild
+from gateway.usage.rollups import MONTHLY, RollupListener, RollupRow
 from gateway.usage.tables import RequestRow
 from tests.unit.usage.pg import pg_available, throwaway_database
 
