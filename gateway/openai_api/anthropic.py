@@ -19,7 +19,7 @@ from gateway.openai_api.anthropic_out import MessageEvents, error_body, message_
 from gateway.openai_api.anthropic_wire import CountTokensRequest, MessagesRequest, to_chat
 from gateway.openai_api.errors import from_provider
 from gateway.openai_api.handlers import JSON
-from gateway.openai_api.strict import parse_strict
+from gateway.openai_api.strict import json_text, parse_strict
 from gateway.providers.tokens import estimate_prompt_tokens
 
 log = logging.getLogger("gateway.api")
@@ -78,6 +78,6 @@ async def _count_tokens(request: Request) -> Response:
     usage); nothing is sent anywhere, so nothing is routed or recorded."""
     chat = to_chat(parse_strict(CountTokensRequest, await request.body()))
     await served.context(request, chat)
-    tools = orjson.dumps([t.model_dump() for t in chat.tools]).decode() if chat.tools else ""
+    tools = json_text([t.model_dump() for t in chat.tools], "tools") if chat.tools else ""
     total = estimate_prompt_tokens(chat) + (estimate_text_tokens(tools) if tools else 0)
     return Response(orjson.dumps({"input_tokens": total}), media_type=JSON)

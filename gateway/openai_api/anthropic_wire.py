@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-import orjson
 from pydantic import Discriminator, Field, Tag
 
 from gateway.core.types import ChatRequest
-from gateway.openai_api.strict import Strict, by_type, chat_request
+from gateway.openai_api.strict import Strict, by_type, chat_request, json_text
 
 # `cache_control` is a caching hint for Anthropic's servers; accepted on every block it may
 # sit on and not forwarded (no backend here keeps a prompt cache keyed by it)
@@ -152,7 +151,7 @@ def _append(messages: list[dict[str, Any]], m: Message) -> None:
         return
     text = "".join(b.text for b in m.content if isinstance(b, TextBlock))
     calls = [{"id": b.id, "type": "function",
-              "function": {"name": b.name, "arguments": orjson.dumps(b.input).decode()}}
+              "function": {"name": b.name, "arguments": json_text(b.input, "messages")}}
              for b in m.content if isinstance(b, ToolUseBlock)]
     for b in m.content:
         if isinstance(b, ToolResultBlock):

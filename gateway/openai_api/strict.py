@@ -43,6 +43,16 @@ def parse_strict(model: type[M], body: bytes) -> M:
         raise _invalid(exc, body) from None
 
 
+def json_text(value: Any, param: str) -> str:
+    """`value` written as JSON text, or a 400 naming `param`: a client's JSON may hold an
+    integer beyond 64 bits, which parses but cannot be written again for a backend."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        raise InvalidRequest(f"'{param}' holds a value that cannot be sent on (an integer "
+                             "beyond 64 bits)", param=param) from None
+
+
 def chat_request(fields: dict[str, Any]) -> ChatRequest:
     """The provider-neutral request the translated fields describe (validated like chat)."""
     try:

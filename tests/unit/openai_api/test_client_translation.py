@@ -230,3 +230,36 @@ def test_a_value_only_pydantic_reads_still_gets_a_named_400() -> None:
         parse_strict(completions.CompletionRequest,
                      b'{"model": "m", "prompt": "x", "temperature": NaN}')
     assert info.value.param == "temperature"
+
+
+_BEYOND_64_BITS = b"123456789012345678901234567890"
+
+
+def test_a_tool_use_input_beyond_64_bit_integers_is_a_400_not_a_500() -> None:
+    # found by the schema fuzzer: the tool call's arguments are written again as JSON, and an
+    # integer that parses may not be writable
+    body = (b'{"model": "m", "max_tokens": 5, "messages": [{"role": "assistant", "content": '
+            b'[{"type": "tool_use", "id": "t1", "name": "f", "input": {"n": '
+            + _BEYOND_64_BITS + b'}}]}]}')
+    req = parse_strict(anthropic_wire.MessagesRequest, body)
+    with pytest.raises(InvalidRequest) as err:
+        anthropic_wire.to_chat(req)
+    assert err.value.param == "messages"
+
+
+def test_count_tokens_with_a_tool_schema_beyond_64_bits_is_a_400(tmp_path: object) -> None:
+    from fastapi.testclient import TestClient
+
+    from gateway.app import create_app
+    from gateway.settings import Settings
+
+    app = create_app(Settings(database_url=f"sqlite:///{tmp_path}/l.db", local_engine=False,
+                              probe_interval_s=0, policy_sync_s=0))
+    body = (b'{"model": "smollm2", "messages": [{"role": "user", "content": "hi"}], "tools": '
+            b'[{"name": "f", "input_schema": {"type": "object", "maximum": '
+            + _BEYOND_64_BITS + b'}}]}')
+    with TestClient(app) as client:
+        r = client.post("/v1/messages/count_tokens", content=body,
+                        headers={"content-type": "application/json"})
+    assert r.status_code == 400, r.text
+    assert r.json()["type"] == "error"
