@@ -10,7 +10,7 @@ BIN := $(VENV)/bin
 # llama-cpp-python compiles llama.cpp from source (once; pip caches the wheel): use both cores
 export CMAKE_BUILD_PARALLEL_LEVEL ?= 2
 # ...for any x86-64 CPU of the last decade, never for the build host alone: llama.cpp's default
-# (GGML_NATIVE=ON, i.e. -march=native) picks up AVX-512/AMX where the build host has them, and an
+# (a native build: the build host's own instruction set) picks up AVX-512/AMX where the build host has them, and an
 # engine built so dies with SIGILL/SIGSEGV on a CPU (or a VM) that lacks or traps them. AVX2 + FMA
 # + F16C is Haswell (2013) and later. Override LLAMA_CMAKE_ARGS for an older or a specific CPU.
 LLAMA_CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
