@@ -39,6 +39,7 @@ serve: install
 
 lint: install-dev
 	$(BIN)/ruff check gateway tests bench
+	$(BIN)/ruff format --check gateway tests bench
 	$(BIN)/lint-imports
 
 typecheck: install-dev

@@ -93,9 +93,15 @@ def chat_prompt(clf: Classifier, repeat: int) -> None:
     prompt = _prompt()
 
     def req(prompt: str) -> ChatRequest:
-        return ChatRequest.model_validate({"model": "m", "messages": [
-            {"role": "system", "content": "You are helpful."},
-            {"role": "user", "content": prompt}]})
+        return ChatRequest.model_validate(
+            {
+                "model": "m",
+                "messages": [
+                    {"role": "system", "content": "You are helpful."},
+                    {"role": "user", "content": prompt},
+                ],
+            }
+        )
 
     for label, reqs in (
         ("cold", [req(p) for p in distinct(prompt, repeat)]),  # a new user message every run
@@ -106,8 +112,10 @@ def chat_prompt(clf: Classifier, repeat: int) -> None:
             t0 = time.perf_counter()
             clf.classify_request(r)
             times.append(time.perf_counter() - t0)
-        print(f"chat prompt ({len(prompt)} chars + system), classify_request {label}: "
-              f"{statistics.median(times) * 1e6:.1f} us")
+        print(
+            f"chat prompt ({len(prompt)} chars + system), classify_request {label}: "
+            f"{statistics.median(times) * 1e6:.1f} us"
+        )
 
 
 def load() -> str:
@@ -139,8 +147,10 @@ def main() -> None:
         clf.classify([text])  # warm up
         ms, cpu_ms = measure(clf, distinct(text, repeat))
         warm, _ = measure(clf, [text] * repeat)
-        print(f"{size // 1024:>6}KB {ms:>10.3f} {ms * 1000 / (size / 1024):>8.1f} {cpu_ms:>8.3f}"
-              f" {warm:>10.3f}")
+        print(
+            f"{size // 1024:>6}KB {ms:>10.3f} {ms * 1000 / (size / 1024):>8.1f} {cpu_ms:>8.3f}"
+            f" {warm:>10.3f}"
+        )
     print(load())
 
 

@@ -120,16 +120,27 @@ def main() -> None:
 
     def route(ctx: RequestContext, req: ChatRequest) -> Any:
         return drive(router.route(ctx, req))
+
     ctx = RequestContext(request_id="bench", tenant="bench", app="default", headers={})
-    print(f"prompt {a.size} chars, {a.repeat} runs each; microseconds (median / p99); "
-          "target: classification + policy <= 100 us")
-    print(f"{'prompt':9} {'class':9} {'classify cold':>15} {'classify warm':>15} {'engine':>13} "
-          f"{'route, repeated':>15} {'route, new text':>15}")
+    print(
+        f"prompt {a.size} chars, {a.repeat} runs each; microseconds (median / p99); "
+        "target: classification + policy <= 100 us"
+    )
+    print(
+        f"{'prompt':9} {'class':9} {'classify cold':>15} {'classify warm':>15} {'engine':>13} "
+        f"{'route, repeated':>15} {'route, new text':>15}"
+    )
     for label, extra in (("public", None), ("personal", PERSONAL), ("special", SPECIAL)):
         text = make_text(a.size, 7, extra)
-        req = ChatRequest.model_validate({"model": "mock-model", "messages": [
-            {"role": "system", "content": "You are a helpful assistant."},
-            {"role": "user", "content": text}]})
+        req = ChatRequest.model_validate(
+            {
+                "model": "mock-model",
+                "messages": [
+                    {"role": "system", "content": "You are a helpful assistant."},
+                    {"role": "user", "content": text},
+                ],
+            }
+        )
         sens = classifier.classify_request(req)
         info = request_info(ctx, req, sens, sens.data_class, date.today(), 0.0)
         c50, c99 = timed(partial(cold.classify_request, req), a.repeat)
@@ -138,17 +149,29 @@ def main() -> None:
         r50, r99 = timed(partial(route, ctx, req), a.repeat)
         # each request with a user text of its own (as bench/run.sh sends): nothing the
         # classifier remembers helps but the repeated system message
-        fresh = [ChatRequest.model_validate({"model": "mock-model", "messages": [
-            {"role": "system", "content": "You are a helpful assistant."},
-            {"role": "user", "content": text[:-8] + " " + code(i).rjust(7, "x")}]})
-            for i in range(a.repeat + 50)]
+        fresh = [
+            ChatRequest.model_validate(
+                {
+                    "model": "mock-model",
+                    "messages": [
+                        {"role": "system", "content": "You are a helpful assistant."},
+                        {"role": "user", "content": text[:-8] + " " + code(i).rjust(7, "x")},
+                    ],
+                }
+            )
+            for i in range(a.repeat + 50)
+        ]
         n50, n99 = timed_each(partial(route, ctx), fresh)
-        print(f"{label:9} {sens.data_class:9} {c50:7.1f} /{c99:6.1f} {w50:7.1f} /{w99:6.1f} "
-              f"{e50:6.1f} /{e99:5.1f} {r50:7.1f} /{r99:6.1f} {n50:7.1f} /{n99:6.1f}")
-    print("route = PolicyRouter.route, what the request path runs for a decision: declared "
-          "class, classify, prompt-token estimate, live-stats snapshot, engine; 'repeated': the "
-          "same request again (the classifier's per-text cache answers), 'new text': a user "
-          "text never seen before")
+        print(
+            f"{label:9} {sens.data_class:9} {c50:7.1f} /{c99:6.1f} {w50:7.1f} /{w99:6.1f} "
+            f"{e50:6.1f} /{e99:5.1f} {r50:7.1f} /{r99:6.1f} {n50:7.1f} /{n99:6.1f}"
+        )
+    print(
+        "route = PolicyRouter.route, what the request path runs for a decision: declared "
+        "class, classify, prompt-token estimate, live-stats snapshot, engine; 'repeated': the "
+        "same request again (the classifier's per-text cache answers), 'new text': a user "
+        "text never seen before"
+    )
     load = os.getloadavg()
     print(f"load average: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 

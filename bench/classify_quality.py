@@ -93,8 +93,10 @@ class Quality:
         for sl in sorted(self.slices):
             out.append(f"  {sl:22s} {self.slices[sl].line()}")
         out.append(
-            "bands: " + ", ".join(f"{k} {v}" for k, v in sorted(self.bands.items()))
-            + "; deciding stage: " + ", ".join(f"{k} {v}" for k, v in sorted(self.stages.items()))
+            "bands: "
+            + ", ".join(f"{k} {v}" for k, v in sorted(self.bands.items()))
+            + "; deciding stage: "
+            + ", ".join(f"{k} {v}" for k, v in sorted(self.stages.items()))
         )
         n = max(1, o.n)
         out.append(f"second stage reached by {_pct(self.judged, n)} of records")

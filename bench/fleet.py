@@ -38,12 +38,16 @@ def pct(values: list[float], q: float) -> float:
 
 def summary(r: Result, slo: float) -> dict[str, float]:
     ttfts = [f.ttft for f in r.firsts]
-    return {"p50": pct(ttfts, 0.5), "p95": pct(ttfts, 0.95), "p99": pct(ttfts, 0.99),
-            "tok_s": r.output_tokens / r.window_s,
-            "slo": sum(t <= slo for t in ttfts) / max(1, len(ttfts)),
-            "tight": sum(t <= TIGHT_SLO_S for t in ttfts) / max(1, len(ttfts)),
-            "hit": r.prefix_hits / max(1, r.prefix_queries),
-            "n": float(len(ttfts))}
+    return {
+        "p50": pct(ttfts, 0.5),
+        "p95": pct(ttfts, 0.95),
+        "p99": pct(ttfts, 0.99),
+        "tok_s": r.output_tokens / r.window_s,
+        "slo": sum(t <= slo for t in ttfts) / max(1, len(ttfts)),
+        "tight": sum(t <= TIGHT_SLO_S for t in ttfts) / max(1, len(ttfts)),
+        "hit": r.prefix_hits / max(1, r.prefix_queries),
+        "n": float(len(ttfts)),
+    }
 
 
 def _fmt_s(v: float) -> str:
@@ -52,31 +56,47 @@ def _fmt_s(v: float) -> str:
 
 def table(title: str, rows: dict[str, dict[str, float]]) -> None:
     print(f"\n{title}")
-    print(f"{'router':<16}{'p50 s':>8}{'p95 s':>8}{'p99 s':>8}{'out tok/s':>11}"
-          f"{'in SLO':>8}{'<0.5 s':>8}{'prefix hit':>11}{'requests':>9}")
+    print(
+        f"{'router':<16}{'p50 s':>8}{'p95 s':>8}{'p99 s':>8}{'out tok/s':>11}"
+        f"{'in SLO':>8}{'<0.5 s':>8}{'prefix hit':>11}{'requests':>9}"
+    )
     for name, m in rows.items():
-        print(f"{name:<16}{_fmt_s(m['p50'])}{_fmt_s(m['p95'])}{_fmt_s(m['p99'])}"
-              f"{m['tok_s']:11.0f}{m['slo']:8.1%}{m['tight']:8.1%}{m['hit']:11.1%}"
-              f"{int(m['n']):9d}")
+        print(
+            f"{name:<16}{_fmt_s(m['p50'])}{_fmt_s(m['p95'])}{_fmt_s(m['p99'])}"
+            f"{m['tok_s']:11.0f}{m['slo']:8.1%}{m['tight']:8.1%}{m['hit']:11.1%}"
+            f"{int(m['n']):9d}"
+        )
 
 
-def verdict(open_rows: dict[str, dict[str, float]], closed_rows: dict[str, dict[str, float]]
-            ) -> list[tuple[str, bool, str]]:
+def verdict(
+    open_rows: dict[str, dict[str, float]], closed_rows: dict[str, dict[str, float]]
+) -> list[tuple[str, bool, str]]:
     g, lif, rr = open_rows["gecit"], open_rows["least-in-flight"], open_rows["round-robin"]
     st = open_rows["session-sticky"]
     gs, ls, rs = (closed_rows[k] for k in ("gecit", "least-in-flight", "round-robin"))
     ratio = g["p95"] / lif["p95"] if lif["p95"] and not math.isinf(lif["p95"]) else math.nan
     return [
         ("open: p95 TTFT <= 0.8x least-in-flight", ratio <= 0.8, f"{ratio:.2f}x"),
-        ("open: SLO share >= least-in-flight's, round-robin's and session-sticky's",
-         g["slo"] >= max(lif["slo"], rr["slo"], st["slo"]),
-         f"{g['slo']:.1%} vs {lif['slo']:.1%} / {rr['slo']:.1%} / {st['slo']:.1%}"),
-        ("open: prefix hit >= least-in-flight + 5 points", g["hit"] >= lif["hit"] + 0.05,
-         f"{g['hit']:.1%} vs {lif['hit']:.1%}"),
-        ("saturated: tok/s >= least-in-flight", gs["tok_s"] >= ls["tok_s"],
-         f"{gs['tok_s']:.0f} vs {ls['tok_s']:.0f}"),
-        ("saturated: tok/s >= 1.2x round-robin", gs["tok_s"] >= 1.2 * rs["tok_s"],
-         f"{gs['tok_s'] / rs['tok_s']:.2f}x"),
+        (
+            "open: SLO share >= least-in-flight's, round-robin's and session-sticky's",
+            g["slo"] >= max(lif["slo"], rr["slo"], st["slo"]),
+            f"{g['slo']:.1%} vs {lif['slo']:.1%} / {rr['slo']:.1%} / {st['slo']:.1%}",
+        ),
+        (
+            "open: prefix hit >= least-in-flight + 5 points",
+            g["hit"] >= lif["hit"] + 0.05,
+            f"{g['hit']:.1%} vs {lif['hit']:.1%}",
+        ),
+        (
+            "saturated: tok/s >= least-in-flight",
+            gs["tok_s"] >= ls["tok_s"],
+            f"{gs['tok_s']:.0f} vs {ls['tok_s']:.0f}",
+        ),
+        (
+            "saturated: tok/s >= 1.2x round-robin",
+            gs["tok_s"] >= 1.2 * rs["tok_s"],
+            f"{gs['tok_s'] / rs['tok_s']:.2f}x",
+        ),
     ]
 
 
@@ -92,21 +112,44 @@ def main(argv: list[str] | None = None) -> int:
     all_ok = True
     for seed in args.seeds:
         t0 = time.perf_counter()
-        cap = run("least-in-flight", seed, users=400, duration_s=args.duration,
-                  warmup_s=args.warmup, workload=w)
+        cap = run(
+            "least-in-flight",
+            seed,
+            users=400,
+            duration_s=args.duration,
+            warmup_s=args.warmup,
+            workload=w,
+        )
         capacity = cap.completed / cap.window_s
         rate = 0.8 * capacity / mean_turns
-        open_runs = {k: run(k, seed, session_rate=rate, duration_s=args.duration,
-                            warmup_s=args.warmup, workload=w) for k in ROUTERS}
+        open_runs = {
+            k: run(
+                k,
+                seed,
+                session_rate=rate,
+                duration_s=args.duration,
+                warmup_s=args.warmup,
+                workload=w,
+            )
+            for k in ROUTERS
+        }
         open_rows = {k: summary(r, args.slo) for k, r in open_runs.items()}
         users = max(1, round(2 * capacity * (w.think_s + open_runs["least-in-flight"].latency_s)))
-        closed_rows = {k: summary(run(k, seed, users=users, duration_s=args.duration,
-                                      warmup_s=args.warmup, workload=w), args.slo)
-                       for k in ROUTERS}
-        print(f"\n=== seed {seed}: capacity {capacity:.2f} req/s (least-in-flight, saturated);"
-              f" open loop {rate:.3f} sessions/s (~{0.8 * capacity:.2f} req/s);"
-              f" closed loop {users} users; TTFT SLO {args.slo:g} s"
-              f" ({time.perf_counter() - t0:.0f} s wall)")
+        closed_rows = {
+            k: summary(
+                run(
+                    k, seed, users=users, duration_s=args.duration, warmup_s=args.warmup, workload=w
+                ),
+                args.slo,
+            )
+            for k in ROUTERS
+        }
+        print(
+            f"\n=== seed {seed}: capacity {capacity:.2f} req/s (least-in-flight, saturated);"
+            f" open loop {rate:.3f} sessions/s (~{0.8 * capacity:.2f} req/s);"
+            f" closed loop {users} users; TTFT SLO {args.slo:g} s"
+            f" ({time.perf_counter() - t0:.0f} s wall)"
+        )
         table("open loop, ~80% of capacity", open_rows)
         table("closed loop, 2x capacity", closed_rows)
         for what, ok, fig in verdict(open_rows, closed_rows):

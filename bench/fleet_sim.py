@@ -52,7 +52,7 @@ class Session:
         self.tokens.extend(new)
         prev = self.hashes[-1] if self.hashes else 0
         for i in range(len(self.hashes) * 16, len(self.tokens) - 15, 16):
-            prev = hash((prev, tuple(self.tokens[i:i + 16])))
+            prev = hash((prev, tuple(self.tokens[i : i + 16])))
             self.hashes.append(prev)
 
 
@@ -125,24 +125,36 @@ class GecitPicker(Router):
         self.config = PickConfig()
 
     def scrape(self, nodes: dict[str, GpuNode], now: float) -> None:
-        self._signals = {n: (node.kv_usage, float(len(node.waiting)), node.profile.kv_tokens)
-                         for n, node in nodes.items()}
+        self._signals = {
+            n: (node.kv_usage, float(len(node.waiting)), node.profile.kv_tokens)
+            for n, node in nodes.items()
+        }
 
     @staticmethod
     def blocks(s: Session) -> list[PrefixBlock]:
-        return [PrefixBlock(s.hashes[i], 16 * PICK_BLOCK)
-                for i in range(PICK_BLOCK - 1, len(s.hashes), PICK_BLOCK)]
+        return [
+            PrefixBlock(s.hashes[i], 16 * PICK_BLOCK)
+            for i in range(PICK_BLOCK - 1, len(s.hashes), PICK_BLOCK)
+        ]
 
     def choose(self, s: Session, prompt: int, now: float) -> str:
         blocks = self.blocks(s)
         views = []
         for n in self._names:
             kv, waiting, _cap = self._signals.get(n, (None, None, 0))
-            views.append(NodeView(
-                name=n, kv_usage=kv, engine_waiting=waiting, in_flight=self._t.in_flight(n),
-                queued_prefill_tokens=self._t.queued_prefill(n),
-                prefill_tok_s=self._t.prefill_tok_s(n), step_s=self._t.step_s(n),
-                weight=self._weights[n], cached_tokens=self._index.matched_tokens(n, blocks)))
+            views.append(
+                NodeView(
+                    name=n,
+                    kv_usage=kv,
+                    engine_waiting=waiting,
+                    in_flight=self._t.in_flight(n),
+                    queued_prefill_tokens=self._t.queued_prefill(n),
+                    prefill_tok_s=self._t.prefill_tok_s(n),
+                    step_s=self._t.step_s(n),
+                    weight=self._weights[n],
+                    cached_tokens=self._index.matched_tokens(n, blocks),
+                )
+            )
         got = pick(views, blocks, prompt, 1024, self._ring, self.config)
         self.last_reason = got.reason
         assert got.node is not None
@@ -167,10 +179,18 @@ class Result:
     routed: dict[str, int]
 
 
-def run(router_kind: str, seed: int, *, session_rate: float | None = None,
-        users: int | None = None, duration_s: float = 300.0, warmup_s: float = 60.0,
-        workload: Workload = Workload(), scrape_s: float = 0.5, drain_s: float = 15.0
-        ) -> Result:
+def run(
+    router_kind: str,
+    seed: int,
+    *,
+    session_rate: float | None = None,
+    users: int | None = None,
+    duration_s: float = 300.0,
+    warmup_s: float = 60.0,
+    workload: Workload = Workload(),
+    scrape_s: float = 0.5,
+    drain_s: float = 15.0,
+) -> Result:
     """Open loop (`session_rate` sessions/s, Poisson with bursts) or closed loop (`users`
     sessions at all times, each turn sent `think_s` after the last answer). TTFTs are those of
     the requests sent between `warmup_s` and `drain_s` before the end; one still without a
@@ -180,12 +200,19 @@ def run(router_kind: str, seed: int, *, session_rate: float | None = None,
     names = list(FLEET)
     nodes = {n: GpuNode(PROFILES[n]) for n in names}
     tracker = NodeTracker()
-    router: Router = (RoundRobin(names) if router_kind == "round-robin"
-                      else LeastInFlight(names, tracker) if router_kind == "least-in-flight"
-                      else SessionSticky(names) if router_kind == "session-sticky"
-                      else GecitPicker(names, tracker))
-    apps = [[a * 10_000_000 + i for i in range(rng.randint(*workload.system_tokens))]
-            for a in range(workload.apps)]
+    router: Router = (
+        RoundRobin(names)
+        if router_kind == "round-robin"
+        else LeastInFlight(names, tracker)
+        if router_kind == "least-in-flight"
+        else SessionSticky(names)
+        if router_kind == "session-sticky"
+        else GecitPicker(names, tracker)
+    )
+    apps = [
+        [a * 10_000_000 + i for i in range(rng.randint(*workload.system_tokens))]
+        for a in range(workload.apps)
+    ]
     zipf = [1 / (k + 1) ** 1.1 for k in range(workload.apps)]
     fresh = itertools.count(10**9)
     events: list[tuple[float, int, str, object]] = []
@@ -264,8 +291,9 @@ def run(router_kind: str, seed: int, *, session_rate: float | None = None,
         while t < duration_s:  # thinning: a Poisson process whose rate rises in bursts
             t += rng.expovariate(peak)
             in_burst = (t % w.burst_every_s) < w.burst_len_s
-            mean_factor = (w.burst_len_s * w.burst_factor + w.burst_every_s - w.burst_len_s) \
-                / w.burst_every_s
+            mean_factor = (
+                w.burst_len_s * w.burst_factor + w.burst_every_s - w.burst_len_s
+            ) / w.burst_every_s
             rate = session_rate / mean_factor * (w.burst_factor if in_burst else 1.0)
             if rng.random() < rate / peak:
                 new_session(t)
@@ -288,14 +316,23 @@ def run(router_kind: str, seed: int, *, session_rate: float | None = None,
         elif kind == "scrape":
             router.scrape(nodes, t)
         elif kind == "mark":
-            counters_at_warmup = {n: (x.counters.generation_tokens, x.counters.prefix_queries,
-                                      x.counters.prefix_hits) for n, x in nodes.items()}
+            counters_at_warmup = {
+                n: (x.counters.generation_tokens, x.counters.prefix_queries, x.counters.prefix_hits)
+                for n, x in nodes.items()
+            }
     gen = sum(x.counters.generation_tokens - counters_at_warmup[n][0] for n, x in nodes.items())
     pq = sum(x.counters.prefix_queries - counters_at_warmup[n][1] for n, x in nodes.items())
     ph = sum(x.counters.prefix_hits - counters_at_warmup[n][2] for n, x in nodes.items())
     for s_, req, _, node in live.values():
         if req.first_token_at is None and warmup_s <= req.arrival <= measured_until:
             firsts.append(First(req.arrival, float("inf"), s_.data_class, node))
-    return Result(firsts, completed, latency_total / max(1, completed), duration_s - warmup_s,
-                  gen, pq, ph, routed)
-
+    return Result(
+        firsts,
+        completed,
+        latency_total / max(1, completed),
+        duration_s - warmup_s,
+        gen,
+        pq,
+        ph,
+        routed,
+    )

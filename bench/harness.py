@@ -96,8 +96,9 @@ class Target:
         deadline = self.started + limit
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"{self.name} exited with {self.proc.returncode} "
-                                   "before it was ready")
+                raise RuntimeError(
+                    f"{self.name} exited with {self.proc.returncode} before it was ready"
+                )
             if http_status(self.port, self.ready_path, timeout=0.5) == 200:
                 return time.monotonic() - self.started
             time.sleep(0.01)
@@ -121,12 +122,26 @@ class Bench:
         self.targets: list[Target] = []
 
     # ---- processes -------------------------------------------------------------------
-    def start(self, name: str, cmd: list[str], port: int, ready_path: str, *,
-              cpu: str | None, env: dict[str, str] | None = None, log: str) -> Target:
+    def start(
+        self,
+        name: str,
+        cmd: list[str],
+        port: int,
+        ready_path: str,
+        *,
+        cpu: str | None,
+        env: dict[str, str] | None = None,
+        log: str,
+    ) -> Target:
         started = time.monotonic()
         with open(self.work / f"{log}.log", "wb") as out:  # the child keeps its own copy
-            proc = subprocess.Popen(pin(cpu, cmd), stdout=out, stderr=subprocess.STDOUT,
-                                    cwd=self.work, env={**os.environ, **(env or {})})
+            proc = subprocess.Popen(
+                pin(cpu, cmd),
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                cwd=self.work,
+                env={**os.environ, **(env or {})},
+            )
         t = Target(name, port, proc, started, ready_path)
         self.targets.append(t)
         return t
@@ -138,9 +153,20 @@ class Bench:
     def start_mock(self) -> Target:
         port = free_port()
         a = self.a
-        cmd = [PY, str(HERE / "mock_upstream.py"), "--port", str(port), "--model", MODEL,
-               "--tokens", str(a.tokens), "--ttft-ms", str(a.ttft_ms),
-               "--itl-ms", str(a.itl_ms)]
+        cmd = [
+            PY,
+            str(HERE / "mock_upstream.py"),
+            "--port",
+            str(port),
+            "--model",
+            MODEL,
+            "--tokens",
+            str(a.tokens),
+            "--ttft-ms",
+            str(a.ttft_ms),
+            "--itl-ms",
+            str(a.itl_ms),
+        ]
         return self.start("direct", cmd, port, "/health", cpu=self.load_cpu, log="mock")
 
     def gateway_cmd(self) -> tuple[list[str], dict[str, str]]:
@@ -158,21 +184,50 @@ class Bench:
         db = f"sqlite:///{self.work / 'ledger.db'}"
         gateway, env = self.gateway_cmd()
         key = self.create_key(gateway, env, db)
-        cmd = [*gateway, "serve", "--upstream", mock.url, "--port", str(port),
-               "--database-url", db, "--log-level", "warning"]
+        cmd = [
+            *gateway,
+            "serve",
+            "--upstream",
+            mock.url,
+            "--port",
+            str(port),
+            "--database-url",
+            db,
+            "--log-level",
+            "warning",
+        ]
         t = self.start("gecit", cmd, port, "/readyz", cpu=self.gw_cpu, env=env, log="gecit")
         t.key = key
         return t
 
     def create_key(self, gateway: list[str], env: dict[str, str], db: str) -> str | None:
         """An API key, so the key check runs on every request (loopback would allow none)."""
-        proc = subprocess.run([*gateway, "keys", "create", "--tenant", "bench", "--name", "bench",
-                               "--database-url", db], cwd=self.work, capture_output=True,
-                              text=True, timeout=60, check=False, env={**os.environ, **env})
+        proc = subprocess.run(
+            [
+                *gateway,
+                "keys",
+                "create",
+                "--tenant",
+                "bench",
+                "--name",
+                "bench",
+                "--database-url",
+                db,
+            ],
+            cwd=self.work,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+            env={**os.environ, **env},
+        )
         lines = proc.stdout.strip().splitlines()
         if proc.returncode != 0 or not lines:
-            print(f"note: `gateway keys create` failed ({proc.stderr.strip()[-200:]}); "
-                  "running without a key", file=sys.stderr)
+            print(
+                f"note: `gateway keys create` failed ({proc.stderr.strip()[-200:]}); "
+                "running without a key",
+                file=sys.stderr,
+            )
             return None
         return lines[-1].strip()
 
@@ -181,32 +236,47 @@ class Bench:
         port = free_port()
         _, env = self.gateway_cmd()  # the same gateway package (its HTTP/1.1 pool)
         cmd = [PY, str(HERE / "minimal_proxy.py"), "--port", str(port), "--upstream", mock.url]
-        return self.start("minimal", cmd, port, "/health", cpu=self.gw_cpu, env=env,
-                          log="minimal")
+        return self.start("minimal", cmd, port, "/health", cpu=self.gw_cpu, env=env, log="minimal")
 
     def start_portkey(self, mock: Target) -> Target:
         """The Portkey AI gateway (Node), installed from npm into --portkey-dir, routing to
         the mock as an OpenAI provider with a custom host (its own headers, per request)."""
-        server = Path(self.a.portkey_dir) / "node_modules" / "@portkey-ai" / "gateway" / \
-            "build" / "start-server.js"
+        server = (
+            Path(self.a.portkey_dir)
+            / "node_modules"
+            / "@portkey-ai"
+            / "gateway"
+            / "build"
+            / "start-server.js"
+        )
         if not server.exists():
-            raise SystemExit(f"Portkey is not installed in {self.a.portkey_dir}: run "
-                             "bench/run.sh --portkey (it runs npm install @portkey-ai/gateway)")
+            raise SystemExit(
+                f"Portkey is not installed in {self.a.portkey_dir}: run "
+                "bench/run.sh --portkey (it runs npm install @portkey-ai/gateway)"
+            )
         port = free_port()
         cmd = ["node", str(server), f"--port={port}", "--headless"]
-        t = self.start("portkey", cmd, port, "/", cpu=self.gw_cpu,
-                       env={"NODE_ENV": "production"}, log="portkey")
+        t = self.start(
+            "portkey",
+            cmd,
+            port,
+            "/",
+            cpu=self.gw_cpu,
+            env={"NODE_ENV": "production"},
+            log="portkey",
+        )
         t.key = "sk-bench"  # forwarded to the upstream as its API key (the mock ignores it)
-        t.headers = {"x-portkey-provider": "openai",
-                     "x-portkey-custom-host": mock.url + "/v1"}
+        t.headers = {"x-portkey-provider": "openai", "x-portkey-custom-host": mock.url + "/v1"}
         return t
 
     def start_litellm(self, mock: Target) -> Target:
         venv = Path(self.a.litellm_venv)
         exe = venv / "bin" / "litellm"
         if not exe.exists():
-            raise SystemExit(f"LiteLLM is not installed in {venv}: run bench/run.sh --litellm "
-                             "(it creates that venv with pip install 'litellm[proxy]')")
+            raise SystemExit(
+                f"LiteLLM is not installed in {venv}: run bench/run.sh --litellm "
+                "(it creates that venv with pip install 'litellm[proxy]')"
+            )
         port = free_port()
         cfg = self.work / "litellm.yaml"
         cfg.write_text(
@@ -217,27 +287,58 @@ class Bench:
             f"      api_base: {mock.url}/v1\n"
             "      api_key: sk-bench\n"
             "litellm_settings:\n"
-            "  telemetry: false\n")
-        cmd = [str(exe), "--config", str(cfg), "--host", "127.0.0.1", "--port", str(port),
-               "--num_workers", "1"]
+            "  telemetry: false\n"
+        )
+        cmd = [
+            str(exe),
+            "--config",
+            str(cfg),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--num_workers",
+            "1",
+        ]
         master = "sk-bench-" + secrets.token_hex(24)  # its key check runs, like Geçit's
-        env = {"LITELLM_LOG": "ERROR", "LITELLM_TELEMETRY": "False",
-               "LITELLM_LOCAL_MODEL_COST_MAP": "True", "LITELLM_MASTER_KEY": master}
-        t = self.start("litellm", cmd, port, "/health/liveliness", cpu=self.gw_cpu,
-                       env=env, log="litellm")
+        env = {
+            "LITELLM_LOG": "ERROR",
+            "LITELLM_TELEMETRY": "False",
+            "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+            "LITELLM_MASTER_KEY": master,
+        }
+        t = self.start(
+            "litellm", cmd, port, "/health/liveliness", cpu=self.gw_cpu, env=env, log="litellm"
+        )
         t.key = master
         return t
 
     # ---- load ------------------------------------------------------------------------
     def wrk(self, t: Target, connections: int, seconds: float) -> dict[str, Any]:
         body = _body()  # the same request loadgen sends, with its per-request marker
-        env = {**os.environ, "BENCH_BODY": body, "BENCH_KEY": t.key or "",
-               "BENCH_HEADERS": "\n".join(f"{k}: {v}" for k, v in t.headers.items())}
-        cmd = pin(self.load_cpu, ["wrk", "-t1", f"-c{connections}", f"-d{seconds:g}s",
-                                  "--timeout", "10s", "-s", str(HERE / "post.lua"),
-                                  t.url + "/v1/chat/completions"])
-        out = subprocess.run(cmd, env=env, capture_output=True, text=True,
-                             timeout=seconds + 30, check=True).stdout
+        env = {
+            **os.environ,
+            "BENCH_BODY": body,
+            "BENCH_KEY": t.key or "",
+            "BENCH_HEADERS": "\n".join(f"{k}: {v}" for k, v in t.headers.items()),
+        }
+        cmd = pin(
+            self.load_cpu,
+            [
+                "wrk",
+                "-t1",
+                f"-c{connections}",
+                f"-d{seconds:g}s",
+                "--timeout",
+                "10s",
+                "-s",
+                str(HERE / "post.lua"),
+                t.url + "/v1/chat/completions",
+            ],
+        )
+        out = subprocess.run(
+            cmd, env=env, capture_output=True, text=True, timeout=seconds + 30, check=True
+        ).stdout
         m = re.search(r"BENCH_JSON (\{.*\})", out)
         if m is None:
             raise RuntimeError(f"wrk printed no result:\n{out}")
@@ -248,9 +349,12 @@ class Bench:
         return r
 
     def loadgen(self, t: Target, *args: str) -> dict[str, Any]:
-        cmd = pin(self.load_cpu, [PY, str(HERE / "loadgen.py"), *args, "--url", t.url,
-                                  "--model", MODEL] + (["--key", t.key] if t.key else [])
-                  + [a for k, v in t.headers.items() for a in ("--header", f"{k}: {v}")])
+        cmd = pin(
+            self.load_cpu,
+            [PY, str(HERE / "loadgen.py"), *args, "--url", t.url, "--model", MODEL]
+            + (["--key", t.key] if t.key else [])
+            + [a for k, v in t.headers.items() for a in ("--header", f"{k}: {v}")],
+        )
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=True)
         result: dict[str, Any] = orjson.loads(out.stdout.strip().splitlines()[-1])
         return result
@@ -276,20 +380,44 @@ class Bench:
         r = self.wrk(t, 1, min(3.0, a.seconds))
         f["c1_p50_ms"] = r["p50_us"] / 1000
         f["errors"] = (f["errors"] or 0) + r["errors"]
-        r = self.loadgen(t, "open", "--rate", str(a.rate), "--duration", str(a.open_seconds),
-                         "--count", str(int(a.rate * a.open_seconds)))
+        r = self.loadgen(
+            t,
+            "open",
+            "--rate",
+            str(a.rate),
+            "--duration",
+            str(a.open_seconds),
+            "--count",
+            str(int(a.rate * a.open_seconds)),
+        )
         f["open_p50_ms"], f["open_p99_ms"] = r["p50_ms"], r["p99_ms"]
         f["errors"] = (f["errors"] or 0) + r["errors"]
-        r = self.loadgen(t, "stream", "--concurrency", "20", "--count", str(a.streams),
-                         "--duration", str(a.stream_seconds))
+        r = self.loadgen(
+            t,
+            "stream",
+            "--concurrency",
+            "20",
+            "--count",
+            str(a.streams),
+            "--duration",
+            str(a.stream_seconds),
+        )
         for k in ("ttft_p50_ms", "ttft_p99_ms", "total_p50_ms", "gap_p50_ms"):
             f[k] = r[k]
         f["streams"] = float(r["streams"])
         f["errors"] = (f["errors"] or 0) + r["errors"]
         # one stream at a time: with the gateway not saturated, the gaps between token events
         # must match the mock's inter-token delay (a proxy holding chunks back shows ~0 gaps)
-        r = self.loadgen(t, "stream", "--concurrency", "1", "--count", str(a.light_streams),
-                         "--duration", str(a.stream_seconds))
+        r = self.loadgen(
+            t,
+            "stream",
+            "--concurrency",
+            "1",
+            "--count",
+            str(a.light_streams),
+            "--duration",
+            str(a.stream_seconds),
+        )
         f["light_ttft_p50_ms"], f["light_gap_p50_ms"] = r["ttft_p50_ms"], r["gap_p50_ms"]
         f["errors"] = (f["errors"] or 0) + r["errors"]
         f["peak_rss_mb"] = rss_mb(pid)[1]
@@ -366,11 +494,13 @@ def table(targets: list[Target], args: argparse.Namespace) -> str:
     lines.append("")
     if args.tree:
         lines.append(f"gateway code: {args.tree_label}")
-    lines.append(f"load average before/after: {args.load_before} / "
-                 f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; cpus: gateway={args.gateway_cpu} "
-                 f"mock+load={args.load_cpu}; wrk {args.seconds:g}s per run; open loop "
-                 f"{args.rate:g} req/s x {args.open_seconds:g}s; streams: {args.tokens} tokens, "
-                 f"TTFT {args.ttft_ms:g} ms, {args.itl_ms:g} ms between tokens")
+    lines.append(
+        f"load average before/after: {args.load_before} / "
+        f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; cpus: gateway={args.gateway_cpu} "
+        f"mock+load={args.load_cpu}; wrk {args.seconds:g}s per run; open loop "
+        f"{args.rate:g} req/s x {args.open_seconds:g}s; streams: {args.tokens} tokens, "
+        f"TTFT {args.ttft_ms:g} ms, {args.itl_ms:g} ms between tokens"
+    )
     return "\n".join(lines)
 
 
@@ -398,12 +528,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=5.0, help="each wrk run")
     ap.add_argument("--rate", type=float, default=25.0, help="open-loop requests/s")
     ap.add_argument("--open-seconds", type=float, default=8.0)
-    ap.add_argument("--streams", type=int, default=2000,
-                    help="streams at concurrency 20 (about 3 s through Geçit: 400 took 0.5 s "
-                         "and its TTFT p50 moved by 1 ms from run to run)")
+    ap.add_argument(
+        "--streams",
+        type=int,
+        default=2000,
+        help="streams at concurrency 20 (about 3 s through Geçit: 400 took 0.5 s "
+        "and its TTFT p50 moved by 1 ms from run to run)",
+    )
     ap.add_argument("--stream-seconds", type=float, default=15.0)
-    ap.add_argument("--light-streams", type=int, default=60,
-                    help="streams one at a time (token gaps without saturation)")
+    ap.add_argument(
+        "--light-streams",
+        type=int,
+        default=60,
+        help="streams one at a time (token gaps without saturation)",
+    )
     ap.add_argument("--tokens", type=int, default=16)
     ap.add_argument("--ttft-ms", type=float, default=5.0)
     ap.add_argument("--itl-ms", type=float, default=1.0)
@@ -413,12 +551,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--portkey", action="store_true", help="also measure the Portkey gateway")
     ap.add_argument("--portkey-dir", default=str(HERE / ".portkey"))
     ap.add_argument("--no-gecit", action="store_true", help="skip Geçit (harness checks)")
-    ap.add_argument("--minimal", action="store_true",
-                    help="also measure a minimal proxy with the same server parts and no "
-                         "features (the floor of this architecture)")
+    ap.add_argument(
+        "--minimal",
+        action="store_true",
+        help="also measure a minimal proxy with the same server parts and no "
+        "features (the floor of this architecture)",
+    )
     ap.add_argument("--keep", action="store_true", help="keep the work dir (logs, ledger)")
-    ap.add_argument("--tree", help="run the gateway package from this directory (run.sh "
-                    "--committed exports HEAD there)")
+    ap.add_argument(
+        "--tree",
+        help="run the gateway package from this directory (run.sh --committed exports HEAD there)",
+    )
     ap.add_argument("--json", help="also write every figure to this file")
     a = ap.parse_args(argv)
     cpus = sorted(os.sched_getaffinity(0))
@@ -449,8 +592,9 @@ def main(argv: list[str] | None = None) -> int:
             bench.stop_all()
         print(table(bench.targets, a))
         if a.json:
-            Path(a.json).write_bytes(orjson.dumps(
-                {t.name: t.figures for t in bench.targets}, option=orjson.OPT_INDENT_2))
+            Path(a.json).write_bytes(
+                orjson.dumps({t.name: t.figures for t in bench.targets}, option=orjson.OPT_INDENT_2)
+            )
     return 0
 
 

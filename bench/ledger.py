@@ -69,21 +69,44 @@ def load() -> str:
 
 def record(i: int, run: str) -> UsageRecord:
     backend = BACKENDS[i % 3]
-    trace = {"alias": "chat", "rule": "default", "data_class": "personal",
-             "objective": "cheapest", "allowed_zones": ["cloud", "on_prem"], "redact": i % 2 == 0,
-             "candidates": [{"backend": b, "zone": ZONES[b], "estimated_usd": "0.0001"}
-                            for b in BACKENDS],
-             "dropped": [], "blocked": None,
-             "sensitivity": {"class": "personal", "entities": [{"type": "TCKN", "count": 1},
-                                                               {"type": "PHONE", "count": 2}]}}
+    trace = {
+        "alias": "chat",
+        "rule": "default",
+        "data_class": "personal",
+        "objective": "cheapest",
+        "allowed_zones": ["cloud", "on_prem"],
+        "redact": i % 2 == 0,
+        "candidates": [
+            {"backend": b, "zone": ZONES[b], "estimated_usd": "0.0001"} for b in BACKENDS
+        ],
+        "dropped": [],
+        "blocked": None,
+        "sensitivity": {
+            "class": "personal",
+            "entities": [{"type": "TCKN", "count": 1}, {"type": "PHONE", "count": 2}],
+        },
+    }
     return UsageRecord(
-        request_id=f"{run}-{i:08d}", created_at=time.time(), alias="chat",
-        status=200 if i % 20 else 502, tenant=("acme", "globex")[i % 2],
-        app=("chat", "search")[i % 2], key_id=f"k{i % 4}", backend=backend, model="m",
-        data_class="personal", rule="default", error_kind=None if i % 20 else "upstream",
-        prompt_tokens=100 + i % 50, completion_tokens=20 + i % 30, streamed=True,
-        latency_ms=120.0 + i % 40, ttft_ms=30.0 + i % 300,
-        attempts=[AttemptRecord(1, backend, "ok", None, 200, 110.0)], trace=trace)
+        request_id=f"{run}-{i:08d}",
+        created_at=time.time(),
+        alias="chat",
+        status=200 if i % 20 else 502,
+        tenant=("acme", "globex")[i % 2],
+        app=("chat", "search")[i % 2],
+        key_id=f"k{i % 4}",
+        backend=backend,
+        model="m",
+        data_class="personal",
+        rule="default",
+        error_kind=None if i % 20 else "upstream",
+        prompt_tokens=100 + i % 50,
+        completion_tokens=20 + i % 30,
+        streamed=True,
+        latency_ms=120.0 + i % 40,
+        ttft_ms=30.0 + i % 300,
+        attempts=[AttemptRecord(1, backend, "ok", None, 200, 110.0)],
+        trace=trace,
+    )
 
 
 @contextlib.contextmanager
@@ -109,10 +132,15 @@ def parts(url: str) -> tuple[Any, Pricer, list[Any]]:
     migrate(engine)
     compiled = load_text(POLICY)
     pricer = Pricer(lambda: compiled.policy, load_catalog())
-    listeners = [RollupListener(ZONES.get),
-                 AuditListener(AuditLog(engine), lambda: "ab" * 32,
-                               lambda b: "tr_scc" if ZONES.get(b) == "cloud" else None,
-                               ZONES.get)]
+    listeners = [
+        RollupListener(ZONES.get),
+        AuditListener(
+            AuditLog(engine),
+            lambda: "ab" * 32,
+            lambda b: "tr_scc" if ZONES.get(b) == "cloud" else None,
+            ZONES.get,
+        ),
+    ]
     now = time.time()
     for k in range(4):
         budgets.set_budget(engine, "key", f"k{k}", Decimal(1000), "USD", now)
@@ -138,8 +166,9 @@ def bench_loop(pricer: Pricer, n: int) -> float:
     return cpu / (n - 200) * 1e6
 
 
-def bench_writer(engine: Any, pricer: Pricer, listeners: list[Any], n: int,
-                 batch: int = 500) -> tuple[float, float, float, float]:
+def bench_writer(
+    engine: Any, pricer: Pricer, listeners: list[Any], n: int, batch: int = 500
+) -> tuple[float, float, float, float]:
     """(CPU µs, wall µs, of the CPU µs in young / full garbage collections) per entry of the
     writer thread. Full collections (of the whole heap, however large the bench's own data
     makes it) come a few per run and make the figure jumpy; they are shown apart."""
@@ -148,8 +177,9 @@ def bench_writer(engine: Any, pricer: Pricer, listeners: list[Any], n: int,
     entries = []
     hold_ids = []
     for r in recs:
-        entries.append(make_entry(r, pricer.price(r.backend, r.prompt_tokens,
-                                                  r.completion_tokens), None))
+        entries.append(
+            make_entry(r, pricer.price(r.backend, r.prompt_tokens, r.completion_tokens), None)
+        )
     for i, r in enumerate(recs):
         if i % 10 == 0:
             hold_ids.append(r.request_id)
@@ -170,20 +200,22 @@ def bench_writer(engine: Any, pricer: Pricer, listeners: list[Any], n: int,
     gc.callbacks.append(timed)
     t0, w0 = time.thread_time(), time.perf_counter()
     for i in range(batch, n, batch):
-        write_entries(engine, entries[i:i + batch], budgets.settle, listeners)
+        write_entries(engine, entries[i : i + batch], budgets.settle, listeners)
     cpu, wall = time.thread_time() - t0, time.perf_counter() - w0
     gc.callbacks.remove(timed)
     k = 1e6 / (n - batch)
     return cpu * k, wall * k, in_gc[0] * k, in_gc[1] * k
 
 
-async def bench_lag(engine: Any, pricer: Pricer, listeners: list[Any], burst: int,
-                    rate: int, batch: int = 500) -> dict[str, float]:
+async def bench_lag(
+    engine: Any, pricer: Pricer, listeners: list[Any], burst: int, rate: int, batch: int = 500
+) -> dict[str, float]:
     """Ticker lateness while `burst` records arrive at `rate`/s and are written."""
     with tempfile.TemporaryDirectory() as tmp:
         journal = Journal(tmp)
-        rec = Recorder(engine, pricer, journal, settle=budgets.settle, listeners=listeners,
-                       batch_size=batch)
+        rec = Recorder(
+            engine, pricer, journal, settle=budgets.settle, listeners=listeners, batch_size=batch
+        )
         await rec.start()
         lags: list[float] = []
         stop = False
@@ -202,7 +234,7 @@ async def bench_lag(engine: Any, pricer: Pricer, listeners: list[Any], burst: in
         per_tick = max(1, rate // 1000)
         t0 = time.perf_counter()
         for i in range(0, burst, per_tick):
-            for r in recs[i:i + per_tick]:
+            for r in recs[i : i + per_tick]:
                 r.created_at = time.time()
                 rec.record(r)
             await asyncio.sleep(0.001)
@@ -213,10 +245,17 @@ async def bench_lag(engine: Any, pricer: Pricer, listeners: list[Any], burst: in
         await task
         await rec.stop()
     lags.sort()
-    return {"ok": float(ok), "send_s": sent, "drained_s": total, "ticks": len(lags),
-            "p50": statistics.median(lags), "p99": lags[int(len(lags) * 0.99)],
-            "max": lags[-1], "over5ms": sum(1 for x in lags if x > 5),
-            "written": rec.written}
+    return {
+        "ok": float(ok),
+        "send_s": sent,
+        "drained_s": total,
+        "ticks": len(lags),
+        "p50": statistics.median(lags),
+        "p99": lags[int(len(lags) * 0.99)],
+        "max": lags[-1],
+        "over5ms": sum(1 for x in lags if x > 5),
+        "written": rec.written,
+    }
 
 
 def main() -> None:
@@ -228,8 +267,10 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=500, help="batch size (writer, lag)")
     ap.add_argument("--only", choices=("loop", "writer", "lag"), default=None)
     args = ap.parse_args()
-    print(f"ledger bench db={args.db} n={args.n} pinned={os.sched_getaffinity(0)} "
-          f"{datetime.now(UTC):%H:%M:%S}")
+    print(
+        f"ledger bench db={args.db} n={args.n} pinned={os.sched_getaffinity(0)} "
+        f"{datetime.now(UTC):%H:%M:%S}"
+    )
     with database(args.db) as url:
         engine, pricer, listeners = parts(url)
         if args.only in (None, "loop"):
@@ -237,16 +278,19 @@ def main() -> None:
             print(f"loop   : {us:7.1f} µs CPU / record()             load {load()}")
         if args.only in (None, "writer"):
             cpu, wall, young, full = bench_writer(engine, pricer, listeners, args.n, args.batch)
-            print(f"writer : {cpu:7.1f} µs CPU / entry, {wall:7.1f} µs wall (batch {args.batch})"
-                  f"; of the CPU gc gen0-1 {young:.1f}, gen2 {full:.1f}  load {load()}")
+            print(
+                f"writer : {cpu:7.1f} µs CPU / entry, {wall:7.1f} µs wall (batch {args.batch})"
+                f"; of the CPU gc gen0-1 {young:.1f}, gen2 {full:.1f}  load {load()}"
+            )
         if args.only in (None, "lag"):
-            r = asyncio.run(bench_lag(engine, pricer, listeners, args.burst, args.rate,
-                                      args.batch))
-            print(f"lag    : burst {args.burst} @ {args.rate}/s, batch {args.batch}: "
-                  f"ticker lag p50 {r['p50']:.2f} "
-                  f"p99 {r['p99']:.2f} max {r['max']:.2f} ms, {int(r['over5ms'])} ticks > 5 ms"
-                  f" of {int(r['ticks'])}; drained in {r['drained_s']:.2f} s "
-                  f"(sent in {r['send_s']:.2f} s, ok={bool(r['ok'])}) load {load()}")
+            r = asyncio.run(bench_lag(engine, pricer, listeners, args.burst, args.rate, args.batch))
+            print(
+                f"lag    : burst {args.burst} @ {args.rate}/s, batch {args.batch}: "
+                f"ticker lag p50 {r['p50']:.2f} "
+                f"p99 {r['p99']:.2f} max {r['max']:.2f} ms, {int(r['over5ms'])} ticks > 5 ms"
+                f" of {int(r['ticks'])}; drained in {r['drained_s']:.2f} s "
+                f"(sent in {r['send_s']:.2f} s, ok={bool(r['ok'])}) load {load()}"
+            )
         engine.dispose()
 
 

@@ -32,10 +32,12 @@ try:
 except ImportError:  # pragma: no cover
     uvloop = None  # type: ignore[assignment]
 
-PROMPT = ("Merhaba! Önümüzdeki hafta İstanbul'daki ekip toplantısı için kısa bir gündem "
-          "hazırlar mısın? Konular: üçüncü çeyrek satış sonuçları, yeni ürün lansmanı, "
-          "müşteri geri bildirimleri ve bütçe planlaması. Please keep it under ten bullet "
-          "points and add a one-line summary at the end.")
+PROMPT = (
+    "Merhaba! Önümüzdeki hafta İstanbul'daki ekip toplantısı için kısa bir gündem "
+    "hazırlar mısın? Konular: üçüncü çeyrek satış sonuçları, yeni ürün lansmanı, "
+    "müşteri geri bildirimleri ve bütçe planlaması. Please keep it under ten bullet "
+    "points and add a one-line summary at the end."
+)
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 # every request's user prompt ends with its own letter code (" (talep kbqa)"): results the
 # gateway remembers per exact text (the classifier's cache) then help only the repeated system
@@ -54,21 +56,28 @@ def tag(n: int) -> str:
             return out
 
 
-def chat_body(model: str, stream: bool, prompt: str = PROMPT + " (talep " + MARK + ")"
-              ) -> bytes:
-    body: dict[str, Any] = {"model": model, "max_tokens": 64,
-                            "messages": [{"role": "system", "content": "You are helpful."},
-                                         {"role": "user", "content": prompt}]}
+def chat_body(model: str, stream: bool, prompt: str = PROMPT + " (talep " + MARK + ")") -> bytes:
+    body: dict[str, Any] = {
+        "model": model,
+        "max_tokens": 64,
+        "messages": [
+            {"role": "system", "content": "You are helpful."},
+            {"role": "user", "content": prompt},
+        ],
+    }
     if stream:
         body["stream"] = True
         body["stream_options"] = {"include_usage": True}
     return orjson.dumps(body)
 
 
-def build_request(host: str, port: int, path: str, body: bytes, key: str | None,
-                  headers: tuple[str, ...] = ()) -> bytes:
-    head = (f"POST {path} HTTP/1.1\r\nhost: {host}:{port}\r\n"
-            f"content-type: application/json\r\ncontent-length: {len(body)}\r\n")
+def build_request(
+    host: str, port: int, path: str, body: bytes, key: str | None, headers: tuple[str, ...] = ()
+) -> bytes:
+    head = (
+        f"POST {path} HTTP/1.1\r\nhost: {host}:{port}\r\n"
+        f"content-type: application/json\r\ncontent-length: {len(body)}\r\n"
+    )
     if key:
         head += f"authorization: Bearer {key}\r\n"
     head += "".join(f"{h}\r\n" for h in headers)
@@ -78,8 +87,15 @@ def build_request(host: str, port: int, path: str, body: bytes, key: str | None,
 class Requests:
     """The raw request bytes, with MARK in the body replaced by a per-request code."""
 
-    def __init__(self, host: str, port: int, path: str, body: bytes, key: str | None,
-                 headers: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        path: str,
+        body: bytes,
+        key: str | None,
+        headers: tuple[str, ...] = (),
+    ) -> None:
         self._args = (host, port, path)
         self._headers = headers
         self._head, _, self._tail = body.partition(MARK.encode())
@@ -197,9 +213,18 @@ def ms(v: float | None) -> float | None:
     return None if v is None else round(v * 1000, 3)
 
 
-async def run_open(host: str, port: int, path: str, body: bytes, key: str | None, rate: float,
-                   duration: float, count: int, timeout: float,
-                   headers: tuple[str, ...] = ()) -> dict[str, Any]:
+async def run_open(
+    host: str,
+    port: int,
+    path: str,
+    body: bytes,
+    key: str | None,
+    rate: float,
+    duration: float,
+    count: int,
+    timeout: float,
+    headers: tuple[str, ...] = (),
+) -> dict[str, Any]:
     requests = Requests(host, port, path, body, key, headers)
     pool = Pool(host, port)
     # warm a few connections so the first requests do not pay the TCP handshake
@@ -231,14 +256,29 @@ async def run_open(host: str, port: int, path: str, body: bytes, key: str | None
     tasks = [asyncio.create_task(one(start + i / rate)) for i in range(total)]
     await asyncio.wait_for(asyncio.gather(*tasks), duration + timeout + 5)
     pool.close()
-    return {"mode": "open", "rate": rate, "requests": len(latencies), "errors": errors,
-            "p50_ms": ms(pct(latencies, 50)), "p99_ms": ms(pct(latencies, 99)),
-            "max_ms": ms(max(latencies) if latencies else None)}
+    return {
+        "mode": "open",
+        "rate": rate,
+        "requests": len(latencies),
+        "errors": errors,
+        "p50_ms": ms(pct(latencies, 50)),
+        "p99_ms": ms(pct(latencies, 99)),
+        "max_ms": ms(max(latencies) if latencies else None),
+    }
 
 
-async def run_stream(host: str, port: int, path: str, body: bytes, key: str | None,
-                     concurrency: int, duration: float, count: int, timeout: float,
-                     headers: tuple[str, ...] = ()) -> dict[str, Any]:
+async def run_stream(
+    host: str,
+    port: int,
+    path: str,
+    body: bytes,
+    key: str | None,
+    concurrency: int,
+    duration: float,
+    count: int,
+    timeout: float,
+    headers: tuple[str, ...] = (),
+) -> dict[str, Any]:
     requests = Requests(host, port, path, body, key, headers)
     pool = Pool(host, port)
     ttft: list[float] = []
@@ -269,14 +309,23 @@ async def run_stream(host: str, port: int, path: str, body: bytes, key: str | No
             tokens.append(len(ex.events))
             gaps.extend(b - a for a, b in zip(ex.events, ex.events[1:], strict=False))
 
-    await asyncio.wait_for(asyncio.gather(*(worker() for _ in range(concurrency))),
-                           duration + timeout + 5)
+    await asyncio.wait_for(
+        asyncio.gather(*(worker() for _ in range(concurrency))), duration + timeout + 5
+    )
     pool.close()
-    return {"mode": "stream", "concurrency": concurrency, "streams": len(ttft),
-            "errors": errors, "ttft_p50_ms": ms(pct(ttft, 50)), "ttft_p99_ms": ms(pct(ttft, 99)),
-            "total_p50_ms": ms(pct(total, 50)), "total_p99_ms": ms(pct(total, 99)),
-            "gap_p50_ms": ms(pct(gaps, 50)), "gap_p10_ms": ms(pct(gaps, 10)),
-            "token_events_p50": pct([float(t) for t in tokens], 50)}
+    return {
+        "mode": "stream",
+        "concurrency": concurrency,
+        "streams": len(ttft),
+        "errors": errors,
+        "ttft_p50_ms": ms(pct(ttft, 50)),
+        "ttft_p99_ms": ms(pct(ttft, 99)),
+        "total_p50_ms": ms(pct(total, 50)),
+        "total_p99_ms": ms(pct(total, 99)),
+        "gap_p50_ms": ms(pct(gaps, 50)),
+        "gap_p10_ms": ms(pct(gaps, 10)),
+        "token_events_p50": pct([float(t) for t in tokens], 50),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -285,8 +334,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--url", required=True, help="base URL, e.g. http://127.0.0.1:8080")
     ap.add_argument("--model", default="mock-model")
     ap.add_argument("--key", help="API key sent as a bearer token")
-    ap.add_argument("--header", action="append", default=[],
-                    help="'name: value' sent with every request (repeatable)")
+    ap.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        help="'name: value' sent with every request (repeatable)",
+    )
     ap.add_argument("--rate", type=float, default=25.0, help="open: requests per second")
     ap.add_argument("--concurrency", type=int, default=20, help="stream: parallel streams")
     ap.add_argument("--duration", type=float, default=8.0, help="upper bound, seconds")
@@ -300,11 +353,22 @@ def main(argv: list[str] | None = None) -> int:
     path = (u.path.rstrip("/") or "") + "/v1/chat/completions"
     body = chat_body(a.model, a.mode == "stream")
     if a.mode == "open":
-        coro = run_open(host, port, path, body, a.key, a.rate, a.duration, a.count, a.timeout,
-                        tuple(a.header))
+        coro = run_open(
+            host, port, path, body, a.key, a.rate, a.duration, a.count, a.timeout, tuple(a.header)
+        )
     else:
-        coro = run_stream(host, port, path, body, a.key, a.concurrency, a.duration, a.count,
-                          a.timeout, tuple(a.header))
+        coro = run_stream(
+            host,
+            port,
+            path,
+            body,
+            a.key,
+            a.concurrency,
+            a.duration,
+            a.count,
+            a.timeout,
+            tuple(a.header),
+        )
     result = uvloop.run(coro) if uvloop is not None else asyncio.run(coro)
     sys.stdout.write(orjson.dumps(result).decode() + "\n")
     return 0

@@ -29,8 +29,17 @@ from pathlib import Path
 
 # the first "normal" warms the gateway up (its first routed request builds lazy state: that
 # lag is not an input's); the last one shows the gateway still answers after the others
-CASES = ("normal", "body_100mb", "body_100mb_chunked", "body_at_limit", "header_16mb",
-         "headers_10k", "messages_100k", "slow_clients_1000", "normal")
+CASES = (
+    "normal",
+    "body_100mb",
+    "body_100mb_chunked",
+    "body_at_limit",
+    "header_16mb",
+    "headers_10k",
+    "messages_100k",
+    "slow_clients_1000",
+    "normal",
+)
 
 
 # ---- the client side (a subprocess) ---------------------------------------------------------
@@ -53,8 +62,10 @@ def _status(sock: socket.socket, timeout: float = 60.0) -> int:
 
 def _post(port: int, head_extra: bytes, body_sender: Callable[[socket.socket], None]) -> int:
     with socket.create_connection(("127.0.0.1", port)) as s:
-        s.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\n"
-                  b"content-type: application/json\r\n" + head_extra + b"\r\n")
+        s.sendall(
+            b"POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\n"
+            b"content-type: application/json\r\n" + head_extra + b"\r\n"
+        )
         try:
             body_sender(s)
         except ConnectionError:
@@ -65,21 +76,28 @@ def _post(port: int, head_extra: bytes, body_sender: Callable[[socket.socket], N
 def _send_case(case: str, port: int) -> str:
     mb = 1024 * 1024
     if case == "body_100mb":
+
         def send(s: socket.socket) -> None:
             chunk = b"a" * mb
             for _ in range(100):
                 s.sendall(chunk)
+
         return str(_post(port, b"content-length: %d\r\n" % (100 * mb), send))
     if case == "body_100mb_chunked":
+
         def send(s: socket.socket) -> None:
             chunk = b"%x\r\n" % mb + b"a" * mb + b"\r\n"
             for _ in range(100):
                 s.sendall(chunk)
             s.sendall(b"0\r\n\r\n")
+
         return str(_post(port, b"transfer-encoding: chunked\r\n", send))
     if case == "body_at_limit":  # valid JSON just under 8 MiB: read, parsed, classified
-        body = (b'{"model":"chat","messages":[{"role":"user","content":"'
-                + b"kargo ne zaman gelir " * (8 * mb // 22 - 10) + b'"}]}')
+        body = (
+            b'{"model":"chat","messages":[{"role":"user","content":"'
+            + b"kargo ne zaman gelir " * (8 * mb // 22 - 10)
+            + b'"}]}'
+        )
         return str(_post(port, b"content-length: %d\r\n" % len(body), lambda s: s.sendall(body)))
     if case == "header_16mb":
         with socket.create_connection(("127.0.0.1", port)) as s:
@@ -94,14 +112,20 @@ def _send_case(case: str, port: int) -> str:
     if case == "headers_10k":
         with socket.create_connection(("127.0.0.1", port)) as s:
             try:
-                s.sendall(b"GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\n"
-                          + b"".join(b"x-h%d: v\r\n" % i for i in range(10_000)) + b"\r\n")
+                s.sendall(
+                    b"GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\n"
+                    + b"".join(b"x-h%d: v\r\n" % i for i in range(10_000))
+                    + b"\r\n"
+                )
             except ConnectionError:
                 pass
             return str(_status(s))
     if case == "messages_100k":
-        body = (b'{"model":"chat","messages":['
-                + b",".join([b'{"role":"user","content":"a"}'] * 100_000) + b"]}")
+        body = (
+            b'{"model":"chat","messages":['
+            + b",".join([b'{"role":"user","content":"a"}'] * 100_000)
+            + b"]}"
+        )
         return str(_post(port, b"content-length: %d\r\n" % len(body), lambda s: s.sendall(body)))
     if case == "slow_clients_1000":
         return _slow_clients(port, 1000)
@@ -118,8 +142,10 @@ def _slow_clients(port: int, n: int) -> str:
     for i in range(n):
         s = socket.create_connection(("127.0.0.1", port))
         s.setblocking(False)
-        s.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\n"
-                  + (b"content-length: 100000\r\n\r\n" if i % 2 else b"x-slow: "))
+        s.sendall(
+            b"POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\n"
+            + (b"content-length: 100000\r\n\r\n" if i % 2 else b"x-slow: ")
+        )
         socks.append(s)
     t0 = time.monotonic()
     open_ = set(range(n))
@@ -180,25 +206,41 @@ aliases:
   chat: {{backends: [node]}}
 """)
     protocol = functools.partial(GuardedHttpToolsProtocol, limits=ConnectionLimits.of(settings))
-    server = uvicorn.Server(uvicorn.Config(
-        create_app(settings, policy=policy), host="127.0.0.1", port=port, loop="none",
-        log_level="error", http=protocol, ws="none"))  # type: ignore[arg-type]
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_app(settings, policy=policy),
+            host="127.0.0.1",
+            port=port,
+            loop="none",
+            log_level="error",
+            http=protocol,
+            ws="none",
+        )
+    )  # type: ignore[arg-type]
     serving = asyncio.create_task(server.serve())
     while not server.started:  # noqa: ASYNC110  (uvicorn offers no start-up event)
         await asyncio.sleep(0.05)
     await asyncio.sleep(1.0)  # the emulator starts too
     probe = Probe()
     probing = asyncio.create_task(probe.run())
-    print(f"{'case':<22} {'answer':<26} {'max lag ms':>10} {'RSS MB before':>14} "
-          f"{'after':>7} {'peak':>7}")
+    print(
+        f"{'case':<22} {'answer':<26} {'max lag ms':>10} {'RSS MB before':>14} "
+        f"{'after':>7} {'peak':>7}"
+    )
     try:
         for case in cases:
             await asyncio.sleep(0.5)
             before, peak = _rss_mb(), _rss_mb()
             probe.max_lag = 0.0
             client = await asyncio.create_subprocess_exec(
-                sys.executable, __file__, "--send", case, "--port", str(port),
-                stdout=asyncio.subprocess.PIPE)
+                sys.executable,
+                __file__,
+                "--send",
+                case,
+                "--port",
+                str(port),
+                stdout=asyncio.subprocess.PIPE,
+            )
             assert client.stdout is not None
             reading = asyncio.ensure_future(client.stdout.read())
             while not reading.done():
@@ -206,8 +248,11 @@ aliases:
                 await asyncio.sleep(0.02)
             await client.wait()
             answer = reading.result().decode().strip()
-            print(f"{case:<22} {answer:<26} {probe.max_lag * 1000:>10.1f} {before:>14.0f} "
-                  f"{_rss_mb():>7.0f} {peak:>7.0f}", flush=True)
+            print(
+                f"{case:<22} {answer:<26} {probe.max_lag * 1000:>10.1f} {before:>14.0f} "
+                f"{_rss_mb():>7.0f} {peak:>7.0f}",
+                flush=True,
+            )
     finally:
         probing.cancel()
         server.should_exit = True
@@ -224,8 +269,10 @@ def main(argv: list[str]) -> int:
     from gateway.emulators.base import free_port
 
     emu_port = free_port()
-    emulator = subprocess.Popen([sys.executable, "-m", "gateway", "emulate", "openai",
-                                 "--port", str(emu_port)], stdout=subprocess.DEVNULL)
+    emulator = subprocess.Popen(
+        [sys.executable, "-m", "gateway", "emulate", "openai", "--port", str(emu_port)],
+        stdout=subprocess.DEVNULL,
+    )
     print(f"load average {Path('/proc/loadavg').read_text().split()[:3]}")
     try:
         uvloop.run(_bench(cases, emu_port))

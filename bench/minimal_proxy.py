@@ -29,16 +29,22 @@ def build_app(upstream: str) -> Any:
             while True:
                 message = await receive()
                 if message["type"] == "lifespan.startup":
-                    pools["up"] = Http1Pool(base + "/v1/chat/completions",
-                                            {"content-type": "application/json"})
+                    pools["up"] = Http1Pool(
+                        base + "/v1/chat/completions", {"content-type": "application/json"}
+                    )
                     await send({"type": "lifespan.startup.complete"})
                 elif message["type"] == "lifespan.shutdown":
                     await pools["up"].aclose()
                     await send({"type": "lifespan.shutdown.complete"})
                     return
         if scope["path"] == "/health":
-            await send({"type": "http.response.start", "status": 200,
-                        "headers": [(b"content-length", b"2")]})
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 200,
+                    "headers": [(b"content-length", b"2")],
+                }
+            )
             await send({"type": "http.response.body", "body": b"ok"})
             return
         parts = []
@@ -49,19 +55,30 @@ def build_app(upstream: str) -> Any:
                 break
         body = b"".join(parts)
         if b'"stream":true' in body:
-            stream = await pools["up"].stream("POST", scope["path"], body,
-                                              first_byte_timeout=30)
-            await send({"type": "http.response.start", "status": stream.status,
-                        "headers": [(b"content-type", b"text/event-stream")]})
+            stream = await pools["up"].stream("POST", scope["path"], body, first_byte_timeout=30)
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": stream.status,
+                    "headers": [(b"content-type", b"text/event-stream")],
+                }
+            )
             async for piece in stream.chunks():
                 await send({"type": "http.response.body", "body": piece, "more_body": True})
             await stream.aclose()
             await send({"type": "http.response.body", "body": b""})
             return
         resp = await pools["up"].request("POST", scope["path"], body, first_byte_timeout=30)
-        await send({"type": "http.response.start", "status": resp.status,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(resp.content)).encode())]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": resp.status,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(resp.content)).encode()),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": resp.content})
 
     return app
@@ -72,8 +89,16 @@ def main() -> None:
     ap.add_argument("--port", type=int, required=True)
     ap.add_argument("--upstream", required=True)
     a = ap.parse_args()
-    uvicorn.run(build_app(a.upstream), host="127.0.0.1", port=a.port, loop="uvloop",
-                http=CombiningHttpToolsProtocol, ws="none", access_log=False, log_level="warning")
+    uvicorn.run(
+        build_app(a.upstream),
+        host="127.0.0.1",
+        port=a.port,
+        loop="uvloop",
+        http=CombiningHttpToolsProtocol,
+        ws="none",
+        access_log=False,
+        log_level="warning",
+    )
 
 
 if __name__ == "__main__":

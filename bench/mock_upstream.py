@@ -34,8 +34,9 @@ except ImportError:  # pragma: no cover - the project depends on uvicorn[standar
 
 
 class Config:
-    def __init__(self, model: str, tokens: int, ttft_ms: float, itl_ms: float,
-                 delay_ms: float) -> None:
+    def __init__(
+        self, model: str, tokens: int, ttft_ms: float, itl_ms: float, delay_ms: float
+    ) -> None:
         self.model = model
         self.tokens = tokens
         self.ttft = ttft_ms / 1000
@@ -43,47 +44,83 @@ class Config:
         self.delay = delay_ms / 1000
         words = [f"tok{i} " for i in range(tokens)]
         completion = {
-            "id": "chatcmpl-mock", "object": "chat.completion", "created": 1700000000,
+            "id": "chatcmpl-mock",
+            "object": "chat.completion",
+            "created": 1700000000,
             "model": model,
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": "".join(words)},
-                         "finish_reason": "stop", "logprobs": None}],
-            "usage": {"prompt_tokens": 20, "completion_tokens": tokens,
-                      "total_tokens": 20 + tokens},
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": "".join(words)},
+                    "finish_reason": "stop",
+                    "logprobs": None,
+                }
+            ],
+            "usage": {
+                "prompt_tokens": 20,
+                "completion_tokens": tokens,
+                "total_tokens": 20 + tokens,
+            },
         }
         self.completion = _response(200, b"application/json", orjson.dumps(completion))
-        models = {"object": "list", "data": [{"id": model, "object": "model", "created": 0,
-                                              "owned_by": "mock"}]}
+        models = {
+            "object": "list",
+            "data": [{"id": model, "object": "model", "created": 0, "owned_by": "mock"}],
+        }
         self.models = _response(200, b"application/json", orjson.dumps(models))
         self.health = _response(200, b"application/json", b'{"status":"ok"}')
-        self.not_found = _response(404, b"application/json",
-                                   b'{"error":{"message":"not found","type":"not_found"}}')
-        self.stream_head = (b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
-                            b"cache-control: no-cache\r\ntransfer-encoding: chunked\r\n\r\n")
+        self.not_found = _response(
+            404, b"application/json", b'{"error":{"message":"not found","type":"not_found"}}'
+        )
+        self.stream_head = (
+            b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
+            b"cache-control: no-cache\r\ntransfer-encoding: chunked\r\n\r\n"
+        )
         self.words = words
-        self.usage_event = _sse({"id": "chatcmpl-mock", "object": "chat.completion.chunk",
-                                 "created": 1700000000, "model": model, "choices": [],
-                                 "usage": completion["usage"]})
+        self.usage_event = _sse(
+            {
+                "id": "chatcmpl-mock",
+                "object": "chat.completion.chunk",
+                "created": 1700000000,
+                "model": model,
+                "choices": [],
+                "usage": completion["usage"],
+            }
+        )
         self.done_event = b"data: [DONE]\n\n"
 
     def token_event(self, i: int, first: bool) -> bytes:
         delta: dict[str, Any] = {"content": self.words[i]}
         if first:
             delta["role"] = "assistant"
-        return _sse({"id": f"chatcmpl-mock-t{time.time_ns() // 1000}",
-                     "object": "chat.completion.chunk", "created": 1700000000,
-                     "model": self.model,
-                     "choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
+        return _sse(
+            {
+                "id": f"chatcmpl-mock-t{time.time_ns() // 1000}",
+                "object": "chat.completion.chunk",
+                "created": 1700000000,
+                "model": self.model,
+                "choices": [{"index": 0, "delta": delta, "finish_reason": None}],
+            }
+        )
 
     def finish_event(self) -> bytes:
-        return _sse({"id": "chatcmpl-mock", "object": "chat.completion.chunk",
-                     "created": 1700000000, "model": self.model,
-                     "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+        return _sse(
+            {
+                "id": "chatcmpl-mock",
+                "object": "chat.completion.chunk",
+                "created": 1700000000,
+                "model": self.model,
+                "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
+            }
+        )
 
 
 def _response(status: int, ctype: bytes, body: bytes) -> bytes:
     reason = b"OK" if status == 200 else b"Not Found"
-    return (b"HTTP/1.1 %d %s\r\ncontent-type: %s\r\ncontent-length: %d\r\n\r\n"
-            % (status, reason, ctype, len(body))) + body
+    return (
+        b"HTTP/1.1 %d %s\r\ncontent-type: %s\r\ncontent-length: %d\r\n\r\n"
+        % (status, reason, ctype, len(body))
+    ) + body
 
 
 def _sse(obj: dict[str, Any]) -> bytes:
@@ -205,8 +242,9 @@ def _wants_stream(body: bytes) -> bool:
 
 async def serve(host: str, port: int, cfg: Config) -> None:
     loop = asyncio.get_running_loop()
-    server = await loop.create_server(lambda: MockProtocol(cfg), host, port, backlog=4096,
-                                      reuse_address=True)
+    server = await loop.create_server(
+        lambda: MockProtocol(cfg), host, port, backlog=4096, reuse_address=True
+    )
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)

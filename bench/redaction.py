@@ -33,12 +33,15 @@ from gateway.sensitivity.redaction import RedactionMap, Redactor
 
 def _request(text: str) -> ChatRequest:
     return ChatRequest.model_validate(
-        {"model": "m", "messages": [{"role": "user", "content": text}]})
+        {"model": "m", "messages": [{"role": "user", "content": text}]}
+    )
 
 
 def redaction_figures(counts: list[int]) -> None:
-    print(f"{'values':>7} {'KiB':>6} {'classify ms':>12} {'redact ms':>10} "
-          f"{'map only ms':>12} {'placeholders':>13}")
+    print(
+        f"{'values':>7} {'KiB':>6} {'classify ms':>12} {'redact ms':>10} "
+        f"{'map only ms':>12} {'placeholders':>13}"
+    )
     clf = Classifier(SensitivityConfig(time_budget_ms=60_000))  # the work, not the deadline
     for n in counts:
         text = " ".join(f"kisi{i}@ornek.com.tr" for i in range(n))
@@ -52,8 +55,10 @@ def redaction_figures(counts: list[int]) -> None:
         for i in range(n):
             m.placeholder_for("EPOSTA", f"kisi{i}@ornek.com.tr")
         t3 = time.perf_counter()
-        print(f"{n:7d} {len(text) / 1024:6.0f} {(t1 - t0) * 1e3:12.1f} {(t2 - t1) * 1e3:10.1f} "
-              f"{(t3 - t2) * 1e3:12.1f} {len(mapping):13d}")
+        print(
+            f"{n:7d} {len(text) / 1024:6.0f} {(t1 - t0) * 1e3:12.1f} {(t2 - t1) * 1e3:10.1f} "
+            f"{(t3 - t2) * 1e3:12.1f} {len(mapping):13d}"
+        )
 
 
 async def loop_lag(mb: int) -> None:
@@ -80,9 +85,11 @@ async def loop_lag(mb: int) -> None:
     took = time.perf_counter() - t0
     done = True
     await task
-    print(f"{mb} MB identifier-dense message: {result.data_class} after {took * 1e3:.0f} ms "
-          f"(deadline {clf.config.time_budget_ms:.0f} ms; {result.reason}); probe ran {ticks} "
-          f"times, worst event-loop lag {worst * 1e3:.1f} ms (target <= 50 ms)")
+    print(
+        f"{mb} MB identifier-dense message: {result.data_class} after {took * 1e3:.0f} ms "
+        f"(deadline {clf.config.time_budget_ms:.0f} ms; {result.reason}); probe ran {ticks} "
+        f"times, worst event-loop lag {worst * 1e3:.1f} ms (target <= 50 ms)"
+    )
 
 
 POLICY = """
@@ -124,8 +131,9 @@ async def _lag_while(client: httpx.AsyncClient, body: bytes) -> tuple[int, float
 
     probe = asyncio.create_task(health())
     t0 = time.perf_counter()
-    r = await client.post("/v1/chat/completions", content=body,
-                          headers={"content-type": "application/json"})
+    r = await client.post(
+        "/v1/chat/completions", content=body, headers={"content-type": "application/json"}
+    )
     took = time.perf_counter() - t0
     done = True
     await probe
@@ -136,32 +144,61 @@ async def through_gateway(url: str, cases: list[tuple[str, bytes]]) -> None:
     async with httpx.AsyncClient(base_url=url, timeout=120) as client:
         # the first request builds the policy's classifier (compiles its lexicons): not the
         # figure measured here
-        await client.post("/v1/chat/completions", json={
-            "model": "chat", "messages": [{"role": "user", "content": "merhaba"}]})
+        await client.post(
+            "/v1/chat/completions",
+            json={"model": "chat", "messages": [{"role": "user", "content": "merhaba"}]},
+        )
         for label, body in cases:
             status, took, answers, worst = await _lag_while(client, body)
-            print(f"gateway serve, {label}: HTTP {status} in {took * 1e3:.0f} ms; /healthz "
-                  f"answered {answers} times meanwhile, slowest {worst * 1e3:.1f} ms")
+            print(
+                f"gateway serve, {label}: HTTP {status} in {took * 1e3:.0f} ms; /healthz "
+                f"answered {answers} times meanwhile, slowest {worst * 1e3:.1f} ms"
+            )
 
 
 def serve_figures(n_values: int, mb: int, budget_ms: float) -> None:
     emails = " ".join(f"kisi{i}@ornek.com.tr" for i in range(n_values))
     unit = "TC 10000000146 kart 4111 1111 1111 1111 IBAN TR330006100519786457841326 "
     big = (unit * (mb * 1_000_000 // len(unit) + 1))[: mb * 1_000_000]
-    cases = [(f"{n_values} distinct e-mails ({len(emails) // 1024} KiB, redacted)",
-              ChatRequest.model_validate({"model": "chat", "messages": [
-                  {"role": "user", "content": emails}]}).model_dump_json().encode()),
-             (f"{mb} MB identifier-dense message",
-              ChatRequest.model_validate({"model": "chat", "messages": [
-                  {"role": "user", "content": big}]}).model_dump_json().encode())]
+    cases = [
+        (
+            f"{n_values} distinct e-mails ({len(emails) // 1024} KiB, redacted)",
+            ChatRequest.model_validate(
+                {"model": "chat", "messages": [{"role": "user", "content": emails}]}
+            )
+            .model_dump_json()
+            .encode(),
+        ),
+        (
+            f"{mb} MB identifier-dense message",
+            ChatRequest.model_validate(
+                {"model": "chat", "messages": [{"role": "user", "content": big}]}
+            )
+            .model_dump_json()
+            .encode(),
+        ),
+    ]
     with EmulatorServer(build_app) as emu, tempfile.TemporaryDirectory() as tmp:
         policy = Path(tmp) / "policy.yaml"
         policy.write_text(POLICY.format(url=emu.url, budget=budget_ms))
         port = free_port()
         env = {**os.environ, "GECIT_DATABASE_URL": f"sqlite:///{tmp}/ledger.db"}
-        proc = subprocess.Popen([sys.executable, "-m", "gateway", "serve", "--port", str(port),
-                                 "--policy", str(policy), "--no-local-engine"], env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gateway",
+                "serve",
+                "--port",
+                str(port),
+                "--policy",
+                str(policy),
+                "--no-local-engine",
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             url = f"http://127.0.0.1:{port}"
             deadline = time.monotonic() + 60
@@ -182,11 +219,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--values", type=int, nargs="+", default=[1000, 2000, 4000])
     ap.add_argument("--big-mb", type=int, default=10)
-    ap.add_argument("--serve", action="store_true",
-                    help="also measure through a real `gateway serve` process")
-    ap.add_argument("--budget-ms", type=float, default=1000.0,
-                    help="the served policy's sensitivity.time_budget_ms (the default 250 ms "
-                    "can fail the e-mail request closed on a loaded machine)")
+    ap.add_argument(
+        "--serve", action="store_true", help="also measure through a real `gateway serve` process"
+    )
+    ap.add_argument(
+        "--budget-ms",
+        type=float,
+        default=1000.0,
+        help="the served policy's sensitivity.time_budget_ms (the default 250 ms "
+        "can fail the e-mail request closed on a loaded machine)",
+    )
     a = ap.parse_args()
     redaction_figures(a.values)
     asyncio.run(loop_lag(a.big_mb))

@@ -29,17 +29,41 @@ from gateway.usage.reports import ReportQuery, run_report
 from gateway.usage.rollup_rebuild import rebuild
 from gateway.usage.rollups import zone_resolver
 
-BACKENDS = {"gpu-a": "on_prem", "gpu-b": "on_prem", "vertex-eu": "cloud", "bedrock-eu": "cloud",
-            "replicate": "cloud"}
+BACKENDS = {
+    "gpu-a": "on_prem",
+    "gpu-b": "on_prem",
+    "vertex-eu": "cloud",
+    "bedrock-eu": "cloud",
+    "replicate": "cloud",
+}
 TENANTS = [f"tenant-{i:02d}" for i in range(20)]
 APPS = [f"app-{i}" for i in range(8)]
 CLASSES = ("public", "public", "personal", "special")
 DAYS = 90
 START = datetime(2026, 1, 1, tzinfo=UTC)
-COLUMNS = ("id", "created_at", "tenant", "app", "alias", "backend", "model", "data_class",
-           "status", "error_kind", "prompt_tokens", "completion_tokens", "cached_tokens",
-           "estimated", "streamed", "latency_ms", "ttft_ms", "attempts", "cost", "currency",
-           "cost_try")
+COLUMNS = (
+    "id",
+    "created_at",
+    "tenant",
+    "app",
+    "alias",
+    "backend",
+    "model",
+    "data_class",
+    "status",
+    "error_kind",
+    "prompt_tokens",
+    "completion_tokens",
+    "cached_tokens",
+    "estimated",
+    "streamed",
+    "latency_ms",
+    "ttft_ms",
+    "attempts",
+    "cost",
+    "currency",
+    "cost_try",
+)
 MONTH = ReportQuery(date(2026, 2, 1), date(2026, 2, 28), ("tenant", "backend"))
 PG_ADMIN = os.environ.get("GECIT_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
 
@@ -55,17 +79,34 @@ def rows(n: int, seed: int = 7) -> Iterator[tuple[object, ...]]:
         cost = round((pt * 0.15 + ct * 0.6) / 1e6, 10) if cloud else round(pt * 2e-9, 10)
         err = rnd.random() < 0.02
         ts = START + timedelta(seconds=span * i / n)
-        yield (f"req_{i:010d}", ts, rnd.choice(TENANTS), rnd.choice(APPS), "default", backend,
-               "m-" + backend, rnd.choice(CLASSES), 502 if err else 200,
-               "upstream" if err else None, pt, ct, 0, False, True, rnd.uniform(200, 9000),
-               None if err else rnd.lognormvariate(5.5, 0.7), 1, cost, "USD",
-               round(cost * 41.5, 10))
+        yield (
+            f"req_{i:010d}",
+            ts,
+            rnd.choice(TENANTS),
+            rnd.choice(APPS),
+            "default",
+            backend,
+            "m-" + backend,
+            rnd.choice(CLASSES),
+            502 if err else 200,
+            "upstream" if err else None,
+            pt,
+            ct,
+            0,
+            False,
+            True,
+            rnd.uniform(200, 9000),
+            None if err else rnd.lognormvariate(5.5, 0.7),
+            1,
+            cost,
+            "USD",
+            round(cost * 41.5, 10),
+        )
 
 
 def load_sqlite(path: Path, n: int) -> None:
     conn = sqlite3.connect(path)
-    sql = (f"INSERT INTO requests ({', '.join(COLUMNS)}) "
-           f"VALUES ({', '.join('?' * len(COLUMNS))})")
+    sql = f"INSERT INTO requests ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
 
     def fmt(r: tuple[object, ...]) -> tuple[object, ...]:
         ts = r[1]
@@ -105,8 +146,10 @@ def time_report(url: str, repeats: int = 5) -> tuple[float, float, int, int]:
             report = run_report(engine, MONTH)
             timings.append(time.perf_counter() - t0)
         assert report.totals and report.totals[0].requests > 0
-        print(f"    rollup rows {written:>8,}   report rows {len(report.rows):>4}   "
-              f"month requests {report.totals[0].requests:>10,}")
+        print(
+            f"    rollup rows {written:>8,}   report rows {len(report.rows):>4}   "
+            f"month requests {report.totals[0].requests:>10,}"
+        )
         return build, statistics.median(timings), written, len(report.rows)
     finally:
         engine.dispose()
@@ -157,8 +200,11 @@ def main() -> None:
             print(f"{db} {n:,} rows ...", flush=True)
             load, build, report = (bench_sqlite if db == "sqlite" else bench_pg)(n)
             results.append((db, n, load, build, report))
-            print(f"    load {load:7.1f} s   rollup build {build:7.2f} s   "
-                  f"monthly report (tenant x backend) {report * 1000:8.1f} ms", flush=True)
+            print(
+                f"    load {load:7.1f} s   rollup build {build:7.2f} s   "
+                f"monthly report (tenant x backend) {report * 1000:8.1f} ms",
+                flush=True,
+            )
     print("\n| database | ledger rows | bulk load | rollup build | monthly report |")
     print("|---|---:|---:|---:|---:|")
     for db, n, load, build, report in results:

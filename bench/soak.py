@@ -119,8 +119,9 @@ class Soak:
         self.url = f"http://127.0.0.1:{self.gw_port}"
         self.db_url = f"sqlite:///{tmp / 'ledger.db'}"
         self.pg_name: str | None = None
-        self.oversized = json.dumps({"model": "chat", "messages": [
-            {"role": "user", "content": "x" * (8 * 1024 * 1024)}]}).encode()
+        self.oversized = json.dumps(
+            {"model": "chat", "messages": [{"role": "user", "content": "x" * (8 * 1024 * 1024)}]}
+        ).encode()
 
     # ---- processes ---------------------------------------------------------------------
     def start(self) -> None:
@@ -134,15 +135,37 @@ class Soak:
         policy = self.tmp / "policy.yaml"
         policy.write_text(policy_text(self.upstream, 0))
         log = (self.tmp / "emulator.log").open("ab")
-        self.procs.append(subprocess.Popen(
-            [PY, "-m", "gateway", "emulate", "openai", "--port", str(self.em_port)],
-            stdout=log, stderr=subprocess.STDOUT))
-        env = {**os.environ, "GECIT_ADMIN_KEY": ADMIN, "GECIT_DATABASE_URL": self.db_url,
-               "GECIT_JOURNAL_PATH": str(self.tmp / "journal"), "GECIT_LOG_LEVEL": "warning"}
+        self.procs.append(
+            subprocess.Popen(
+                [PY, "-m", "gateway", "emulate", "openai", "--port", str(self.em_port)],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        )
+        env = {
+            **os.environ,
+            "GECIT_ADMIN_KEY": ADMIN,
+            "GECIT_DATABASE_URL": self.db_url,
+            "GECIT_JOURNAL_PATH": str(self.tmp / "journal"),
+            "GECIT_LOG_LEVEL": "warning",
+        }
         glog = (self.tmp / "gateway.log").open("ab")
         self.gateway = subprocess.Popen(
-            [PY, "-m", "gateway", "serve", "--port", str(self.gw_port), "--policy", str(policy),
-             "--no-local-engine"], stdout=glog, stderr=subprocess.STDOUT, env=env)
+            [
+                PY,
+                "-m",
+                "gateway",
+                "serve",
+                "--port",
+                str(self.gw_port),
+                "--policy",
+                str(policy),
+                "--no-local-engine",
+            ],
+            stdout=glog,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
         self.procs.append(self.gateway)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
@@ -166,8 +189,10 @@ class Soak:
         if self.pg_name:
             import psycopg
 
-            with contextlib.suppress(psycopg.Error), psycopg.connect(
-                    PG_ADMIN, autocommit=True) as conn:
+            with (
+                contextlib.suppress(psycopg.Error),
+                psycopg.connect(PG_ADMIN, autocommit=True) as conn,
+            ):
                 conn.execute(f'DROP DATABASE IF EXISTS "{self.pg_name}" WITH (FORCE)')
 
     # ---- traffic -----------------------------------------------------------------------
@@ -181,8 +206,12 @@ class Soak:
         rng = random.Random(worker)
         while self.running():
             stream = rng.random() < 0.5
-            body = {"model": "chat", "stream": stream, "max_tokens": 16,
-                    "messages": [{"role": "user", "content": f"soak {worker} {rng.random()}"}]}
+            body = {
+                "model": "chat",
+                "stream": stream,
+                "max_tokens": 16,
+                "messages": [{"role": "user", "content": f"soak {worker} {rng.random()}"}],
+            }
             bad_on = self.now() >= self.bad_from
             t = time.perf_counter()
             try:
@@ -223,15 +252,27 @@ class Soak:
         chat = "/v1/chat/completions"
         admin = {"authorization": f"Bearer {ADMIN}"}
         if kind == "oversized":  # encoded once: encoding 8 MB per send would stall this
-            return await client.post(chat, content=self.oversized,  # client's own loop
-                                     headers={"content-type": "application/json"})
+            return await client.post(
+                chat,
+                content=self.oversized,  # client's own loop
+                headers={"content-type": "application/json"},
+            )
         if kind == "malformed":
-            return await client.post(chat, content=b'{"model": "chat", "messages": [',
-                                     headers={"content-type": "application/json"})
+            return await client.post(
+                chat,
+                content=b'{"model": "chat", "messages": [',
+                headers={"content-type": "application/json"},
+            )
         if kind == "huge_int":
-            return await client.post(chat, json={"model": "chat", "max_tokens": 10**30,
-                                                 "seed": 10**30, "messages": [
-                                                     {"role": "user", "content": "hi"}]})
+            return await client.post(
+                chat,
+                json={
+                    "model": "chat",
+                    "max_tokens": 10**30,
+                    "seed": 10**30,
+                    "messages": [{"role": "user", "content": "hi"}],
+                },
+            )
         if kind == "yaml_bomb":
             return await client.put("/admin/policy", content=yaml_bomb(), headers=admin)
         if kind == "binary_policy":
@@ -242,12 +283,17 @@ class Soak:
 
     def _reset_stream(self) -> None:
         """Start a stream, read its first bytes, then close the socket with RST."""
-        body = json.dumps({"model": "chat", "stream": True, "messages": [
-            {"role": "user", "content": "reset me"}]}).encode()
+        body = json.dumps(
+            {"model": "chat", "stream": True, "messages": [{"role": "user", "content": "reset me"}]}
+        ).encode()
         with socket.create_connection(("127.0.0.1", self.gw_port), timeout=10) as s:
-            s.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\n"
-                      b"content-type: application/json\r\ncontent-length: "
-                      + str(len(body)).encode() + b"\r\n\r\n" + body)
+            s.sendall(
+                b"POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\n"
+                b"content-type: application/json\r\ncontent-length: "
+                + str(len(body)).encode()
+                + b"\r\n\r\n"
+                + body
+            )
             with contextlib.suppress(OSError):
                 s.recv(256)
             s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
@@ -260,10 +306,14 @@ class Soak:
                 return
             n += 1
             with contextlib.suppress(httpx.HTTPError):
-                r = await client.put("/admin/policy", content=policy_text(self.upstream, n),
-                                     headers={"authorization": f"Bearer {ADMIN}"})
-                self.tally.policy_puts[r.status_code] = \
+                r = await client.put(
+                    "/admin/policy",
+                    content=policy_text(self.upstream, n),
+                    headers={"authorization": f"Bearer {ADMIN}"},
+                )
+                self.tally.policy_puts[r.status_code] = (
                     self.tally.policy_puts.get(r.status_code, 0) + 1
+                )
 
     async def sample_rss(self) -> None:
         while self.running():
@@ -275,7 +325,8 @@ class Soak:
         version = sorted(os.listdir("/etc/postgresql"))[-1]
         t = time.monotonic()
         proc = await asyncio.create_subprocess_exec(
-            "pg_ctlcluster", "--skip-systemctl-redirect", version, "main", "restart")
+            "pg_ctlcluster", "--skip-systemctl-redirect", version, "main", "restart"
+        )
         await proc.wait()
         self.pg_restart_s = time.monotonic() - t
 
@@ -298,8 +349,9 @@ class Soak:
         deadline = time.monotonic() + 120  # let the writer drain its backlog
         while time.monotonic() < deadline:
             with contextlib.suppress(httpx.HTTPError):
-                m = httpx.get(self.url + "/metrics", timeout=5,
-                              headers={"authorization": f"Bearer {ADMIN}"}).text
+                m = httpx.get(
+                    self.url + "/metrics", timeout=5, headers={"authorization": f"Bearer {ADMIN}"}
+                ).text
                 if "\ngecit_ledger_backlog 0.0" in m:
                     break
             time.sleep(1)
@@ -317,15 +369,25 @@ class Soak:
         warm = [r for ts, r in t.rss if ts >= min(60.0, self.duration / 6)] or [r for _, r in t.rss]
         lost = sorted(t.ids - ids)
         return {
-            "minutes": self.args.minutes, "database": "postgresql" if self.args.pg else "sqlite",
+            "minutes": self.args.minutes,
+            "database": "postgresql" if self.args.pg else "sqlite",
             "pg_restart_s": getattr(self, "pg_restart_s", None),
             "normal_requests": len(t.normal),
-            "p99_ms_normal_only": _p(before, 0.99), "p99_ms_with_bad": _p(during, 0.99),
-            "p50_ms_normal_only": _p(before, 0.5), "p50_ms_with_bad": _p(during, 0.5),
-            "answers": t.answers, "refusals": t.refusals, "refusals_without_id": t.no_id,
-            "rows_expected": len(t.ids), "rows_lost": len(lost), "lost_sample": lost[:5],
-            "client_resets": t.resets, "transport_errors": t.transport_errors,
-            "bad_sent": t.bad_sent, "bad_status": t.bad_status, "policy_puts": t.policy_puts,
+            "p99_ms_normal_only": _p(before, 0.99),
+            "p99_ms_with_bad": _p(during, 0.99),
+            "p50_ms_normal_only": _p(before, 0.5),
+            "p50_ms_with_bad": _p(during, 0.5),
+            "answers": t.answers,
+            "refusals": t.refusals,
+            "refusals_without_id": t.no_id,
+            "rows_expected": len(t.ids),
+            "rows_lost": len(lost),
+            "lost_sample": lost[:5],
+            "client_resets": t.resets,
+            "transport_errors": t.transport_errors,
+            "bad_sent": t.bad_sent,
+            "bad_status": t.bad_status,
+            "policy_puts": t.policy_puts,
             "rss_mb_after_warmup": round(warm[0], 1) if warm else None,
             "rss_mb_end": round(t.rss[-1][1], 1) if t.rss else None,
             "rss_mb_max": round(max(r for _, r in t.rss), 1) if t.rss else None,
@@ -352,8 +414,11 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=4, help="normal-traffic workers")
     ap.add_argument("--policy-every", type=float, default=30.0, help="seconds between PUTs")
     ap.add_argument("--pg", action="store_true", help="ledger on a throwaway PostgreSQL db")
-    ap.add_argument("--pg-restart", action="store_true",
-                    help="restart the PostgreSQL cluster half way (with --pg)")
+    ap.add_argument(
+        "--pg-restart",
+        action="store_true",
+        help="restart the PostgreSQL cluster half way (with --pg)",
+    )
     ap.add_argument("--json", help="also write the figures to this file")
     args = ap.parse_args()
     if args.pg_restart and not args.pg:
@@ -364,10 +429,17 @@ def main() -> int:
             soak.start()
             asyncio.run(soak.run())
             ids = soak.ledger_ids()
-            metrics = httpx.get(soak.url + "/metrics", timeout=5,
-                                headers={"authorization": f"Bearer {ADMIN}"}).text
-            quarantined = next((ln.split()[-1] for ln in metrics.splitlines()
-                                if ln.startswith("gecit_ledger_quarantined ")), "?")
+            metrics = httpx.get(
+                soak.url + "/metrics", timeout=5, headers={"authorization": f"Bearer {ADMIN}"}
+            ).text
+            quarantined = next(
+                (
+                    ln.split()[-1]
+                    for ln in metrics.splitlines()
+                    if ln.startswith("gecit_ledger_quarantined ")
+                ),
+                "?",
+            )
             figures = soak.report(ids, quarantined)
         finally:
             soak.stop()

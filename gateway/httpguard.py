@@ -26,8 +26,11 @@ import orjson
 from gateway.httpserver import CombiningHttpToolsProtocol
 from gateway.settings import Settings
 
-_REASONS = {408: b"Request Timeout", 413: b"Content Too Large",
-            431: b"Request Header Fields Too Large"}
+_REASONS = {
+    408: b"Request Timeout",
+    413: b"Content Too Large",
+    431: b"Request Header Fields Too Large",
+}
 _TERMINATOR = b"\r\n\r\n"
 _LINGER_S = 1.0  # how long a refused connection is drained before it is closed
 
@@ -41,16 +44,30 @@ class ConnectionLimits:
 
     @classmethod
     def of(cls, settings: Settings) -> ConnectionLimits:
-        return cls(settings.max_header_bytes, settings.max_headers, settings.head_timeout_s,
-                   settings.body_timeout_s)
+        return cls(
+            settings.max_header_bytes,
+            settings.max_headers,
+            settings.head_timeout_s,
+            settings.body_timeout_s,
+        )
 
 
 def refusal(status: int, message: str, code: str) -> bytes:
     """A whole HTTP/1.1 answer in the OpenAI error shape that closes the connection."""
-    body = orjson.dumps({"error": {"message": message, "type": "invalid_request_error",
-                                   "param": None, "code": code}})
-    return (b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n"
-            b"connection: close\r\n\r\n" % (status, _REASONS[status], len(body))) + body
+    body = orjson.dumps(
+        {
+            "error": {
+                "message": message,
+                "type": "invalid_request_error",
+                "param": None,
+                "code": code,
+            }
+        }
+    )
+    return (
+        b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n"
+        b"connection: close\r\n\r\n" % (status, _REASONS[status], len(body))
+    ) + body
 
 
 class _Refused(Exception):
@@ -88,9 +105,11 @@ class GuardedHttpToolsProtocol(CombiningHttpToolsProtocol):
             if self._timer is None:  # the first byte after a keep-alive pause
                 self._arm(self._limits.head_timeout_s, self._head_expired)
             if not self._head_fits(data):
-                self._refuse(431, f"the request head is larger than "
-                                  f"{self._limits.max_header_bytes} bytes",
-                             "request_header_too_large")
+                self._refuse(
+                    431,
+                    f"the request head is larger than {self._limits.max_header_bytes} bytes",
+                    "request_header_too_large",
+                )
                 return
         super().data_received(data)
 
@@ -117,8 +136,9 @@ class GuardedHttpToolsProtocol(CombiningHttpToolsProtocol):
     def on_header(self, name: bytes, value: bytes) -> None:
         self._fields += 1
         if self._fields > self._limits.max_headers:
-            self._refusal = refusal(431, f"more than {self._limits.max_headers} header fields",
-                                    "too_many_headers")
+            self._refusal = refusal(
+                431, f"more than {self._limits.max_headers} header fields", "too_many_headers"
+            )
             raise _Refused
         super().on_header(name, value)
 

@@ -28,7 +28,8 @@ _CREDENTIALS = frozenset({b"authorization", b"x-api-key"})
 KEYLESS_WARNING = (
     "KEYLESS MODE: no API key is required (loopback only). Every request is billed to tenant "
     "'default'; only Host localhost/127.0.0.1/[::1] and JSON bodies are served. Set "
-    "GECIT_REQUIRE_KEYS=true (or --require-keys) to require keys.")
+    "GECIT_REQUIRE_KEYS=true (or --require-keys) to require keys."
+)
 
 
 def host_name(host: bytes) -> bytes:
@@ -36,7 +37,7 @@ def host_name(host: bytes) -> bytes:
     host = host.strip().lower()
     if host.startswith(b"["):
         end = host.find(b"]")
-        return host[:end + 1] if end > 0 else host
+        return host[: end + 1] if end > 0 else host
     return host.partition(b":")[0]
 
 
@@ -53,13 +54,21 @@ def refusal_of(scope: Scope) -> tuple[int, str, str, str] | None:
         elif name in _CREDENTIALS:
             credentials = True
     if host is None or host_name(host) not in LOCAL_HOSTS:
-        return (403, "permission_error", "host_not_allowed",
-                "without API keys only Host localhost, 127.0.0.1 or [::1] is served")
+        return (
+            403,
+            "permission_error",
+            "host_not_allowed",
+            "without API keys only Host localhost, 127.0.0.1 or [::1] is served",
+        )
     if scope["method"] in _BODY_METHODS and not credentials:
         media = content_type.partition(b";")[0].strip().lower()
         if media != b"application/json":
-            return (415, "invalid_request_error", "unsupported_media_type",
-                    "without API keys a request body must be sent as application/json")
+            return (
+                415,
+                "invalid_request_error",
+                "unsupported_media_type",
+                "without API keys a request body must be sent as application/json",
+            )
     return None
 
 
@@ -72,12 +81,20 @@ class LocalOnlyGuard:
             refused = refusal_of(scope)
             if refused is not None:
                 status, kind, code, message = refused
-                body = orjson.dumps({"error": {"message": message, "type": kind,
-                                               "param": None, "code": code}})
-                await send({"type": "http.response.start", "status": status,
-                            "headers": [(b"content-type", b"application/json"),
-                                        (b"content-length", str(len(body)).encode()),
-                                        (b"connection", b"close")]})
+                body = orjson.dumps(
+                    {"error": {"message": message, "type": kind, "param": None, "code": code}}
+                )
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": status,
+                        "headers": [
+                            (b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode()),
+                            (b"connection", b"close"),
+                        ],
+                    }
+                )
                 await send({"type": "http.response.body", "body": body})
                 return
         await self.app(scope, receive, send)

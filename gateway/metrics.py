@@ -53,8 +53,17 @@ class _Series:
     """Everything observed for one (backend, data class, status). Histogram buckets are
     per-bucket counts (the last one is +Inf), made cumulative at scrape time."""
 
-    __slots__ = ("completion", "cost", "latency", "latency_sum", "prompt", "requests", "ttft",
-                 "ttft_sum", "unpriced")
+    __slots__ = (
+        "completion",
+        "cost",
+        "latency",
+        "latency_sum",
+        "prompt",
+        "requests",
+        "ttft",
+        "ttft_sum",
+        "unpriced",
+    )
 
     def __init__(self) -> None:
         self.requests = 0
@@ -80,16 +89,22 @@ class _Series:
 
 
 class _BudgetCollector(Collector):
-    def __init__(self, views: Callable[[], Iterable[Any]], backlog: Callable[[], int],
-                 quarantined: Callable[[], int] | None = None) -> None:
+    def __init__(
+        self,
+        views: Callable[[], Iterable[Any]],
+        backlog: Callable[[], int],
+        quarantined: Callable[[], int] | None = None,
+    ) -> None:
         self._views = views
         self._backlog = backlog
         self._quarantined = quarantined
 
     def collect(self) -> Iterator[Metric]:
-        g = GaugeMetricFamily("gecit_budget_remaining",
-                              "Money left in a monthly budget (limit - spent - reserved)",
-                              labels=["budget", "currency"])
+        g = GaugeMetricFamily(
+            "gecit_budget_remaining",
+            "Money left in a monthly budget (limit - spent - reserved)",
+            labels=["budget", "currency"],
+        )
         for v in self._views():
             g.add_metric([v.id, v.currency], float(v.remaining))
         yield g
@@ -97,8 +112,10 @@ class _BudgetCollector(Collector):
         b.add_metric([], float(self._backlog()))
         yield b
         if self._quarantined is not None:
-            q = GaugeMetricFamily("gecit_ledger_quarantined",
-                                  "Ledger entries the database refused, kept in quarantine")
+            q = GaugeMetricFamily(
+                "gecit_ledger_quarantined",
+                "Ledger entries the database refused, kept in quarantine",
+            )
             q.add_metric([], float(self._quarantined()))
             yield q
 
@@ -116,9 +133,12 @@ class Metrics(Collector):
         self.registry.register(self)
         ProcessCollector(registry=self.registry)  # process_resident_memory_bytes, CPU, fds
 
-    def add_budget_source(self, views: Callable[[], Iterable[Any]],
-                          backlog: Callable[[], int],
-                          quarantined: Callable[[], int] | None = None) -> None:
+    def add_budget_source(
+        self,
+        views: Callable[[], Iterable[Any]],
+        backlog: Callable[[], int],
+        quarantined: Callable[[], int] | None = None,
+    ) -> None:
         self.registry.register(_BudgetCollector(views, backlog, quarantined))
 
     def add_runtime_source(self, backends_up: BackendsUp, reloads: ReloadCounts) -> None:
@@ -167,8 +187,13 @@ class Metrics(Collector):
         """Each backend that failed or was skipped before `served_by` served: once a request
         (retries on one backend are not fallbacks, nor is passing over a backend that lacks
         what the request needs: it could never have served it)."""
-        for src in {a.backend for a in attempts if a.outcome != "ok" and a.backend != served_by
-                    and not (a.outcome == "skipped" and a.failure_kind == "unsupported")}:
+        for src in {
+            a.backend
+            for a in attempts
+            if a.outcome != "ok"
+            and a.backend != served_by
+            and not (a.outcome == "skipped" and a.failure_kind == "unsupported")
+        }:
             pair = (src, served_by)
             self._fallbacks[pair] = self._fallbacks.get(pair, 0) + 1
 
@@ -184,35 +209,46 @@ class Metrics(Collector):
         requests = CounterMetricFamily("gecit_requests", "Requests served", labels=[*lb, "status"])
         tokens = CounterMetricFamily("gecit_tokens", "Tokens by kind", labels=[*lb, "kind"])
         cost = CounterMetricFamily("gecit_cost_usd", "Cost in USD of priced requests", labels=lb)
-        unpriced = CounterMetricFamily("gecit_unpriced_requests",
-                                       "Requests whose cost is unknown", labels=lb)
-        latency = HistogramMetricFamily("gecit_request_latency_seconds", "Total request latency",
-                                        labels=lb)
+        unpriced = CounterMetricFamily(
+            "gecit_unpriced_requests", "Requests whose cost is unknown", labels=lb
+        )
+        latency = HistogramMetricFamily(
+            "gecit_request_latency_seconds", "Total request latency", labels=lb
+        )
         ttft = HistogramMetricFamily("gecit_ttft_seconds", "Time to first token", labels=lb)
-        blocked = CounterMetricFamily("gecit_blocked", "Requests the policy or a budget refused",
-                                      labels=["reason"])
-        fallbacks = CounterMetricFamily("gecit_fallbacks",
-                                        "Requests served by another backend after one failed "
-                                        "or was skipped", labels=["from_backend", "to_backend"])
-        up = GaugeMetricFamily("gecit_backend_up",
-                               "1 if the backend is enabled and its circuit is not open",
-                               labels=["backend"])
-        reloads = CounterMetricFamily("gecit_policy_reloads", "Policy hot reloads by result",
-                                      labels=["result"])
+        blocked = CounterMetricFamily(
+            "gecit_blocked", "Requests the policy or a budget refused", labels=["reason"]
+        )
+        fallbacks = CounterMetricFamily(
+            "gecit_fallbacks",
+            "Requests served by another backend after one failed or was skipped",
+            labels=["from_backend", "to_backend"],
+        )
+        up = GaugeMetricFamily(
+            "gecit_backend_up",
+            "1 if the backend is enabled and its circuit is not open",
+            labels=["backend"],
+        )
+        reloads = CounterMetricFamily(
+            "gecit_policy_reloads", "Policy hot reloads by result", labels=["result"]
+        )
         if with_samples:
             by_pair = self._by_backend_and_class()
             for (backend, data_class, status), s in self._series.items():
-                requests.add_metric([backend or "none", data_class or "unknown", str(status)],
-                                    s.requests)
+                requests.add_metric(
+                    [backend or "none", data_class or "unknown", str(status)], s.requests
+                )
             for (backend, data_class), s in by_pair.items():
                 tokens.add_metric([backend, data_class, "prompt"], s.prompt)
                 tokens.add_metric([backend, data_class, "completion"], s.completion)
                 cost.add_metric([backend, data_class], s.cost)
                 unpriced.add_metric([backend, data_class], s.unpriced)
-                latency.add_metric([backend, data_class],
-                                   _cumulative(LATENCY_BUCKETS, s.latency), s.latency_sum)
-                ttft.add_metric([backend, data_class], _cumulative(TTFT_BUCKETS, s.ttft),
-                                s.ttft_sum)
+                latency.add_metric(
+                    [backend, data_class], _cumulative(LATENCY_BUCKETS, s.latency), s.latency_sum
+                )
+                ttft.add_metric(
+                    [backend, data_class], _cumulative(TTFT_BUCKETS, s.ttft), s.ttft_sum
+                )
             for reason, n in sorted(self._blocked.items()):
                 blocked.add_metric([reason], n)
             for (src, dst), n in sorted(self._fallbacks.items()):
@@ -221,8 +257,18 @@ class Metrics(Collector):
                 up.add_metric([name], 1.0 if ok else 0.0)
             for result, n in sorted((self._reloads or dict)().items()):
                 reloads.add_metric([result], n)
-        yield from (requests, tokens, cost, unpriced, latency, ttft, blocked, fallbacks, up,
-                    reloads)
+        yield from (
+            requests,
+            tokens,
+            cost,
+            unpriced,
+            latency,
+            ttft,
+            blocked,
+            fallbacks,
+            up,
+            reloads,
+        )
 
     def _by_backend_and_class(self) -> dict[tuple[str, str], _Series]:
         """The accumulators summed over status, keyed by the exported label values."""
@@ -248,11 +294,16 @@ def _cumulative(bounds: tuple[float, ...], counts: list[int]) -> list[tuple[str,
     return out
 
 
-def backends_up(providers: Mapping[str, object], disabled: Mapping[str, str],
-                stats: LiveStats, now: Callable[[], float]) -> BackendsUp:
+def backends_up(
+    providers: Mapping[str, object],
+    disabled: Mapping[str, str],
+    stats: LiveStats,
+    now: Callable[[], float],
+) -> BackendsUp:
     """At scrape time, each policy backend: up when its provider is built (not disabled) and
     the router would try it (its circuit is not open). The pool keeps `providers` and
     `disabled` as the very mappings it updates on a policy swap."""
+
     def up() -> dict[str, bool]:
         live = stats.view(now())
         out = dict.fromkeys(disabled, False)

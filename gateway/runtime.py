@@ -80,8 +80,10 @@ class Runtime:
             now = self.clock.monotonic()
             for name in up:
                 stats.of(name).health_passed(now)
-        detail = {alias: [b for b in spec.backends if b in up]
-                  for alias, spec in self.policy.policy.aliases.items()}
+        detail = {
+            alias: [b for b in spec.backends if b in up]
+            for alias, spec in self.policy.policy.aliases.items()
+        }
         return all(detail.values()), detail
 
     async def readiness_report(self) -> tuple[bool, dict[str, Any]]:

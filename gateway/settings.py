@@ -73,12 +73,15 @@ class Settings:
         s = replace(s, **clean) if clean else s
         if s.require_keys is False and s.host not in LOOPBACK:
             # keyless mode is for one machine: anyone who can reach the address could call
-            raise ValueError(f"GECIT_REQUIRE_KEYS=false is only allowed on a loopback address "
-                             f"(127.0.0.1, localhost, ::1), not {s.host}")
+            raise ValueError(
+                f"GECIT_REQUIRE_KEYS=false is only allowed on a loopback address "
+                f"(127.0.0.1, localhost, ::1), not {s.host}"
+            )
         for name in sorted(_POSITIVE):
             if getattr(s, name) <= 0:
-                raise ValueError(f"GECIT_{name.upper()} must be greater than 0, "
-                                 f"got {getattr(s, name)}")
+                raise ValueError(
+                    f"GECIT_{name.upper()} must be greater than 0, got {getattr(s, name)}"
+                )
         return s
 
     @property
@@ -89,17 +92,42 @@ class Settings:
 
 
 _BOOLS = {"require_keys", "local_engine"}
-_INTS = {"port", "local_ctx", "policy_max_bytes", "policy_max_depth", "policy_max_nodes",
-         "report_max_days", "max_body_bytes", "max_header_bytes", "max_headers",
-         "max_messages", "max_request_chars", "max_choices", "responses_max_kept",
-         "responses_max_bytes", "auth_failures_per_minute"}
+_INTS = {
+    "port",
+    "local_ctx",
+    "policy_max_bytes",
+    "policy_max_depth",
+    "policy_max_nodes",
+    "report_max_days",
+    "max_body_bytes",
+    "max_header_bytes",
+    "max_headers",
+    "max_messages",
+    "max_request_chars",
+    "max_choices",
+    "responses_max_kept",
+    "responses_max_bytes",
+    "auth_failures_per_minute",
+}
 # limits and timeouts must be positive: 0 would refuse every request or close every connection
-_POSITIVE = (_INTS - {"port"}) | {"drain_seconds", "local_restart_max_s", "head_timeout_s",
-                                   "body_timeout_s"}
+_POSITIVE = (_INTS - {"port"}) | {
+    "drain_seconds",
+    "local_restart_max_s",
+    "head_timeout_s",
+    "body_timeout_s",
+}
 # the background cadences may be 0 (that loop off)
-_FLOATS = {"drain_seconds", "local_restart_max_s", "head_timeout_s", "body_timeout_s",
-           "probe_interval_s", "policy_watch_s", "policy_sync_s", "budget_sweep_s",
-           "budget_hold_stale_s"}
+_FLOATS = {
+    "drain_seconds",
+    "local_restart_max_s",
+    "head_timeout_s",
+    "body_timeout_s",
+    "probe_interval_s",
+    "policy_watch_s",
+    "policy_sync_s",
+    "budget_sweep_s",
+    "budget_hold_stale_s",
+}
 
 
 def _coerce(name: str, raw: str) -> Any:

@@ -50,8 +50,13 @@ def models_url(url: str) -> str:
     return base + ("/models" if base.endswith("/v1") else "/v1/models")
 
 
-async def fetch_models(url: str, *, transport: httpx.AsyncBaseTransport | None = None,
-                       wait_s: float = 10.0, interval_s: float = 0.1) -> list[str]:
+async def fetch_models(
+    url: str,
+    *,
+    transport: httpx.AsyncBaseTransport | None = None,
+    wait_s: float = 10.0,
+    interval_s: float = 0.1,
+) -> list[str]:
     """The model ids the upstream lists at /v1/models, in its order. Waits up to `wait_s` for a
     server that is still starting (connection refused, 5xx); a 4xx or a malformed answer fails
     at once."""
@@ -61,8 +66,9 @@ async def fetch_models(url: str, *, transport: httpx.AsyncBaseTransport | None =
     # a plain-http upstream needs no TLS: verify=False spares loading the CA bundle into an SSL
     # context (~40 ms of start-up CPU). This client follows no redirects, so it never does TLS.
     plain = target.startswith("http://")
-    async with httpx.AsyncClient(transport=transport, timeout=5.0,
-                                 verify=not plain, follow_redirects=False) as client:
+    async with httpx.AsyncClient(
+        transport=transport, timeout=5.0, verify=not plain, follow_redirects=False
+    ) as client:
         while True:
             try:
                 resp = await client.get(target)
@@ -72,8 +78,7 @@ async def fetch_models(url: str, *, transport: httpx.AsyncBaseTransport | None =
             except httpx.HTTPError as exc:
                 last = type(exc).__name__
             if time.monotonic() >= deadline:
-                raise UpstreamError(f"upstream {target} did not answer within {wait_s:g}s "
-                                    f"({last})")
+                raise UpstreamError(f"upstream {target} did not answer within {wait_s:g}s ({last})")
             await asyncio.sleep(interval_s)
     if resp.status_code != 200:
         raise UpstreamError(f"upstream {target} answered HTTP {resp.status_code}")
@@ -81,8 +86,9 @@ async def fetch_models(url: str, *, transport: httpx.AsyncBaseTransport | None =
         data = orjson.loads(resp.content)
         ids = [str(m["id"]) for m in data["data"]]
     except (orjson.JSONDecodeError, KeyError, TypeError) as exc:
-        raise UpstreamError(f"upstream {target} gave no OpenAI model list "
-                            f"({type(exc).__name__})") from None
+        raise UpstreamError(
+            f"upstream {target} gave no OpenAI model list ({type(exc).__name__})"
+        ) from None
     models = list(dict.fromkeys(i for i in ids if i))  # drop empties and duplicates, keep order
     if not models:
         raise UpstreamError(f"upstream {target} lists no model")
@@ -104,12 +110,22 @@ def derive_policy(base: CompiledPolicy, url: str, models: list[str]) -> Compiled
     names = backend_names(models)
     taken = set(backends) & set(names.values())
     if taken:
-        raise PolicyError(base.source, [Problem("backends", None,
-                          f"backend name(s) {sorted(taken)} are reserved for --upstream")])
+        raise PolicyError(
+            base.source,
+            [
+                Problem(
+                    "backends", None, f"backend name(s) {sorted(taken)} are reserved for --upstream"
+                )
+            ],
+        )
     timeouts = (local or {}).get("timeouts")
     for model, name in names.items():
-        spec: dict[str, Any] = {"kind": "openai_compat", "zone": "on_prem", "base_url": url,
-                                "model": model}
+        spec: dict[str, Any] = {
+            "kind": "openai_compat",
+            "zone": "on_prem",
+            "base_url": url,
+            "model": model,
+        }
         if timeouts:
             spec["timeouts"] = timeouts
         backends[name] = spec
@@ -117,7 +133,8 @@ def derive_policy(base: CompiledPolicy, url: str, models: list[str]) -> Compiled
 
     aliases: dict[str, Any] = {
         model: {"backends": [name], "description": f"{model} on the upstream {url}"}
-        for model, name in names.items()}
+        for model, name in names.items()
+    }
     for alias, spec in (data.get("aliases") or {}).items():
         members = [UPSTREAM if b == LOCAL else b for b in spec["backends"]]
         if alias not in aliases and set(members) - {UPSTREAM}:  # e.g. `auto`: local + clouds
@@ -128,8 +145,9 @@ def derive_policy(base: CompiledPolicy, url: str, models: list[str]) -> Compiled
     for rule in data.get("rules") or []:
         for key in ("allow_backends", "deny_backends"):
             if rule.get(key):  # what a rule said of `local` it says of every upstream backend
-                rule[key] = list(dict.fromkeys(
-                    n for b in rule[key] for n in (every if b == LOCAL else [b])))
+                rule[key] = list(
+                    dict.fromkeys(n for b in rule[key] for n in (every if b == LOCAL else [b]))
+                )
         if rule.get("weights") and LOCAL in rule["weights"]:
             w = rule["weights"].pop(LOCAL)
             rule["weights"].update({n: w for n in every})
@@ -138,19 +156,25 @@ def derive_policy(base: CompiledPolicy, url: str, models: list[str]) -> Compiled
     try:
         policy = Policy.model_validate(data)
     except ValidationError as exc:
-        raise PolicyError(source, [Problem(".".join(map(str, e["loc"])), None, e["msg"])
-                                   for e in exc.errors()]) from None
+        raise PolicyError(
+            source, [Problem(".".join(map(str, e["loc"])), None, e["msg"]) for e in exc.errors()]
+        ) from None
     problems = semantic_problems(policy, {})
     if problems:
         raise PolicyError(source, problems)
-    digest = hashlib.sha256(base.sha256.encode() + b"\0" + url.encode() + b"\0"
-                            + orjson.dumps(models)).hexdigest()
+    digest = hashlib.sha256(
+        base.sha256.encode() + b"\0" + url.encode() + b"\0" + orjson.dumps(models)
+    ).hexdigest()
     return CompiledPolicy(policy=policy, sha256=digest, source=source, warnings=base.warnings)
 
 
-async def upstream_policy(base: CompiledPolicy, url: str, *,
-                          transport: httpx.AsyncBaseTransport | None = None,
-                          wait_s: float = 10.0) -> CompiledPolicy:
+async def upstream_policy(
+    base: CompiledPolicy,
+    url: str,
+    *,
+    transport: httpx.AsyncBaseTransport | None = None,
+    wait_s: float = 10.0,
+) -> CompiledPolicy:
     """Read the upstream's model list and derive the running policy from `base`."""
     try:
         models = await fetch_models(url, transport=transport, wait_s=wait_s)
@@ -158,6 +182,5 @@ async def upstream_policy(base: CompiledPolicy, url: str, *,
         log.error("--upstream: %s", exc)
         raise
     compiled = derive_policy(base, url, models)
-    log.info("upstream %s: %d model(s) offered as aliases: %s", url, len(models),
-             ", ".join(models))
+    log.info("upstream %s: %d model(s) offered as aliases: %s", url, len(models), ", ".join(models))
     return compiled

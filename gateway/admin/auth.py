@@ -20,8 +20,9 @@ async def require_admin(request: Request) -> str:
     """FastAPI dependency: returns the actor name ("admin") or raises an OpenAI-shaped error."""
     expected = admin_key_of(request)
     if not expected:
-        raise PermissionDenied("the admin API is disabled: set GECIT_ADMIN_KEY",
-                               code="admin_disabled")
+        raise PermissionDenied(
+            "the admin API is disabled: set GECIT_ADMIN_KEY", code="admin_disabled"
+        )
     limiter = _limiter_of(request)
     client = client_of(request.scope)
     if limiter is not None:

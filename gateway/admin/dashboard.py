@@ -29,8 +29,7 @@ from gateway.usage.reports import (
 
 TOP_APPS = 10
 INCOMPLETE = " (incomplete)"
-WARNING_STYLE = ("flex-basis: 100%; background: #fef3c7; border-color: #f59e0b; "
-                 "color: #78350f")
+WARNING_STYLE = "flex-basis: 100%; background: #fef3c7; border-color: #f59e0b; color: #78350f"
 
 
 @dataclass(frozen=True)
@@ -44,13 +43,20 @@ class DashboardData:
     by_app: Report
 
 
-def load(engine: Engine, start: date, end: date, tenant: str | None,
-         reference: CloudReference, rates: Rates | None = None) -> DashboardData:
+def load(
+    engine: Engine,
+    start: date,
+    end: date,
+    tenant: str | None,
+    reference: CloudReference,
+    rates: Rates | None = None,
+) -> DashboardData:
     def rep(*group: str) -> Report:
         return run_report(engine, ReportQuery(start, end, group, tenant), reference, rates)
 
-    return DashboardData(start, end, tenant, rep("day", "backend"), rep("backend"),
-                         rep("data_class"), rep("app"))
+    return DashboardData(
+        start, end, tenant, rep("day", "backend"), rep("backend"), rep("data_class"), rep("app")
+    )
 
 
 def _usd(rows: list[ReportRow]) -> list[ReportRow]:
@@ -58,8 +64,7 @@ def _usd(rows: list[ReportRow]) -> list[ReportRow]:
 
 
 def _days(start: date, end: date) -> list[str]:
-    return [date.fromordinal(d).isoformat() for d in range(start.toordinal(),
-                                                             end.toordinal() + 1)]
+    return [date.fromordinal(d).isoformat() for d in range(start.toordinal(), end.toordinal() + 1)]
 
 
 def cost_per_day(report: Report, start: date, end: date) -> str:
@@ -76,27 +81,28 @@ def cost_per_day(report: Report, start: date, end: date) -> str:
 def zone_share(report: Report) -> str:
     on_prem = sum(t.on_prem_requests for t in report.totals)
     served = sum(r.requests for r in report.rows if r.group["backend"])
-    return charts.share_bar("on-prem vs cloud", [("on-prem", on_prem),
-                                                 ("cloud", served - on_prem)])
+    return charts.share_bar("on-prem vs cloud", [("on-prem", on_prem), ("cloud", served - on_prem)])
 
 
 def data_class_mix(report: Report) -> str:
     order = {"public": 0, "personal": 1, "special": 2}
     rows = sorted(report.rows, key=lambda r: order.get(r.group["data_class"], 3))
-    return charts.share_bar("data-class mix", [(r.group["data_class"] or "unknown",
-                                                r.requests) for r in rows])
+    return charts.share_bar(
+        "data-class mix", [(r.group["data_class"] or "unknown", r.requests) for r in rows]
+    )
 
 
 def ttft_per_backend(report: Report) -> str:
-    items = [(r.group["backend"], r.p95_ttft_ms or 0.0) for r in report.rows
-             if r.group["backend"]]
-    return charts.horizontal_bars("p95 TTFT per backend",
-                                  sorted(items, key=lambda kv: -kv[1]), " ms")
+    items = [(r.group["backend"], r.p95_ttft_ms or 0.0) for r in report.rows if r.group["backend"]]
+    return charts.horizontal_bars(
+        "p95 TTFT per backend", sorted(items, key=lambda kv: -kv[1]), " ms"
+    )
 
 
 def top_apps(report: Report) -> str:
-    items = sorted(((r.group["app"], float(r.cost)) for r in _usd(report.rows)),
-                   key=lambda kv: -kv[1])[:TOP_APPS]
+    items = sorted(
+        ((r.group["app"], float(r.cost)) for r in _usd(report.rows)), key=lambda kv: -kv[1]
+    )[:TOP_APPS]
     return charts.horizontal_bars("top apps by cost", items, "$")
 
 
@@ -105,13 +111,17 @@ def unpriced_warning(report: Report) -> str:
     line = unpriced_line(report)
     if line is None:
         return ""
-    backends = ", ".join(f"{r.group['backend'] or '(no backend)'} ({r.unpriced_requests:,})"
-                         for r in sorted(report.rows, key=lambda r: -r.unpriced_requests)
-                         if r.unpriced_requests and "backend" in r.group)
+    backends = ", ".join(
+        f"{r.group['backend'] or '(no backend)'} ({r.unpriced_requests:,})"
+        for r in sorted(report.rows, key=lambda r: -r.unpriced_requests)
+        if r.unpriced_requests and "backend" in r.group
+    )
     where = f" Backends without a known price: {backends}." if backends else ""
-    return (f'<div class="card warning" data-metric="unpriced" role="alert" '
-            f'style="{WARNING_STYLE}">⚠ Cost incomplete<b>{escape(line[:1].upper() + line[1:])}'
-            f".{escape(where)}</b></div>")
+    return (
+        f'<div class="card warning" data-metric="unpriced" role="alert" '
+        f'style="{WARNING_STYLE}">⚠ Cost incomplete<b>{escape(line[:1].upper() + line[1:])}'
+        f".{escape(where)}</b></div>"
+    )
 
 
 def _cards(report: Report) -> str:
@@ -123,14 +133,16 @@ def _cards(report: Report) -> str:
         def shown(v: str | None, mark: str = mark) -> str:
             return NOT_SET if v is None else v + mark
 
-        cards += [("requests", f"{t.requests:,}"),
-                  (f"cost ({t.currency})", shown(money(t.cost))),
-                  ("cost before KDV (TRY)", shown(cents(bill.net_try))),
-                  ("KDV (TRY)", shown(cents(bill.kdv_try))),
-                  ("total with KDV (TRY)", shown(cents(bill.gross_try))),
-                  ("error rate", f"{t.error_rate:.2%}"),
-                  ("on-prem share", f"{t.on_prem_share:.1%}"),
-                  (f"saving vs cloud ({t.currency})", shown(money(t.saving)))]
+        cards += [
+            ("requests", f"{t.requests:,}"),
+            (f"cost ({t.currency})", shown(money(t.cost))),
+            ("cost before KDV (TRY)", shown(cents(bill.net_try))),
+            ("KDV (TRY)", shown(cents(bill.kdv_try))),
+            ("total with KDV (TRY)", shown(cents(bill.gross_try))),
+            ("error rate", f"{t.error_rate:.2%}"),
+            ("on-prem share", f"{t.on_prem_share:.1%}"),
+            (f"saving vs cloud ({t.currency})", shown(money(t.saving))),
+        ]
         if not t.cost_complete:
             cards.append((f"unpriced requests ({t.currency})", f"{t.unpriced_requests:,}"))
     if not cards:
@@ -138,26 +150,40 @@ def _cards(report: Report) -> str:
     cards.append(("rates", rates_line(report.rates).removeprefix("rates: ")))
     return unpriced_warning(report) + "".join(
         f'<div class="card" data-metric="{escape(k)}">{escape(k)}<b>{escape(v)}</b></div>'
-        for k, v in cards)
+        for k, v in cards
+    )
 
 
 def _csv_link(d: DashboardData, group_by: str) -> str:
-    query = {"from": d.start.isoformat(), "to": d.end.isoformat(), "group_by": group_by,
-             "format": "csv"}
+    query = {
+        "from": d.start.isoformat(),
+        "to": d.end.isoformat(),
+        "group_by": group_by,
+        "format": "csv",
+    }
     if d.tenant:
         query["tenant"] = d.tenant
     return escape("/admin/reports/cost?" + urlencode(query), quote=True)
 
 
 def render(d: DashboardData) -> str:
-    page = Template(resources.files("gateway.admin").joinpath("templates/dashboard.html")
-                    .read_text(encoding="utf-8"))
+    page = Template(
+        resources.files("gateway.admin")
+        .joinpath("templates/dashboard.html")
+        .read_text(encoding="utf-8")
+    )
     return page.substitute(
         scope=escape(f"tenant {d.tenant}" if d.tenant else "all tenants"),
-        start=d.start.isoformat(), end=d.end.isoformat(), cards=_cards(d.by_backend),
+        start=d.start.isoformat(),
+        end=d.end.isoformat(),
+        cards=_cards(d.by_backend),
         chart_cost_per_day=cost_per_day(d.by_day_backend, d.start, d.end),
-        chart_zone=zone_share(d.by_backend), chart_data_class=data_class_mix(d.by_data_class),
-        chart_ttft=ttft_per_backend(d.by_backend), chart_apps=top_apps(d.by_app),
-        csv_day_backend=_csv_link(d, "day,backend"), csv_backend=_csv_link(d, "backend"),
-        csv_data_class=_csv_link(d, "data_class"), csv_app=_csv_link(d, "app"))
-
+        chart_zone=zone_share(d.by_backend),
+        chart_data_class=data_class_mix(d.by_data_class),
+        chart_ttft=ttft_per_backend(d.by_backend),
+        chart_apps=top_apps(d.by_app),
+        csv_day_backend=_csv_link(d, "day,backend"),
+        csv_backend=_csv_link(d, "backend"),
+        csv_data_class=_csv_link(d, "data_class"),
+        csv_app=_csv_link(d, "app"),
+    )

@@ -28,8 +28,10 @@ class ExplainBody(BaseModel):
     tenant: str = "default"
     app: str = "default"
     headers: dict[str, str] = Field(default_factory=dict)
-    policy: str | None = Field(default=None, description="YAML to explain against instead "
-                               "of the running policy (not applied)")
+    policy: str | None = Field(
+        default=None,
+        description="YAML to explain against instead of the running policy (not applied)",
+    )
 
 
 def _reloader(request: Request) -> PolicyReloader:
@@ -38,9 +40,15 @@ def _reloader(request: Request) -> PolicyReloader:
 
 
 def _problems_response(exc: PolicyError) -> Response:
-    body = {"error": {"message": f"policy refused: {len(exc.problems)} problem(s)",
-                      "type": "invalid_request_error", "param": None, "code": "invalid_policy",
-                      "problems": [p.as_dict() for p in exc.problems]}}
+    body = {
+        "error": {
+            "message": f"policy refused: {len(exc.problems)} problem(s)",
+            "type": "invalid_request_error",
+            "param": None,
+            "code": "invalid_policy",
+            "problems": [p.as_dict() for p in exc.problems],
+        }
+    }
     return Response(orjson.dumps(body), status_code=422, media_type=JSON)
 
 
@@ -51,11 +59,21 @@ def build_router() -> APIRouter:
     async def get_policy(request: Request, _actor: str = Depends(require_admin)) -> Response:
         reloader = _reloader(request)
         cur = reloader.current()
-        body = {"sha256": cur.sha256, "source": cur.source,
-                "warnings": [w.as_dict() for w in cur.warnings],
-                "changes": [{"actor": c.actor, "at": c.at, "sha256": c.sha256,
-                             "previous_sha256": c.previous_sha256, "source": c.source}
-                            for c in reloader.changes]}
+        body = {
+            "sha256": cur.sha256,
+            "source": cur.source,
+            "warnings": [w.as_dict() for w in cur.warnings],
+            "changes": [
+                {
+                    "actor": c.actor,
+                    "at": c.at,
+                    "sha256": c.sha256,
+                    "previous_sha256": c.previous_sha256,
+                    "source": c.source,
+                }
+                for c in reloader.changes
+            ],
+        }
         return Response(orjson.dumps(body), media_type=JSON)
 
     @router.put("")
@@ -84,7 +102,8 @@ def build_router() -> APIRouter:
         if body.policy is not None:
             try:
                 compiled = await asyncio.to_thread(
-                    load_text, body.policy, "explain", _reloader(request).limits)
+                    load_text, body.policy, "explain", _reloader(request).limits
+                )
             except PolicyError as exc:
                 return _problems_response(exc)
         if body.model not in compiled.policy.aliases:
@@ -92,8 +111,15 @@ def build_router() -> APIRouter:
         stats = rt.stats.snapshot(rt.clock.monotonic())
         try:
             trace: dict[str, Any] = explain_text(
-                compiled, body.model, body.text, tenant=body.tenant, app=body.app,
-                headers=body.headers, stats=stats, disabled=rt.disabled)
+                compiled,
+                body.model,
+                body.text,
+                tenant=body.tenant,
+                app=body.app,
+                headers=body.headers,
+                stats=stats,
+                disabled=rt.disabled,
+            )
         except ValueError as exc:
             raise InvalidRequest(str(exc), param="headers") from None
         return Response(orjson.dumps(trace), media_type=JSON)

@@ -68,23 +68,30 @@ def _query(request: Request, scope: str, group_by: str) -> ReportQuery:
     asked = request.query_params.get("tenant") or None
     if scope != ADMIN:
         if asked is not None and asked != scope:
-            raise PermissionDenied("a tenant key may read only its own tenant's report",
-                                   code="tenant_scope")
+            raise PermissionDenied(
+                "a tenant key may read only its own tenant's report", code="tenant_scope"
+            )
         asked = scope
     raw = request.query_params.get("group_by") or group_by
     start, end = _day(request, "from", today.replace(day=1)), _day(request, "to", today)
     try:
-        q = ReportQuery(start=start, end=end,
-                        group_by=tuple(g.strip() for g in raw.split(",") if g.strip()),
-                        tenant=asked)
+        q = ReportQuery(
+            start=start,
+            end=end,
+            group_by=tuple(g.strip() for g in raw.split(",") if g.strip()),
+            tenant=asked,
+        )
     except ReportError as exc:
         raise InvalidRequest(str(exc), param=exc.param) from None
     settings = rt.settings
     limit = int(getattr(settings, "report_max_days", DEFAULT_MAX_DAYS))
     days = end.toordinal() - start.toordinal() + 1
     if days > limit:  # the work (rows, per-day chart columns) grows with the range
-        raise InvalidRequest(f"the range 'from'..'to' covers {days} days; at most {limit}",
-                             param="to", code="range_too_long")
+        raise InvalidRequest(
+            f"the range 'from'..'to' covers {days} days; at most {limit}",
+            param="to",
+            code="range_too_long",
+        )
     return q
 
 
@@ -95,8 +102,9 @@ def _policy(request: Request) -> Policy:
 
 def _reference(request: Request) -> PolicyCloudReference:
     rt = request.app.state.runtime
-    return PolicyCloudReference(_policy(request),
-                                datetime.fromtimestamp(rt.clock.now(), UTC).date())
+    return PolicyCloudReference(
+        _policy(request), datetime.fromtimestamp(rt.clock.now(), UTC).date()
+    )
 
 
 def _rates(request: Request) -> Rates:
@@ -125,8 +133,11 @@ def build_router() -> APIRouter:
         content = await asyncio.to_thread(body)
         if fmt == "csv":
             name = f"gecit-cost-{q.start.isoformat()}-{q.end.isoformat()}.csv"
-            return Response(content, media_type="text/csv; charset=utf-8",
-                            headers={"content-disposition": f'attachment; filename="{name}"'})
+            return Response(
+                content,
+                media_type="text/csv; charset=utf-8",
+                headers={"content-disposition": f'attachment; filename="{name}"'},
+            )
         if fmt == "table":
             return Response(content, media_type="text/plain; charset=utf-8")
         return Response(content, media_type="application/json")
@@ -139,13 +150,18 @@ def build_router() -> APIRouter:
         reference, rates = _reference(request), _rates(request)
 
         def page() -> str:  # the queries and the charts, both off the event loop
-            return dashboard.render(dashboard.load(engine, q.start, q.end, q.tenant,
-                                                   reference, rates))
+            return dashboard.render(
+                dashboard.load(engine, q.start, q.end, q.tenant, reference, rates)
+            )
 
-        return HTMLResponse(await asyncio.to_thread(page),
-                            headers={"cache-control": "no-store",
-                                     "content-security-policy": "default-src 'none'; "
-                                     "style-src 'unsafe-inline'; img-src 'self' data:; "
-                                     "form-action 'self'"})
+        return HTMLResponse(
+            await asyncio.to_thread(page),
+            headers={
+                "cache-control": "no-store",
+                "content-security-policy": "default-src 'none'; "
+                "style-src 'unsafe-inline'; img-src 'self' data:; "
+                "form-action 'self'",
+            },
+        )
 
     return router

@@ -76,4 +76,4 @@ class RandomIds:
                 at = 0
             self._at = at + 14
             ms = (self._now_ns() // 1_000_000) & _MS_MASK
-            return f"{prefix}{ms:011x}{self._hex[at:at + 13]}"
+            return f"{prefix}{ms:011x}{self._hex[at : at + 13]}"

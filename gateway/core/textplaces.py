@@ -37,14 +37,45 @@ TEXT_PART_TYPES = frozenset({"text", "input_text", "output_text", "refusal"})
 _ENCODED_KEYS = frozenset({"data", "file_data"})
 
 # top-level fields whose values are walked for text ...
-TEXT_FIELDS = ("messages", "tools", "functions", "tool_choice", "function_call",
-               "response_format", "stop", "metadata", "user", "safety_identifier",
-               "prompt_cache_key", "prediction", "audio", "web_search_options", "logit_bias")
+TEXT_FIELDS = (
+    "messages",
+    "tools",
+    "functions",
+    "tool_choice",
+    "function_call",
+    "response_format",
+    "stop",
+    "metadata",
+    "user",
+    "safety_identifier",
+    "prompt_cache_key",
+    "prediction",
+    "audio",
+    "web_search_options",
+    "logit_bias",
+)
 # ... and those that hold no free text (numbers, booleans, enumerations, the gateway's alias)
-PLAIN_FIELDS = ("model", "stream", "stream_options", "max_tokens", "max_completion_tokens",
-                "temperature", "top_p", "seed", "n", "parallel_tool_calls", "presence_penalty",
-                "frequency_penalty", "logprobs", "top_logprobs", "service_tier", "store",
-                "modalities", "reasoning_effort", "verbosity")
+PLAIN_FIELDS = (
+    "model",
+    "stream",
+    "stream_options",
+    "max_tokens",
+    "max_completion_tokens",
+    "temperature",
+    "top_p",
+    "seed",
+    "n",
+    "parallel_tool_calls",
+    "presence_penalty",
+    "frequency_penalty",
+    "logprobs",
+    "top_logprobs",
+    "service_tier",
+    "store",
+    "modalities",
+    "reasoning_effort",
+    "verbosity",
+)
 
 
 class _KeyOf:
@@ -213,8 +244,9 @@ def _function_def(fd: FunctionDef, at: str) -> Iterator[_Place]:
         yield from _json(fd, "parameters", fd.parameters, at + ".parameters")
 
 
-def _json(holder: Any, slot: Any, value: Any, at: str,
-          skip: frozenset[str] = frozenset()) -> Iterator[_Place]:
+def _json(
+    holder: Any, slot: Any, value: Any, at: str, skip: frozenset[str] = frozenset()
+) -> Iterator[_Place]:
     """Every string in a JSON value: string values, and the keys of objects."""
     if isinstance(value, str):
         if value and not (skip and (slot in skip or value.startswith("data:"))):

@@ -25,8 +25,13 @@ def _class_table() -> bytes:
             ch = bytes([b]).decode("cp1254")
         except UnicodeDecodeError:
             continue  # never produced by encoding
-        out[b] = ord("w") if re.match(r"\w", ch) else ord(" ") if ch.isspace() or re.match(
-            r"\s", ch) else ord("p")
+        out[b] = (
+            ord("w")
+            if re.match(r"\w", ch)
+            else ord(" ")
+            if ch.isspace() or re.match(r"\s", ch)
+            else ord("p")
+        )
     return bytes(out)
 
 
@@ -41,8 +46,7 @@ def count_encoded_tokens(encoded: bytes) -> int:
     # by non-'w'); what is left of a word, 1-3 'w' at its end, is one more token. A run of r
     # (1..3) counts r - r//2 - r//3 = 1 with non-overlapping counts.
     c = c.replace(b"wwww", b"W")
-    return (c.count(b"p") + c.count(b"W") + c.count(b"w") - c.count(b"ww")
-            - c.count(b"www"))
+    return c.count(b"p") + c.count(b"W") + c.count(b"w") - c.count(b"ww") - c.count(b"www")
 
 
 def estimate_text_tokens(text: str) -> int:

@@ -22,8 +22,18 @@ from starlette.routing import Route
 # Replicate prediction canceled after `cut_after` chunks; "blocked" a Vertex safety block
 # (HTTP 200, `promptFeedback.blockReason`, no candidates); "unfinished" an OpenAI-style
 # stream that ends with `[DONE]` but no finish reason (an interrupted llama.cpp)
-ModeKind = Literal["ok", "status", "throttle", "hang", "cut", "malformed",
-                   "error_frame", "canceled", "blocked", "unfinished"]
+ModeKind = Literal[
+    "ok",
+    "status",
+    "throttle",
+    "hang",
+    "cut",
+    "malformed",
+    "error_frame",
+    "canceled",
+    "blocked",
+    "unfinished",
+]
 
 DEFAULT_REPLY = "Merhaba! Size nasıl yardımcı olabilirim? Bu yanıt emülatörden geliyor."
 
@@ -89,8 +99,13 @@ class EmulatorState:
 
 async def log_request(state: EmulatorState, request: Request) -> Logged:
     body = await request.body()
-    entry = Logged(request.method, request.url.path, request.url.query,
-                   {k.lower(): v for k, v in request.headers.items()}, body)
+    entry = Logged(
+        request.method,
+        request.url.path,
+        request.url.query,
+        {k.lower(): v for k, v in request.headers.items()},
+        body,
+    )
     if not request.url.path.startswith("/_emulator"):
         state.requests.append(entry)
     return entry
@@ -99,8 +114,9 @@ async def log_request(state: EmulatorState, request: Request) -> Logged:
 FailureCheck = Callable[["Mode"], Awaitable[Response | None]]
 
 
-async def admit(state: EmulatorState, request: Request, failure: FailureCheck,
-                bad_json: Callable[[], Response]) -> tuple[Mode, Any] | Response:
+async def admit(
+    state: EmulatorState, request: Request, failure: FailureCheck, bad_json: Callable[[], Response]
+) -> tuple[Mode, Any] | Response:
     """Log the request and take its mode; the mode's failure or the vendor's bad-JSON answer
     when there is one, else the mode and the parsed body."""
     entry = await log_request(state, request)
@@ -123,7 +139,7 @@ def words(text: str) -> list[str]:
 def pieces_of(text: str, size: int) -> list[str]:
     """Split a text into pieces of `size` characters (the echo mode's stream pieces)."""
     size = max(1, size)
-    return [text[i:i + size] for i in range(0, len(text), size)] or [""]
+    return [text[i : i + size] for i in range(0, len(text), size)] or [""]
 
 
 def last_user_text(body: dict[str, Any]) -> str:
@@ -150,37 +166,50 @@ def control_routes(state: EmulatorState) -> list[Route]:
         return Response(b"{}", media_type="application/json")
 
     async def get_requests(_request: Request) -> Response:
-        body = {"requests": [r.as_dict() for r in state.requests],
-                "served_prompt_tokens": state.served_prompt_tokens,
-                "served_completion_tokens": state.served_completion_tokens}
+        body = {
+            "requests": [r.as_dict() for r in state.requests],
+            "served_prompt_tokens": state.served_prompt_tokens,
+            "served_completion_tokens": state.served_completion_tokens,
+        }
         return Response(orjson.dumps(body), media_type="application/json")
 
     async def reset(_request: Request) -> Response:
         state.reset()
         return Response(b"{}", media_type="application/json")
 
-    return [Route("/_emulator/mode", set_mode, methods=["POST"]),
-            Route("/_emulator/requests", get_requests, methods=["GET"]),
-            Route("/_emulator/reset", reset, methods=["POST"])]
+    return [
+        Route("/_emulator/mode", set_mode, methods=["POST"]),
+        Route("/_emulator/requests", get_requests, methods=["GET"]),
+        Route("/_emulator/reset", reset, methods=["POST"]),
+    ]
 
 
 def _openai_status(status: int) -> Response:
-    return Response(orjson.dumps({"error": {"message": "emulated failure"}}),
-                    status_code=status, media_type="application/json")
+    return Response(
+        orjson.dumps({"error": {"message": "emulated failure"}}),
+        status_code=status,
+        media_type="application/json",
+    )
 
 
 def _openai_throttle(mode: Mode, headers: dict[str, str]) -> Response:
-    return Response(orjson.dumps({"error": {"message": "emulated throttling"}}),
-                    status_code=429, media_type="application/json", headers=headers)
+    return Response(
+        orjson.dumps({"error": {"message": "emulated throttling"}}),
+        status_code=429,
+        media_type="application/json",
+        headers=headers,
+    )
 
 
 StatusError = Callable[[int], Response]
 ThrottleError = Callable[["Mode", dict[str, str]], Response]
 
 
-async def apply_failure_mode(mode: Mode, status_error: StatusError = _openai_status,
-                             throttle_error: ThrottleError = _openai_throttle
-                             ) -> Response | None:
+async def apply_failure_mode(
+    mode: Mode,
+    status_error: StatusError = _openai_status,
+    throttle_error: ThrottleError = _openai_throttle,
+) -> Response | None:
     """For non-ok modes that fail before any byte of the answer: the failure response, shaped
     by the vendor's `status_error` / `throttle_error` (a `retry-after` header is prepared for
     the throttle); `hang` and `delay_s` wait here. None when the answer may go ahead."""
@@ -205,14 +234,23 @@ def free_port() -> int:
 class EmulatorServer:
     """Runs an emulator app with uvicorn in a background thread (tests, `gateway emulate`)."""
 
-    def __init__(self, app_factory: Callable[[EmulatorState], Starlette],
-                 port: int | None = None) -> None:
+    def __init__(
+        self, app_factory: Callable[[EmulatorState], Starlette], port: int | None = None
+    ) -> None:
         self.state = EmulatorState()
         self.app = app_factory(self.state)
         self.port = port or free_port()
-        self._server = uvicorn.Server(uvicorn.Config(
-            self.app, host="127.0.0.1", port=self.port, log_level="warning", access_log=False,
-            lifespan="off", timeout_graceful_shutdown=1))
+        self._server = uvicorn.Server(
+            uvicorn.Config(
+                self.app,
+                host="127.0.0.1",
+                port=self.port,
+                log_level="warning",
+                access_log=False,
+                lifespan="off",
+                timeout_graceful_shutdown=1,
+            )
+        )
         self._thread: threading.Thread | None = None
 
     @property

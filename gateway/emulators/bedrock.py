@@ -41,9 +41,14 @@ TOOL_COMPLETION_TOKENS = 12
 EMBED_DIMENSIONS = 16
 
 ERROR_TYPES: dict[int, str] = {
-    400: "ValidationException", 403: "AccessDeniedException", 404: "ResourceNotFoundException",
-    408: "ModelTimeoutException", 424: "ModelErrorException", 429: "ThrottlingException",
-    500: "InternalServerException", 503: "ServiceUnavailableException",
+    400: "ValidationException",
+    403: "AccessDeniedException",
+    404: "ResourceNotFoundException",
+    408: "ModelTimeoutException",
+    424: "ModelErrorException",
+    429: "ThrottlingException",
+    500: "InternalServerException",
+    503: "ServiceUnavailableException",
 }
 
 
@@ -61,20 +66,30 @@ def error_type_for(status: int) -> str:
     return "InternalServerException" if status >= 500 else "ValidationException"
 
 
-def aws_error(status: int, error_type: str, message: str,
-              headers: dict[str, str] | None = None) -> Response:
-    return Response(orjson.dumps({"message": message}), status_code=status,
-                    media_type="application/json",
-                    headers={"x-amzn-ErrorType": error_type,
-                             "x-amzn-RequestId": "emu-request", **(headers or {})})
+def aws_error(
+    status: int, error_type: str, message: str, headers: dict[str, str] | None = None
+) -> Response:
+    return Response(
+        orjson.dumps({"message": message}),
+        status_code=status,
+        media_type="application/json",
+        headers={
+            "x-amzn-ErrorType": error_type,
+            "x-amzn-RequestId": "emu-request",
+            **(headers or {}),
+        },
+    )
 
 
 async def failure_response(mode: Mode) -> Response | None:
     """For modes that fail before any byte of the answer: the AWS-shaped failure (or a wait)."""
     return await apply_failure_mode(
-        mode, lambda status: aws_error(status, error_type_for(status), "emulated failure"),
-        lambda _m, headers: aws_error(429, "ThrottlingException",
-                                      "Too many requests, please wait.", headers))
+        mode,
+        lambda status: aws_error(status, error_type_for(status), "emulated failure"),
+        lambda _m, headers: aws_error(
+            429, "ThrottlingException", "Too many requests, please wait.", headers
+        ),
+    )
 
 
 def _block_tokens(block: dict[str, Any]) -> int:
@@ -131,33 +146,51 @@ def _converse(state: EmulatorState, mode: Mode, body: dict[str, Any]) -> dict[st
     pt = prompt_tokens(body)
     tool = wants_tool_call(body)
     if tool is not None:
-        content: list[dict[str, Any]] = [{"toolUse": {
-            "toolUseId": TOOL_USE_ID, "name": tool["name"], "input": {"city": "İstanbul"}}}]
+        content: list[dict[str, Any]] = [
+            {
+                "toolUse": {
+                    "toolUseId": TOOL_USE_ID,
+                    "name": tool["name"],
+                    "input": {"city": "İstanbul"},
+                }
+            }
+        ]
         reason, ct = "tool_use", TOOL_COMPLETION_TOKENS
     else:
         pieces, reason = answer_pieces(mode, body)
         content, ct = [{"text": "".join(pieces)}], len(pieces)
     state.served_prompt_tokens += pt
     state.served_completion_tokens += ct
-    return {"output": {"message": {"role": "assistant", "content": content}},
-            "stopReason": reason, "usage": _usage(pt, ct), "metrics": {"latencyMs": 1}}
+    return {
+        "output": {"message": {"role": "assistant", "content": content}},
+        "stopReason": reason,
+        "usage": _usage(pt, ct),
+        "metrics": {"latencyMs": 1},
+    }
 
 
 def _ev(event_type: str, obj: dict[str, Any]) -> bytes:
     return eventstream.event(event_type, orjson.dumps(obj))
 
 
-async def _stream(state: EmulatorState, mode: Mode, body: dict[str, Any],
-                  knobs: StreamKnobs) -> AsyncIterator[bytes]:
+async def _stream(
+    state: EmulatorState, mode: Mode, body: dict[str, Any], knobs: StreamKnobs
+) -> AsyncIterator[bytes]:
     pt = prompt_tokens(body)
     tool = wants_tool_call(body)
     yield _ev("messageStart", {"role": "assistant"})
     if tool is not None:
-        yield _ev("contentBlockStart", {"contentBlockIndex": 0, "start": {
-            "toolUse": {"toolUseId": TOOL_USE_ID, "name": tool["name"]}}})
+        yield _ev(
+            "contentBlockStart",
+            {
+                "contentBlockIndex": 0,
+                "start": {"toolUse": {"toolUseId": TOOL_USE_ID, "name": tool["name"]}},
+            },
+        )
         for part in TOOL_INPUT_PARTS:
-            yield _ev("contentBlockDelta", {"contentBlockIndex": 0,
-                                            "delta": {"toolUse": {"input": part}}})
+            yield _ev(
+                "contentBlockDelta", {"contentBlockIndex": 0, "delta": {"toolUse": {"input": part}}}
+            )
         reason, ct = "tool_use", TOOL_COMPLETION_TOKENS
     else:
         pieces, reason = answer_pieces(mode, body)
@@ -165,12 +198,16 @@ async def _stream(state: EmulatorState, mode: Mode, body: dict[str, Any],
             if mode.kind == "cut" and i >= mode.cut_after:
                 raise ConnectionResetError("emulated cut")  # uvicorn drops the connection
             if mode.kind == "malformed" and i == 1:
-                yield eventstream.event("contentBlockDelta", orjson.dumps(
-                    {"contentBlockIndex": 0, "delta": {"text": piece}}), corrupt_crc=True)
+                yield eventstream.event(
+                    "contentBlockDelta",
+                    orjson.dumps({"contentBlockIndex": 0, "delta": {"text": piece}}),
+                    corrupt_crc=True,
+                )
                 return
             if knobs.exception_after is not None and i == knobs.exception_after:
-                yield eventstream.exception(knobs.exception_type,
-                                            b'{"message":"emulated stream error"}')
+                yield eventstream.exception(
+                    knobs.exception_type, b'{"message":"emulated stream error"}'
+                )
                 return
             yield _ev("contentBlockDelta", {"contentBlockIndex": 0, "delta": {"text": piece}})
             if mode.inter_chunk_s:
@@ -187,7 +224,7 @@ def model_id_is_one_segment(request: Request) -> bool:
     """AWS routes `/model/{modelId}/...` on the raw path: an inference-profile ARN must arrive
     percent-encoded (its '/' as %2F), or the path names no operation."""
     raw = bytes(request.scope.get("raw_path") or request.url.path.encode()).decode("latin-1")
-    model_part = raw.split("?", 1)[0][len("/model/"):].rsplit("/", 1)[0]
+    model_part = raw.split("?", 1)[0][len("/model/") :].rsplit("/", 1)[0]
     return "/" not in model_part
 
 
@@ -212,8 +249,9 @@ def validate_converse(operation: str, body: dict[str, Any], model_id: str) -> Re
 def build_app(state: EmulatorState, knobs: StreamKnobs | None = None) -> Starlette:
     stream_knobs = knobs or StreamKnobs()
 
-    async def _body(request: Request, operation: str | None = None
-                    ) -> tuple[Mode, dict[str, Any] | Response]:
+    async def _body(
+        request: Request, operation: str | None = None
+    ) -> tuple[Mode, dict[str, Any] | Response]:
         """The request's mode and JSON body, or the error Bedrock would answer. `operation`
         names a Converse operation whose body is validated as Bedrock validates it."""
         entry = await log_request(state, request)
@@ -241,16 +279,21 @@ def build_app(state: EmulatorState, knobs: StreamKnobs | None = None) -> Starlet
             return body
         if mode.kind == "malformed":
             return Response(b'{"output": {"message": ', media_type="application/json")
-        return Response(orjson.dumps(_converse(state, mode, body)),
-                        media_type="application/json", headers={"x-amzn-RequestId": "emu"})
+        return Response(
+            orjson.dumps(_converse(state, mode, body)),
+            media_type="application/json",
+            headers={"x-amzn-RequestId": "emu"},
+        )
 
     async def converse_stream(request: Request) -> Response:
         mode, body = await _body(request, "ConverseStream")
         if isinstance(body, Response):
             return body
-        return StreamingResponse(_stream(state, mode, body, stream_knobs),
-                                 media_type="application/vnd.amazon.eventstream",
-                                 headers={"x-amzn-RequestId": "emu"})
+        return StreamingResponse(
+            _stream(state, mode, body, stream_knobs),
+            media_type="application/vnd.amazon.eventstream",
+            headers={"x-amzn-RequestId": "emu"},
+        )
 
     async def invoke(request: Request) -> Response:
         mode, body = await _body(request)
@@ -264,12 +307,20 @@ def build_app(state: EmulatorState, knobs: StreamKnobs | None = None) -> Starlet
         tokens = count_tokens(text)
         state.served_prompt_tokens += tokens
         dims = body.get("dimensions") if isinstance(body.get("dimensions"), int) else None
-        return Response(orjson.dumps({"embedding": embedding_for(text, dims or EMBED_DIMENSIONS),
-                                      "inputTextTokenCount": tokens}),
-                        media_type="application/json")
+        return Response(
+            orjson.dumps(
+                {
+                    "embedding": embedding_for(text, dims or EMBED_DIMENSIONS),
+                    "inputTextTokenCount": tokens,
+                }
+            ),
+            media_type="application/json",
+        )
 
-    routes = [Route("/model/{model_id:path}/converse", converse, methods=["POST"]),
-              Route("/model/{model_id:path}/converse-stream", converse_stream, methods=["POST"]),
-              Route("/model/{model_id:path}/invoke", invoke, methods=["POST"]),
-              *control_routes(state)]
+    routes = [
+        Route("/model/{model_id:path}/converse", converse, methods=["POST"]),
+        Route("/model/{model_id:path}/converse-stream", converse_stream, methods=["POST"]),
+        Route("/model/{model_id:path}/invoke", invoke, methods=["POST"]),
+        *control_routes(state),
+    ]
     return Starlette(routes=routes)

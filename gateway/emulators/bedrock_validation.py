@@ -28,12 +28,17 @@ from botocore.model import (
 
 MAX_REPORTED = 10  # AWS lists at most this many findings in one message
 
-TOOL_CONFIG_REQUIRED = ("The toolConfig field must be defined when using toolUse and toolResult "
-                        "content blocks.")
-FIRST_TURN_USER = ("A conversation must start with a user message. Try again with a "
-                   "conversation that starts with a user message.")
-ALTERNATE_ROLES = ("A conversation must alternate between user and assistant roles. Make sure "
-                   "the conversation alternates between user and assistant roles and try again.")
+TOOL_CONFIG_REQUIRED = (
+    "The toolConfig field must be defined when using toolUse and toolResult content blocks."
+)
+FIRST_TURN_USER = (
+    "A conversation must start with a user message. Try again with a "
+    "conversation that starts with a user message."
+)
+ALTERNATE_ROLES = (
+    "A conversation must alternate between user and assistant roles. Make sure "
+    "the conversation alternates between user and assistant roles and try again."
+)
 
 
 @cache
@@ -175,8 +180,9 @@ def _matches(pattern: str, value: str) -> bool:
     return compiled is None or compiled.fullmatch(value) is not None
 
 
-def shape_findings(operation_name: str, body: Mapping[str, Any], uri: Mapping[str, str]
-                   ) -> list[str]:
+def shape_findings(
+    operation_name: str, body: Mapping[str, Any], uri: Mapping[str, str]
+) -> list[str]:
     """What botocore's model finds wrong with a request: body members and URI labels."""
     shape = operation(operation_name).input_shape
     if shape is None:  # an operation without input: nothing to check
@@ -195,13 +201,19 @@ def conversation_findings(body: Mapping[str, Any]) -> list[str]:
         return [FIRST_TURN_USER]
     for i, message in enumerate(messages):
         if not message.get("content"):
-            return [f"The content field in the Message object at messages.{i} is empty. Add a "
-                    "ContentBlock object to the content field and try again."]
+            return [
+                f"The content field in the Message object at messages.{i} is empty. Add a "
+                "ContentBlock object to the content field and try again."
+            ]
     roles = [m.get("role") for m in messages]
     if any(a == b for a, b in itertools.pairwise(roles)):
         return [ALTERNATE_ROLES]
-    blocks = [(i, b) for i, m in enumerate(messages) for b in m.get("content") or []
-              if isinstance(b, dict)]
+    blocks = [
+        (i, b)
+        for i, m in enumerate(messages)
+        for b in m.get("content") or []
+        if isinstance(b, dict)
+    ]
     if any("toolUse" in b or "toolResult" in b for _, b in blocks) and not body.get("toolConfig"):
         return [TOOL_CONFIG_REQUIRED]
     return _tool_result_findings(messages)
@@ -211,19 +223,29 @@ def _tool_result_findings(messages: list[dict[str, Any]]) -> list[str]:
     """A user turn's toolResult blocks answer toolUse blocks of the assistant turn just before."""
     for i, message in enumerate(messages):
         content = [b for b in message.get("content") or [] if isinstance(b, dict)]
-        results = [b["toolResult"].get("toolUseId") for b in content
-                   if isinstance(b.get("toolResult"), dict)]
+        results = [
+            b["toolResult"].get("toolUseId")
+            for b in content
+            if isinstance(b.get("toolResult"), dict)
+        ]
         if not results:
             continue
         previous = messages[i - 1].get("content") or [] if i else []
-        uses = {b["toolUse"].get("toolUseId") for b in previous
-                if isinstance(b, dict) and isinstance(b.get("toolUse"), dict)}
+        uses = {
+            b["toolUse"].get("toolUseId")
+            for b in previous
+            if isinstance(b, dict) and isinstance(b.get("toolUse"), dict)
+        }
         if len(results) > len(uses):
-            return [f"The number of toolResult blocks at messages.{i}.content exceeds the number "
-                    "of toolUse blocks of previous turn."]
+            return [
+                f"The number of toolResult blocks at messages.{i}.content exceeds the number "
+                "of toolUse blocks of previous turn."
+            ]
         if any(r not in uses for r in results):
-            return [f"The toolUseId of a toolResult block at messages.{i}.content does not match "
-                    "a toolUse block of the previous turn."]
+            return [
+                f"The toolUseId of a toolResult block at messages.{i}.content does not match "
+                "a toolUse block of the previous turn."
+            ]
     return []
 
 

@@ -37,8 +37,9 @@ def encode_headers(headers: Mapping[str, str]) -> bytes:
     return bytes(out)
 
 
-def encode_message(headers: Mapping[str, str], payload: bytes, *,
-                   corrupt_crc: bool = False) -> bytes:
+def encode_message(
+    headers: Mapping[str, str], payload: bytes, *, corrupt_crc: bool = False
+) -> bytes:
     """One framed message. `corrupt_crc` flips the message CRC (to emulate a broken frame)."""
     raw_headers = encode_headers(headers)
     total = _PRELUDE.size + 4 + len(raw_headers) + len(payload) + 4
@@ -51,12 +52,20 @@ def encode_message(headers: Mapping[str, str], payload: bytes, *,
 
 def event(event_type: str, payload: bytes, *, corrupt_crc: bool = False) -> bytes:
     """An `event` message with a JSON payload, as Bedrock's ConverseStream sends it."""
-    return encode_message({":event-type": event_type, ":content-type": "application/json",
-                           ":message-type": "event"}, payload, corrupt_crc=corrupt_crc)
+    return encode_message(
+        {":event-type": event_type, ":content-type": "application/json", ":message-type": "event"},
+        payload,
+        corrupt_crc=corrupt_crc,
+    )
 
 
 def exception(exception_type: str, payload: bytes) -> bytes:
     """An `exception` message (a modelled error sent inside an open stream)."""
-    return encode_message({":exception-type": exception_type,
-                           ":content-type": "application/json",
-                           ":message-type": "exception"}, payload)
+    return encode_message(
+        {
+            ":exception-type": exception_type,
+            ":content-type": "application/json",
+            ":message-type": "exception",
+        },
+        payload,
+    )

@@ -22,8 +22,30 @@ from dataclasses import dataclass, field
 from gateway.emulators.gpu_profiles import GpuProfile
 
 # vLLM's own bucket bounds for vllm:time_to_first_token_seconds
-TTFT_BUCKETS = (0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1.0, 2.5,
-                5.0, 7.5, 10.0, 20.0, 40.0, 80.0, 160.0, 640.0, 2560.0)
+TTFT_BUCKETS = (
+    0.001,
+    0.005,
+    0.01,
+    0.02,
+    0.04,
+    0.06,
+    0.08,
+    0.1,
+    0.25,
+    0.5,
+    0.75,
+    1.0,
+    2.5,
+    5.0,
+    7.5,
+    10.0,
+    20.0,
+    40.0,
+    80.0,
+    160.0,
+    640.0,
+    2560.0,
+)
 
 
 def block_hashes(tokens: Sequence[object], block_size: int = 16) -> list[int]:
@@ -32,8 +54,9 @@ def block_hashes(tokens: Sequence[object], block_size: int = 16) -> list[int]:
     out: list[int] = []
     prev = b""
     for i in range(0, len(tokens) - block_size + 1, block_size):
-        h = hashlib.blake2b(prev + repr(tuple(tokens[i:i + block_size])).encode(),
-                            digest_size=8).digest()
+        h = hashlib.blake2b(
+            prev + repr(tuple(tokens[i : i + block_size])).encode(), digest_size=8
+        ).digest()
         out.append(int.from_bytes(h, "big"))
         prev = h
     return out
@@ -181,8 +204,10 @@ class GpuNode:
         return bool(self.waiting or self.running)
 
     def submit(self, req: SimRequest) -> None:
-        if (req.prompt_tokens + req.output_tokens > self.profile.max_model_len
-                or req.prompt_tokens + req.output_tokens > self.profile.kv_tokens):
+        if (
+            req.prompt_tokens + req.output_tokens > self.profile.max_model_len
+            or req.prompt_tokens + req.output_tokens > self.profile.kv_tokens
+        ):
             raise ValueError("request longer than the model's context")
         self.waiting.append(req)
 
@@ -221,8 +246,12 @@ class GpuNode:
         context = sum(r.prompt_tokens + r.generated for r in plan.decode)
         prefill = sum(n for _, n in plan.prefill)
         self.counters.prompt_tokens += prefill
-        return (p.base_step_s + len(plan.decode) * p.per_seq_s
-                + context * p.kv_read_s_per_token + prefill / p.prefill_tok_s)
+        return (
+            p.base_step_s
+            + len(plan.decode) * p.per_seq_s
+            + context * p.kv_read_s_per_token
+            + prefill / p.prefill_tok_s
+        )
 
     def end_step(self, end: float) -> list[StepEvent]:
         plan, self._plan = self._plan, None

@@ -56,24 +56,32 @@ class GpuProfile:
         return 1.0 / (self.base_step_s + self.per_seq_s + context * self.kv_read_s_per_token)
 
 
-def _profile(name: str, gpu: str, mem_gb: float, bw_gb_s: float, bf16_tflops: float,
-             hourly: str) -> GpuProfile:
+def _profile(
+    name: str, gpu: str, mem_gb: float, bw_gb_s: float, bf16_tflops: float, hourly: str
+) -> GpuProfile:
     eff_bw = bw_gb_s * 1e9 * ROOFLINE_EFFICIENCY
     kv_bytes = mem_gb * 1e9 * 0.9 - WEIGHT_BYTES - 1.5e9
     # per-sequence fixed cost: fitted on the A100 sweep (6.6x at 8 streams), scaled by
     # bandwidth as the rest of a decode step is
     return GpuProfile(
-        name=name, gpu=gpu, kv_blocks=int(kv_bytes / KV_BYTES_PER_TOKEN / 16), block_size=16,
-        base_step_s=WEIGHT_BYTES / eff_bw, per_seq_s=0.30e-3 * 1555 / bw_gb_s,
+        name=name,
+        gpu=gpu,
+        kv_blocks=int(kv_bytes / KV_BYTES_PER_TOKEN / 16),
+        block_size=16,
+        base_step_s=WEIGHT_BYTES / eff_bw,
+        per_seq_s=0.30e-3 * 1555 / bw_gb_s,
         kv_read_s_per_token=KV_BYTES_PER_TOKEN / eff_bw,
         prefill_tok_s=bf16_tflops * 1e12 * PREFILL_MFU / FLOPS_PER_TOKEN,
-        hourly_cost_usd=Decimal(hourly))
+        hourly_cost_usd=Decimal(hourly),
+    )
 
 
 # hourly figures: typical on-demand rents of the same card (amortisation + power stand-in)
-PROFILES = MappingProxyType({
-    "h100-8b": _profile("h100-8b", "H100 SXM 80GB", 80, 3350, 989, "2.50"),
-    "a100-8b": _profile("a100-8b", "A100 40GB", 40, 1555, 312, "1.30"),
-    "l40s-8b": _profile("l40s-8b", "L40S 48GB", 48, 864, 183, "1.00"),
-    "rtx6000-8b": _profile("rtx6000-8b", "RTX 6000 Ada 48GB", 48, 960, 182, "0.90"),
-})
+PROFILES = MappingProxyType(
+    {
+        "h100-8b": _profile("h100-8b", "H100 SXM 80GB", 80, 3350, 989, "2.50"),
+        "a100-8b": _profile("a100-8b", "A100 40GB", 40, 1555, 312, "1.30"),
+        "l40s-8b": _profile("l40s-8b", "L40S 48GB", 48, 864, 183, "1.00"),
+        "rtx6000-8b": _profile("rtx6000-8b", "RTX 6000 Ada 48GB", 48, 960, 182, "0.90"),
+    }
+)

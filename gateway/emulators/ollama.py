@@ -38,16 +38,23 @@ NDJSON = "application/x-ndjson"
 
 
 def _error(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
-    return Response(orjson.dumps({"error": message}), status_code=status,
-                    media_type="application/json", headers=headers)
+    return Response(
+        orjson.dumps({"error": message}),
+        status_code=status,
+        media_type="application/json",
+        headers=headers,
+    )
 
 
 async def _failure(mode: Mode) -> Response | None:
     """Failures before any byte of the answer, shaped as Ollama sends them."""
     return await apply_failure_mode(
-        mode, lambda status: _error(status, "emulated failure"),
+        mode,
+        lambda status: _error(status, "emulated failure"),
         lambda _m, headers: _error(
-            429, "server busy, please try again. maximum pending requests exceeded", headers))
+            429, "server busy, please try again. maximum pending requests exceeded", headers
+        ),
+    )
 
 
 def known_model(name: str) -> bool:
@@ -70,22 +77,32 @@ def _answer_pieces(mode: Mode, body: dict[str, Any]) -> tuple[list[str], str]:
 
 def _final(body: dict[str, Any], pt: int, ct: int, started_ns: int) -> dict[str, Any]:
     total = max(time.perf_counter_ns() - started_ns, 1000)
-    return {"model": body.get("model", MODEL), "created_at": _now(), "done": True,
-            "total_duration": total + 2_000_000, "load_duration": 2_000_000,
-            "prompt_eval_count": pt, "prompt_eval_duration": total // 3,
-            "eval_count": ct, "eval_duration": total - total // 3}
+    return {
+        "model": body.get("model", MODEL),
+        "created_at": _now(),
+        "done": True,
+        "total_duration": total + 2_000_000,
+        "load_duration": 2_000_000,
+        "prompt_eval_count": pt,
+        "prompt_eval_duration": total // 3,
+        "eval_count": ct,
+        "eval_duration": total - total // 3,
+    }
 
 
 def _tool_message(tool: dict[str, Any]) -> dict[str, Any]:
-    return {"role": "assistant", "content": "",
-            "tool_calls": [{"function": {"name": tool["name"],
-                                         "arguments": {"city": "İstanbul"}}}]}
+    return {
+        "role": "assistant",
+        "content": "",
+        "tool_calls": [{"function": {"name": tool["name"], "arguments": {"city": "İstanbul"}}}],
+    }
 
 
 def build_app(state: EmulatorState) -> Starlette:
     async def chat(request: Request) -> Response:
-        admitted = await admit(state, request, _failure,
-                               lambda: _error(400, "invalid character in request body"))
+        admitted = await admit(
+            state, request, _failure, lambda: _error(400, "invalid character in request body")
+        )
         if isinstance(admitted, Response):
             return admitted
         mode, body = admitted
@@ -93,21 +110,32 @@ def build_app(state: EmulatorState) -> Starlette:
         if findings:
             return _error(400, "; ".join(findings[:10]))
         if not known_model(str(body.get("model"))):
-            return _error(404, f"model \"{body.get('model')}\" not found, try pulling it first")
+            return _error(404, f'model "{body.get("model")}" not found, try pulling it first')
         started = time.perf_counter_ns()
         if body.get("stream", True):
             return StreamingResponse(_stream(state, mode, body, started), media_type=NDJSON)
         if mode.kind == "malformed":
             return Response(b'{"model": "x", "message": {', media_type="application/json")
-        return Response(orjson.dumps(_whole(state, mode, body, started)),
-                        media_type="application/json")
+        return Response(
+            orjson.dumps(_whole(state, mode, body, started)), media_type="application/json"
+        )
 
     async def tags(request: Request) -> Response:
         await log_request(state, request)
-        model = {"name": MODEL, "model": MODEL, "modified_at": _now(), "size": 1_000_000,
-                 "digest": "0" * 64,
-                 "details": {"format": "gguf", "family": "emulated", "families": ["emulated"],
-                             "parameter_size": "135M", "quantization_level": "Q8_0"}}
+        model = {
+            "name": MODEL,
+            "model": MODEL,
+            "modified_at": _now(),
+            "size": 1_000_000,
+            "digest": "0" * 64,
+            "details": {
+                "format": "gguf",
+                "family": "emulated",
+                "families": ["emulated"],
+                "parameter_size": "135M",
+                "quantization_level": "Q8_0",
+            },
+        }
         return Response(orjson.dumps({"models": [model]}), media_type="application/json")
 
     async def embed(request: Request) -> Response:
@@ -117,30 +145,41 @@ def build_app(state: EmulatorState) -> Starlette:
             return failure
         body = entry.json()
         if not known_model(str(body.get("model"))):
-            return _error(404, f"model \"{body.get('model')}\" not found, try pulling it first")
+            return _error(404, f'model "{body.get("model")}" not found, try pulling it first')
         raw = body.get("input")
         inputs = raw if isinstance(raw, list) else [raw]
         vectors = [[float(len(str(t)) % 7), 0.5, -0.25] for t in inputs]
         tokens = sum(count_tokens(str(t)) for t in inputs)
         state.served_prompt_tokens += tokens
-        return Response(orjson.dumps({"model": body["model"], "embeddings": vectors,
-                                      "total_duration": 1_000_000, "load_duration": 100_000,
-                                      "prompt_eval_count": tokens}),
-                        media_type="application/json")
+        return Response(
+            orjson.dumps(
+                {
+                    "model": body["model"],
+                    "embeddings": vectors,
+                    "total_duration": 1_000_000,
+                    "load_duration": 100_000,
+                    "prompt_eval_count": tokens,
+                }
+            ),
+            media_type="application/json",
+        )
 
     async def root(request: Request) -> Response:
         return Response(b"Ollama is running", media_type="text/plain")
 
-    routes = [Route("/api/chat", chat, methods=["POST"]),
-              Route("/api/tags", tags, methods=["GET"]),
-              Route("/api/embed", embed, methods=["POST"]),
-              Route("/", root, methods=["GET", "HEAD"]),
-              *control_routes(state)]
+    routes = [
+        Route("/api/chat", chat, methods=["POST"]),
+        Route("/api/tags", tags, methods=["GET"]),
+        Route("/api/embed", embed, methods=["POST"]),
+        Route("/", root, methods=["GET", "HEAD"]),
+        *control_routes(state),
+    ]
     return Starlette(routes=routes)
 
 
-def _whole(state: EmulatorState, mode: Mode, body: dict[str, Any],
-           started_ns: int) -> dict[str, Any]:
+def _whole(
+    state: EmulatorState, mode: Mode, body: dict[str, Any], started_ns: int
+) -> dict[str, Any]:
     pt = prompt_tokens(body)
     tool = wants_tool_call(body)
     if tool is not None:
@@ -157,14 +196,14 @@ def _line(obj: dict[str, Any]) -> bytes:
     return orjson.dumps(obj) + b"\n"
 
 
-async def _stream(state: EmulatorState, mode: Mode, body: dict[str, Any],
-                  started_ns: int) -> AsyncIterator[bytes]:
+async def _stream(
+    state: EmulatorState, mode: Mode, body: dict[str, Any], started_ns: int
+) -> AsyncIterator[bytes]:
     head = {"model": body.get("model", MODEL)}
     pt = prompt_tokens(body)
     tool = wants_tool_call(body)
     if tool is not None:
-        yield _line({**head, "created_at": _now(), "message": _tool_message(tool),
-                     "done": False})
+        yield _line({**head, "created_at": _now(), "message": _tool_message(tool), "done": False})
         reason, ct = "stop", 12
     else:
         pieces, reason = _answer_pieces(mode, body)
@@ -174,12 +213,23 @@ async def _stream(state: EmulatorState, mode: Mode, body: dict[str, Any],
             if mode.kind == "malformed" and i == 1:
                 yield b"{not json\n"
                 return
-            yield _line({**head, "created_at": _now(),
-                         "message": {"role": "assistant", "content": piece}, "done": False})
+            yield _line(
+                {
+                    **head,
+                    "created_at": _now(),
+                    "message": {"role": "assistant", "content": piece},
+                    "done": False,
+                }
+            )
             if mode.inter_chunk_s:
                 await asyncio.sleep(mode.inter_chunk_s)
         ct = len(pieces)
     state.served_prompt_tokens += pt
     state.served_completion_tokens += ct
-    yield _line({**_final(body, pt, ct, started_ns),
-                 "message": {"role": "assistant", "content": ""}, "done_reason": reason})
+    yield _line(
+        {
+            **_final(body, pt, ct, started_ns),
+            "message": {"role": "assistant", "content": ""},
+            "done_reason": reason,
+        }
+    )

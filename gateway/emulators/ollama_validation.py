@@ -43,24 +43,35 @@ def _is_list(v: Any) -> bool:
 
 
 CHAT_FIELDS: Mapping[str, Check] = {
-    "model": _is_str, "messages": _is_list, "tools": _is_list,
+    "model": _is_str,
+    "messages": _is_list,
+    "tools": _is_list,
     "think": lambda v: _is_bool(v) or v in ("high", "medium", "low"),
     "format": lambda v: v in ("", "json") or _is_object(v),
-    "options": _is_object, "stream": _is_bool,
+    "options": _is_object,
+    "stream": _is_bool,
     "keep_alive": lambda v: _is_number(v) or _is_str(v),
-    "logprobs": _is_bool, "top_logprobs": _is_int,
+    "logprobs": _is_bool,
+    "top_logprobs": _is_int,
 }
 MESSAGE_FIELDS: Mapping[str, Check] = {
-    "role": lambda v: v in ROLES, "content": _is_str, "thinking": _is_str,
+    "role": lambda v: v in ROLES,
+    "content": _is_str,
+    "thinking": _is_str,
     "images": lambda v: _is_list(v) and all(_is_str(i) for i in v),
-    "tool_calls": _is_list, "tool_name": _is_str,
+    "tool_calls": _is_list,
+    "tool_name": _is_str,
 }
 TOOL_CALL_FUNCTION_FIELDS: Mapping[str, Check] = {
-    "name": _is_str, "arguments": _is_object, "index": _is_int,
+    "name": _is_str,
+    "arguments": _is_object,
+    "index": _is_int,
 }
 TOOL_FIELDS: Mapping[str, Check] = {"type": lambda v: v == "function", "function": _is_object}
 FUNCTION_FIELDS: Mapping[str, Check] = {
-    "name": _is_str, "description": _is_str, "parameters": _is_object,
+    "name": _is_str,
+    "description": _is_str,
+    "parameters": _is_object,
 }
 
 
@@ -76,8 +87,11 @@ def _fields(obj: Any, spec: Mapping[str, Check], where: str) -> list[str]:
     if not isinstance(obj, dict):
         return [f"{where}: must be an object"]
     out = [f'{where}: unknown field "{k}"' for k in obj if k not in spec]
-    out += [f"{where}.{k}: invalid value" for k, check in spec.items()
-            if obj.get(k) is not None and not check(obj[k])]
+    out += [
+        f"{where}.{k}: invalid value"
+        for k, check in spec.items()
+        if obj.get(k) is not None and not check(obj[k])
+    ]
     return out
 
 
@@ -91,8 +105,9 @@ def _message_findings(i: int, message: Any) -> list[str]:
     for j, call in enumerate(message.get("tool_calls") or []):
         out += _fields(call, {"function": _is_object}, f"{where}.tool_calls[{j}]")
         if not out:
-            out += _fields(call["function"], TOOL_CALL_FUNCTION_FIELDS,
-                           f"{where}.tool_calls[{j}].function")
+            out += _fields(
+                call["function"], TOOL_CALL_FUNCTION_FIELDS, f"{where}.tool_calls[{j}].function"
+            )
     return out
 
 
@@ -107,8 +122,7 @@ def chat_findings(body: Mapping[str, Any]) -> list[str]:
         out += _message_findings(i, message)
     for i, tool in enumerate(body.get("tools") or []):
         found = _fields(tool, TOOL_FIELDS, f"tools[{i}]")
-        out += found or _fields(tool.get("function") or {}, FUNCTION_FIELDS,
-                                f"tools[{i}].function")
+        out += found or _fields(tool.get("function") or {}, FUNCTION_FIELDS, f"tools[{i}].function")
     unknown = sorted(set(body.get("options") or {}) - option_names())
     out += [f'options: unknown model parameter "{name}"' for name in unknown]
     return out

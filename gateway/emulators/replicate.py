@@ -43,17 +43,25 @@ TERMINAL = ("succeeded", "failed", "canceled")
 MODEL_ERROR = "CUDA error: an illegal memory access was encountered"
 
 
-def _problem(status: int, title: str, detail: str,
-             headers: dict[str, str] | None = None) -> Response:
-    return Response(orjson.dumps({"title": title, "detail": detail, "status": status}),
-                    status_code=status, media_type="application/problem+json", headers=headers)
+def _problem(
+    status: int, title: str, detail: str, headers: dict[str, str] | None = None
+) -> Response:
+    return Response(
+        orjson.dumps({"title": title, "detail": detail, "status": status}),
+        status_code=status,
+        media_type="application/problem+json",
+        headers=headers,
+    )
 
 
 async def _failure(mode: Mode) -> Response | None:
     return await apply_failure_mode(
-        mode, lambda status: _problem(status, "Internal Server Error", "emulated failure"),
-        lambda _m, headers: _problem(429, "Request was throttled", "Request was throttled.",
-                                     headers))
+        mode,
+        lambda status: _problem(status, "Internal Server Error", "emulated failure"),
+        lambda _m, headers: _problem(
+            429, "Request was throttled", "Request was throttled.", headers
+        ),
+    )
 
 
 def _authorized(request: Request) -> bool:
@@ -74,19 +82,40 @@ class Predictions:
         self.modes: dict[str, Mode] = {}
         self._ids = itertools.count(1)
 
-    def create(self, request: Request, model: str, version: str, inp: dict[str, Any],
-               stream: bool, mode: Mode) -> dict[str, Any]:
+    def create(
+        self,
+        request: Request,
+        model: str,
+        version: str,
+        inp: dict[str, Any],
+        stream: bool,
+        mode: Mode,
+    ) -> dict[str, Any]:
         pid = f"emu{next(self._ids):06d}"
         base = str(request.base_url).rstrip("/")
-        urls = {"get": f"{base}/v1/predictions/{pid}",
-                "cancel": f"{base}/v1/predictions/{pid}/cancel",
-                "web": f"https://replicate.com/p/{pid}"}
+        urls = {
+            "get": f"{base}/v1/predictions/{pid}",
+            "cancel": f"{base}/v1/predictions/{pid}/cancel",
+            "web": f"https://replicate.com/p/{pid}",
+        }
         if stream:
             urls["stream"] = f"{base}/v1/streams/{pid}"
-        item = {"id": pid, "model": model, "version": version, "input": inp, "logs": "",
-                "output": None, "error": None, "status": "starting", "data_removed": False,
-                "created_at": _now(), "started_at": None, "completed_at": None,
-                "metrics": {}, "urls": urls}
+        item = {
+            "id": pid,
+            "model": model,
+            "version": version,
+            "input": inp,
+            "logs": "",
+            "output": None,
+            "error": None,
+            "status": "starting",
+            "data_removed": False,
+            "created_at": _now(),
+            "started_at": None,
+            "completed_at": None,
+            "metrics": {},
+            "urls": urls,
+        }
         self.items[pid] = item
         self.modes[pid] = mode
         return item
@@ -96,7 +125,8 @@ class Predictions:
         item, mode = self.items[pid], self.modes[pid]
         inp = item["input"]
         pt = count_tokens(str(inp.get("prompt") or "")) + count_tokens(
-            str(inp.get("system_prompt") or ""))
+            str(inp.get("system_prompt") or "")
+        )
         if pt > CONTEXT_WORDS:
             return [], pt, "prompt length exceeds the maximum context length of the model"
         pieces = words(mode.reply)
@@ -115,10 +145,17 @@ class Predictions:
         if self.modes[pid].kind == "canceled":
             item.update(status="canceled", output=output)
             return
-        item.update(status="succeeded", output=output,
-                    metrics={"predict_time": 0.05, "input_token_count": pt,
-                             "output_token_count": len(output), "tokens_per_second": 200.0,
-                             "time_to_first_token": 0.01})
+        item.update(
+            status="succeeded",
+            output=output,
+            metrics={
+                "predict_time": 0.05,
+                "input_token_count": pt,
+                "output_token_count": len(output),
+                "tokens_per_second": 200.0,
+                "time_to_first_token": 0.01,
+            },
+        )
         self.state.served_prompt_tokens += pt
         self.state.served_completion_tokens += len(output)
 
@@ -135,32 +172,35 @@ def build_app(state: EmulatorState) -> Starlette:
     async def create(request: Request) -> Response:
         entry = await log_request(state, request)
         if not _authorized(request):
-            return _problem(401, "Unauthenticated",
-                            "You did not pass a valid authentication token")
+            return _problem(401, "Unauthenticated", "You did not pass a valid authentication token")
         mode = state.current_mode()
         failure = await _failure(mode)
         if failure is not None:
             return failure
         if mode.kind == "malformed" and not _wants_stream(entry.body):
-            return Response(b'{"id": "x", "status": ', status_code=201,
-                            media_type="application/json")
+            return Response(
+                b'{"id": "x", "status": ', status_code=201, media_type="application/json"
+            )
         try:
             body = entry.json()
         except orjson.JSONDecodeError:
             return _problem(400, "Bad Request", "invalid JSON")
         params = request.path_params
-        findings = (create_findings(body, by_version="owner" not in params)
-                    if isinstance(body, dict) else ["the body must be an object"])
+        findings = (
+            create_findings(body, by_version="owner" not in params)
+            if isinstance(body, dict)
+            else ["the body must be an object"]
+        )
         findings += prefer_findings(request.headers.get("prefer", ""))
         if findings:
-            return _problem(422, "Input validation failed",
-                            "\n".join(f"- {f}" for f in findings[:10]))
+            return _problem(
+                422, "Input validation failed", "\n".join(f"- {f}" for f in findings[:10])
+            )
         if "owner" in params:
             model, version = f"{params['owner']}/{params['name']}", VERSION
         else:
             model, version = "emulated/model", str(body["version"])
-        item = preds.create(request, model, version, body["input"], bool(body.get("stream")),
-                            mode)
+        item = preds.create(request, model, version, body["input"], bool(body.get("stream")), mode)
         if request.headers.get("prefer", "").startswith("wait") and not body.get("stream"):
             preds.run_now(item["id"])
         return Response(orjson.dumps(item), status_code=201, media_type="application/json")
@@ -194,22 +234,37 @@ def build_app(state: EmulatorState) -> Starlette:
         owner, name = request.path_params["owner"], request.path_params["name"]
         return Response(orjson.dumps(_model_record(owner, name)), media_type="application/json")
 
-    routes = [Route("/v1/models/{owner}/{name}", model, methods=["GET"]),
-              Route("/v1/models/{owner}/{name}/predictions", create, methods=["POST"]),
-              Route("/v1/predictions", create, methods=["POST"]),
-              Route("/v1/predictions/{pid}", get, methods=["GET"]),
-              Route("/v1/streams/{pid}", stream, methods=["GET"]),
-              *control_routes(state)]
+    routes = [
+        Route("/v1/models/{owner}/{name}", model, methods=["GET"]),
+        Route("/v1/models/{owner}/{name}/predictions", create, methods=["POST"]),
+        Route("/v1/predictions", create, methods=["POST"]),
+        Route("/v1/predictions/{pid}", get, methods=["GET"]),
+        Route("/v1/streams/{pid}", stream, methods=["GET"]),
+        *control_routes(state),
+    ]
     return Starlette(routes=routes)
 
 
 def _model_record(owner: str, name: str) -> dict[str, Any]:
-    return {"url": f"https://replicate.com/{owner}/{name}", "owner": owner, "name": name,
-            "description": "emulated language model", "visibility": "public",
-            "github_url": None, "paper_url": None, "license_url": None, "run_count": 0,
-            "cover_image_url": None, "default_example": None,
-            "latest_version": {"id": VERSION, "created_at": "2024-01-01T00:00:00Z",
-                               "cog_version": "0.9.0", "openapi_schema": {}}}
+    return {
+        "url": f"https://replicate.com/{owner}/{name}",
+        "owner": owner,
+        "name": name,
+        "description": "emulated language model",
+        "visibility": "public",
+        "github_url": None,
+        "paper_url": None,
+        "license_url": None,
+        "run_count": 0,
+        "cover_image_url": None,
+        "default_example": None,
+        "latest_version": {
+            "id": VERSION,
+            "created_at": "2024-01-01T00:00:00Z",
+            "cog_version": "0.9.0",
+            "openapi_schema": {},
+        },
+    }
 
 
 def _wants_stream(raw: bytes) -> bool:

@@ -25,21 +25,33 @@ class Field:
 
 # meta/meta-llama-3-8b-instruct's published input schema
 INPUT_SCHEMA: Mapping[str, Field] = {
-    "prompt": Field(str), "system_prompt": Field(str), "prompt_template": Field(str),
-    "max_tokens": Field(int, 1), "min_tokens": Field(int, -1),
-    "max_new_tokens": Field(int, 1), "min_new_tokens": Field(int, -1),
-    "temperature": Field((int, float), 0, 5), "top_p": Field((int, float), 0, 1),
-    "top_k": Field(int, -1), "length_penalty": Field((int, float), 0, 5),
-    "presence_penalty": Field((int, float)), "frequency_penalty": Field((int, float)),
-    "stop_sequences": Field(str), "seed": Field(int), "log_performance_metrics": Field(bool),
+    "prompt": Field(str),
+    "system_prompt": Field(str),
+    "prompt_template": Field(str),
+    "max_tokens": Field(int, 1),
+    "min_tokens": Field(int, -1),
+    "max_new_tokens": Field(int, 1),
+    "min_new_tokens": Field(int, -1),
+    "temperature": Field((int, float), 0, 5),
+    "top_p": Field((int, float), 0, 1),
+    "top_k": Field(int, -1),
+    "length_penalty": Field((int, float), 0, 5),
+    "presence_penalty": Field((int, float)),
+    "frequency_penalty": Field((int, float)),
+    "stop_sequences": Field(str),
+    "seed": Field(int),
+    "log_performance_metrics": Field(bool),
 }
 
 
 def _input_findings(inp: Any) -> list[str]:
     if not isinstance(inp, dict):
         return ["input: Invalid type. Expected: object"]
-    out = [f"input: Additional property {name} is not allowed"
-           for name in inp if name not in INPUT_SCHEMA]
+    out = [
+        f"input: Additional property {name} is not allowed"
+        for name in inp
+        if name not in INPUT_SCHEMA
+    ]
     for name, spec in INPUT_SCHEMA.items():
         value = inp.get(name)
         if value is None:
@@ -58,8 +70,9 @@ def _input_findings(inp: Any) -> list[str]:
 def create_findings(body: Mapping[str, Any], by_version: bool) -> list[str]:
     """What Replicate's API reference and the model's schema find wrong with a create body."""
     allowed = (*BODY_FIELDS, "version") if by_version else BODY_FIELDS
-    out = [f"{name}: Additional property {name} is not allowed"
-           for name in body if name not in allowed]
+    out = [
+        f"{name}: Additional property {name} is not allowed" for name in body if name not in allowed
+    ]
     if by_version and not isinstance(body.get("version"), str):
         out.append("version: version is required")
     if "input" not in body:
@@ -69,8 +82,9 @@ def create_findings(body: Mapping[str, Any], by_version: bool) -> list[str]:
     if body.get("webhook") is not None and not isinstance(body["webhook"], str):
         out.append("webhook: Invalid type. Expected: string")
     events = body.get("webhook_events_filter")
-    if events is not None and (not isinstance(events, list)
-                               or any(e not in WEBHOOK_EVENTS for e in events)):
+    if events is not None and (
+        not isinstance(events, list) or any(e not in WEBHOOK_EVENTS for e in events)
+    ):
         out.append(f"webhook_events_filter: must be a list of {', '.join(WEBHOOK_EVENTS)}")
     return out + _input_findings(body["input"])
 

@@ -40,34 +40,60 @@ from gateway.emulators.base import (
     words,
 )
 
-STATUS_WORDS = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED",
-                404: "NOT_FOUND", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL",
-                503: "UNAVAILABLE", 504: "DEADLINE_EXCEEDED"}
+STATUS_WORDS = {
+    400: "INVALID_ARGUMENT",
+    401: "UNAUTHENTICATED",
+    403: "PERMISSION_DENIED",
+    404: "NOT_FOUND",
+    429: "RESOURCE_EXHAUSTED",
+    500: "INTERNAL",
+    503: "UNAVAILABLE",
+    504: "DEADLINE_EXCEEDED",
+}
 TOOL_ARGS = {"city": "İstanbul"}
 TOOL_CALL_TOKENS = 12
 
 
-def google_error(code: int, message: str, headers: dict[str, str] | None = None,
-                 details: list[dict[str, Any]] | None = None) -> Response:
-    error: dict[str, Any] = {"code": code, "message": message,
-                             "status": STATUS_WORDS.get(code, "UNKNOWN")}
+def google_error(
+    code: int,
+    message: str,
+    headers: dict[str, str] | None = None,
+    details: list[dict[str, Any]] | None = None,
+) -> Response:
+    error: dict[str, Any] = {
+        "code": code,
+        "message": message,
+        "status": STATUS_WORDS.get(code, "UNKNOWN"),
+    }
     if details:
         error["details"] = details
-    return Response(orjson.dumps({"error": error}), status_code=code,
-                    media_type="application/json", headers=headers)
+    return Response(
+        orjson.dumps({"error": error}),
+        status_code=code,
+        media_type="application/json",
+        headers=headers,
+    )
 
 
 def _throttled(mode: Mode, headers: dict[str, str]) -> Response:
-    details = ([{"@type": "type.googleapis.com/google.rpc.RetryInfo",
-                 "retryDelay": f"{mode.retry_after}s"}]
-               if mode.retry_after is not None else None)
+    details = (
+        [
+            {
+                "@type": "type.googleapis.com/google.rpc.RetryInfo",
+                "retryDelay": f"{mode.retry_after}s",
+            }
+        ]
+        if mode.retry_after is not None
+        else None
+    )
     return google_error(429, "Resource exhausted. Please try again later.", headers, details)
 
 
 async def failure(mode: Mode) -> Response | None:
     """The response for modes that fail before any byte of the answer, else None."""
     return await apply_failure_mode(
-        mode, lambda status: google_error(status, "emulated failure"), _throttled)
+        mode, lambda status: google_error(status, "emulated failure"), _throttled
+    )
 
 
 def _texts(content: dict[str, Any] | None) -> list[str]:
@@ -113,39 +139,54 @@ def answer(state: EmulatorState, mode: Mode, body: dict[str, Any], model: str) -
     pt = prompt_tokens(body)
     tool = wants_tool_call(body)
     if tool is not None:
-        parts: list[dict[str, Any]] = [{"functionCall": {"name": tool["name"],
-                                                         "args": TOOL_ARGS}}]
+        parts: list[dict[str, Any]] = [{"functionCall": {"name": tool["name"], "args": TOOL_ARGS}}]
         ct = TOOL_CALL_TOKENS
     else:
         parts, ct = [{"text": mode.reply}], len(words(mode.reply))
     state.served_prompt_tokens += pt
     state.served_completion_tokens += ct
-    return {"candidates": [candidate(parts, "STOP")], "usageMetadata": usage(pt, ct),
-            "modelVersion": model, "responseId": "emu-response"}
+    return {
+        "candidates": [candidate(parts, "STOP")],
+        "usageMetadata": usage(pt, ct),
+        "modelVersion": model,
+        "responseId": "emu-response",
+    }
 
 
 def blocked(state: EmulatorState, body: dict[str, Any], model: str) -> dict[str, Any]:
     """A prompt refused by the safety filters: no candidate, the prompt's tokens only."""
     pt = prompt_tokens(body)
     state.served_prompt_tokens += pt
-    return {"promptFeedback": {
-        "blockReason": "SAFETY", "blockReasonMessage": "The prompt was blocked (emulated).",
-        "safetyRatings": [{"category": "HARM_CATEGORY_DANGEROUS_CONTENT",
-                           "probability": "HIGH", "blocked": True}]},
+    return {
+        "promptFeedback": {
+            "blockReason": "SAFETY",
+            "blockReasonMessage": "The prompt was blocked (emulated).",
+            "safetyRatings": [
+                {
+                    "category": "HARM_CATEGORY_DANGEROUS_CONTENT",
+                    "probability": "HIGH",
+                    "blocked": True,
+                }
+            ],
+        },
         "usageMetadata": {"promptTokenCount": pt, "totalTokenCount": pt},
-        "modelVersion": model, "responseId": "emu-response"}
+        "modelVersion": model,
+        "responseId": "emu-response",
+    }
 
 
-IN_BAND_ERROR = {"error": {"code": 500, "message": "Internal error encountered.",
-                           "status": "INTERNAL"}}
+IN_BAND_ERROR = {
+    "error": {"code": 500, "message": "Internal error encountered.", "status": "INTERNAL"}
+}
 
 
 def _frame(obj: dict[str, Any]) -> bytes:
     return b"data: " + orjson.dumps(obj) + b"\r\n\r\n"
 
 
-async def stream(state: EmulatorState, mode: Mode, body: dict[str, Any],
-                 model: str) -> AsyncIterator[bytes]:
+async def stream(
+    state: EmulatorState, mode: Mode, body: dict[str, Any], model: str
+) -> AsyncIterator[bytes]:
     pt = prompt_tokens(body)
     tool = wants_tool_call(body)
     if mode.kind == "blocked":
@@ -154,9 +195,15 @@ async def stream(state: EmulatorState, mode: Mode, body: dict[str, Any],
     if tool is not None:
         state.served_prompt_tokens += pt
         state.served_completion_tokens += TOOL_CALL_TOKENS
-        yield _frame({"candidates": [candidate(
-            [{"functionCall": {"name": tool["name"], "args": TOOL_ARGS}}], "STOP")],
-            "usageMetadata": usage(pt, TOOL_CALL_TOKENS), "modelVersion": model})
+        yield _frame(
+            {
+                "candidates": [
+                    candidate([{"functionCall": {"name": tool["name"], "args": TOOL_ARGS}}], "STOP")
+                ],
+                "usageMetadata": usage(pt, TOOL_CALL_TOKENS),
+                "modelVersion": model,
+            }
+        )
         return
     pieces = words(mode.reply)
     for i, piece in enumerate(pieces):
@@ -169,9 +216,10 @@ async def stream(state: EmulatorState, mode: Mode, body: dict[str, Any],
             yield _frame(IN_BAND_ERROR)
             return
         last = i == len(pieces) - 1
-        frame: dict[str, Any] = {"candidates": [candidate([{"text": piece}],
-                                                          "STOP" if last else None)],
-                                 "modelVersion": model}
+        frame: dict[str, Any] = {
+            "candidates": [candidate([{"text": piece}], "STOP" if last else None)],
+            "modelVersion": model,
+        }
         if last:
             state.served_prompt_tokens += pt
             state.served_completion_tokens += len(pieces)
@@ -193,8 +241,12 @@ def embed(state: EmulatorState, method: str, body: dict[str, Any]) -> dict[str, 
     state.served_prompt_tokens += sum(counts)
     vectors = [[float(len(t) % 7), 0.5, -0.25] for t in texts]
     if method == "predict":
-        return {"predictions": [{"embeddings": {"values": v, "statistics": {
-            "token_count": c, "truncated": False}}} for v, c in zip(vectors, counts, strict=True)]}
+        return {
+            "predictions": [
+                {"embeddings": {"values": v, "statistics": {"token_count": c, "truncated": False}}}
+                for v, c in zip(vectors, counts, strict=True)
+            ]
+        }
     meta = {"promptTokenCount": sum(counts)}
     if method == "embedContent":
         return {"embedding": {"values": vectors[0]}, "usageMetadata": meta}
@@ -217,8 +269,13 @@ def build_app(state: EmulatorState) -> Starlette:
     async def model_call(request: Request) -> Response:
         entry = await log_request(state, request)
         model, _, method = request.path_params["action"].partition(":")
-        if method not in ("generateContent", "streamGenerateContent", "predict",
-                          "embedContent", "batchEmbedContents"):
+        if method not in (
+            "generateContent",
+            "streamGenerateContent",
+            "predict",
+            "embedContent",
+            "batchEmbedContents",
+        ):
             return google_error(404, f"method '{method}' is not emulated")
         mode = state.current_mode()
         failed = await failure(mode)
@@ -235,13 +292,17 @@ def build_app(state: EmulatorState) -> Starlette:
             if findings:
                 return google_error(400, " ".join(findings[:10]))
         if method == "streamGenerateContent":
-            return StreamingResponse(stream(state, mode, body, model),
-                                     media_type="text/event-stream")
+            return StreamingResponse(
+                stream(state, mode, body, model), media_type="text/event-stream"
+            )
         if mode.kind == "malformed":
             return Response(b'{"candidates": [', media_type="application/json")
         if method == "generateContent":
-            result = (blocked(state, body, model) if mode.kind == "blocked"
-                      else answer(state, mode, body, model))
+            result = (
+                blocked(state, body, model)
+                if mode.kind == "blocked"
+                else answer(state, mode, body, model)
+            )
         else:
             result = embed(state, method, body)
         return Response(orjson.dumps(result), media_type="application/json")
@@ -252,9 +313,16 @@ def build_app(state: EmulatorState) -> Starlette:
         if failed is not None:
             return failed
         name = request.path_params["model"]
-        return Response(orjson.dumps({"name": f"publishers/google/models/{name}",
-                                      "versionId": "001", "launchStage": "GA"}),
-                        media_type="application/json")
+        return Response(
+            orjson.dumps(
+                {
+                    "name": f"publishers/google/models/{name}",
+                    "versionId": "001",
+                    "launchStage": "GA",
+                }
+            ),
+            media_type="application/json",
+        )
 
     async def token(request: Request) -> Response:
         """Exchange a service-account JWT assertion for an access token (signature unchecked:
@@ -263,15 +331,27 @@ def build_app(state: EmulatorState) -> Starlette:
         form = parse_qs(entry.body.decode("utf-8", "replace"))
         claims = jwt_claims(next(iter(form.get("assertion") or []), None))
         if claims is None:
-            return Response(orjson.dumps({"error": "invalid_grant"}), status_code=400,
-                            media_type="application/json")
-        return Response(orjson.dumps({"access_token": f"emu-token:{claims.get('iss', '')}",
-                                      "expires_in": 3600, "token_type": "Bearer"}),
-                        media_type="application/json")
+            return Response(
+                orjson.dumps({"error": "invalid_grant"}),
+                status_code=400,
+                media_type="application/json",
+            )
+        return Response(
+            orjson.dumps(
+                {
+                    "access_token": f"emu-token:{claims.get('iss', '')}",
+                    "expires_in": 3600,
+                    "token_type": "Bearer",
+                }
+            ),
+            media_type="application/json",
+        )
 
     prefix = "/{version}/projects/{project}/locations/{location}/publishers/google/models"
-    routes = [Route(prefix + "/{action}", model_call, methods=["POST"]),
-              Route("/{version}/publishers/google/models/{model}", model_info, methods=["GET"]),
-              Route("/token", token, methods=["POST"]),
-              *control_routes(state)]
+    routes = [
+        Route(prefix + "/{action}", model_call, methods=["POST"]),
+        Route("/{version}/publishers/google/models/{model}", model_info, methods=["GET"]),
+        Route("/token", token, methods=["POST"]),
+        *control_routes(state),
+    ]
     return Starlette(routes=routes)

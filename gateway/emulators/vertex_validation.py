@@ -17,8 +17,15 @@ from google.genai import types
 
 ROLES = ("user", "model")
 # the data members of a Part: exactly one of them per part (the rest is metadata about it)
-PART_DATA = ("text", "inlineData", "fileData", "functionCall", "functionResponse",
-             "executableCode", "codeExecutionResult")
+PART_DATA = (
+    "text",
+    "inlineData",
+    "fileData",
+    "functionCall",
+    "functionResponse",
+    "executableCode",
+    "codeExecutionResult",
+)
 
 
 @cache
@@ -47,8 +54,11 @@ def _path(field: str, loc: tuple[int | str, ...]) -> str:
 def type_findings(body: Mapping[str, Any]) -> list[str]:
     """What google-genai's types find wrong with a generateContent body."""
     fields = _fields()
-    findings = [f'Invalid JSON payload received. Unknown name "{name}": Cannot find field.'
-                for name in body if name not in fields]
+    findings = [
+        f'Invalid JSON payload received. Unknown name "{name}": Cannot find field.'
+        for name in body
+        if name not in fields
+    ]
     for name, adapter in fields.items():
         if body.get(name) is None:
             continue
@@ -57,7 +67,8 @@ def type_findings(body: Mapping[str, Any]) -> list[str]:
         except pydantic.ValidationError as exc:
             findings.extend(
                 f"Invalid value at '{_path(name, tuple(e['loc']))}': {e['msg']}"
-                for e in exc.errors(include_input=False, include_url=False))
+                for e in exc.errors(include_input=False, include_url=False)
+            )
     return findings
 
 
@@ -72,12 +83,16 @@ def contents_findings(body: Mapping[str, Any]) -> list[str]:
             return [f"Please use a valid role: {', '.join(ROLES)} (contents[{i}].role)."]
         parts = content.get("parts") or []
         if not parts:
-            return [f"Unable to submit request because it must include at least one parts "
-                    f"field, which describes the prompt input (contents[{i}].parts)."]
+            return [
+                f"Unable to submit request because it must include at least one parts "
+                f"field, which describes the prompt input (contents[{i}].parts)."
+            ]
         for j, part in enumerate(parts):
             if sum(part.get(k) is not None for k in PART_DATA) != 1:
-                return [f"Unable to submit request because contents[{i}].parts[{j}] must "
-                        "have exactly one data field."]
+                return [
+                    f"Unable to submit request because contents[{i}].parts[{j}] must "
+                    "have exactly one data field."
+                ]
     return []
 
 

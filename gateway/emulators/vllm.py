@@ -66,8 +66,13 @@ class SimulatedEngine:
 
     def submit(self, prompt: list[str], max_tokens: int) -> tuple[SimRequest, asyncio.Queue[int]]:
         self._ids += 1
-        req = SimRequest(f"cmpl-{self._ids}", len(prompt), max_tokens,
-                         block_hashes(prompt, self.node.profile.block_size), self.now())
+        req = SimRequest(
+            f"cmpl-{self._ids}",
+            len(prompt),
+            max_tokens,
+            block_hashes(prompt, self.node.profile.block_size),
+            self.now(),
+        )
         self.node.submit(req)
         waiter = self._waiters[id(req)] = _Waiter()
         if self._task is None or self._task.done():
@@ -109,38 +114,76 @@ def metrics_text(node: GpuNode, model: str = MODEL) -> str:
     lines: list[str] = []
 
     def metric(name: str, kind: str, doc: str, value: float) -> None:
-        lines.extend((f"# HELP {name} {doc}", f"# TYPE {name} {kind}",
-                      f"{name}{{{lbl}}} {float(value)}"))
+        lines.extend(
+            (f"# HELP {name} {doc}", f"# TYPE {name} {kind}", f"{name}{{{lbl}}} {float(value)}")
+        )
 
-    metric("vllm:num_requests_running", "gauge",
-           "Number of requests in model execution batches.", len(node.running))
-    metric("vllm:num_requests_waiting", "gauge",
-           "Number of requests waiting to be processed.", len(node.waiting))
-    metric("vllm:kv_cache_usage_perc", "gauge",
-           "KV-cache usage. 1 means 100 percent usage.", node.kv_usage)
-    metric("vllm:gpu_cache_usage_perc", "gauge",
-           "GPU KV-cache usage. 1 means 100 percent usage.", node.kv_usage)
-    metric("vllm:prefix_cache_queries_total", "counter",
-           "Prefix cache queries, in terms of number of queried tokens.", c.prefix_queries)
-    metric("vllm:prefix_cache_hits_total", "counter",
-           "Prefix cache hits, in terms of number of cached tokens.", c.prefix_hits)
-    metric("vllm:prompt_tokens_total", "counter", "Number of prefill tokens processed.",
-           c.prompt_tokens)
-    metric("vllm:generation_tokens_total", "counter",
-           "Number of generation tokens processed.", c.generation_tokens)
+    metric(
+        "vllm:num_requests_running",
+        "gauge",
+        "Number of requests in model execution batches.",
+        len(node.running),
+    )
+    metric(
+        "vllm:num_requests_waiting",
+        "gauge",
+        "Number of requests waiting to be processed.",
+        len(node.waiting),
+    )
+    metric(
+        "vllm:kv_cache_usage_perc",
+        "gauge",
+        "KV-cache usage. 1 means 100 percent usage.",
+        node.kv_usage,
+    )
+    metric(
+        "vllm:gpu_cache_usage_perc",
+        "gauge",
+        "GPU KV-cache usage. 1 means 100 percent usage.",
+        node.kv_usage,
+    )
+    metric(
+        "vllm:prefix_cache_queries_total",
+        "counter",
+        "Prefix cache queries, in terms of number of queried tokens.",
+        c.prefix_queries,
+    )
+    metric(
+        "vllm:prefix_cache_hits_total",
+        "counter",
+        "Prefix cache hits, in terms of number of cached tokens.",
+        c.prefix_hits,
+    )
+    metric(
+        "vllm:prompt_tokens_total",
+        "counter",
+        "Number of prefill tokens processed.",
+        c.prompt_tokens,
+    )
+    metric(
+        "vllm:generation_tokens_total",
+        "counter",
+        "Number of generation tokens processed.",
+        c.generation_tokens,
+    )
     name = "vllm:time_to_first_token_seconds"
-    lines.extend((f"# HELP {name} Histogram of time to first token in seconds.",
-                  f"# TYPE {name} histogram"))
+    lines.extend(
+        (f"# HELP {name} Histogram of time to first token in seconds.", f"# TYPE {name} histogram")
+    )
     for le, n in zip(TTFT_BUCKETS, c.ttft_buckets, strict=True):
         lines.append(f'{name}_bucket{{{lbl},le="{le}"}} {float(n)}')
     lines.append(f'{name}_bucket{{{lbl},le="+Inf"}} {float(c.ttft_count)}')
     lines.append(f"{name}_sum{{{lbl}}} {c.ttft_sum}")
     lines.append(f"{name}_count{{{lbl}}} {float(c.ttft_count)}")
     p = node.profile
-    lines.extend(("# HELP vllm:cache_config_info Information of the LLMEngine CacheConfig",
-                  "# TYPE vllm:cache_config_info gauge",
-                  f'vllm:cache_config_info{{block_size="{p.block_size}",enable_prefix_caching='
-                  f'"True",engine="0",num_gpu_blocks="{p.kv_blocks}"}} 1.0'))
+    lines.extend(
+        (
+            "# HELP vllm:cache_config_info Information of the LLMEngine CacheConfig",
+            "# TYPE vllm:cache_config_info gauge",
+            f'vllm:cache_config_info{{block_size="{p.block_size}",enable_prefix_caching='
+            f'"True",engine="0",num_gpu_blocks="{p.kv_blocks}"}} 1.0',
+        )
+    )
     return "\n".join(lines) + "\n"
 
 
@@ -148,8 +191,7 @@ def _frame(obj: dict[str, Any]) -> bytes:
     return b"data: " + orjson.dumps(obj) + b"\n\n"
 
 
-def build_app(state: EmulatorState, profile: str = "l40s-8b",
-              time_scale: float = 1.0) -> Starlette:
+def build_app(state: EmulatorState, profile: str = "l40s-8b", time_scale: float = 1.0) -> Starlette:
     engine = SimulatedEngine(PROFILES[profile], time_scale)
     reply = DEFAULT_REPLY.split()
 
@@ -158,22 +200,42 @@ def build_app(state: EmulatorState, profile: str = "l40s-8b",
         try:
             body = entry.json()
         except orjson.JSONDecodeError:
-            return Response(b'{"error":{"message":"bad json","type":"BadRequestError",'
-                            b'"param":null,"code":400}}', 400, media_type="application/json")
+            return Response(
+                b'{"error":{"message":"bad json","type":"BadRequestError",'
+                b'"param":null,"code":400}}',
+                400,
+                media_type="application/json",
+            )
         prompt = prompt_words(body)
-        max_tokens = int(body.get("max_tokens") or body.get("max_completion_tokens")
-                         or DEFAULT_MAX_TOKENS)
+        max_tokens = int(
+            body.get("max_tokens") or body.get("max_completion_tokens") or DEFAULT_MAX_TOKENS
+        )
         if len(prompt) + max_tokens > engine.node.profile.max_model_len:
-            return Response(orjson.dumps({"error": {
-                "message": "prompt and max_tokens exceed the model's context length",
-                "type": "BadRequestError", "param": None, "code": 400}}), 400,
-                media_type="application/json")
+            return Response(
+                orjson.dumps(
+                    {
+                        "error": {
+                            "message": "prompt and max_tokens exceed the model's context length",
+                            "type": "BadRequestError",
+                            "param": None,
+                            "code": 400,
+                        }
+                    }
+                ),
+                400,
+                media_type="application/json",
+            )
         req, tokens = engine.submit(prompt, max_tokens)
-        head = {"id": req.rid, "object": "chat.completion.chunk", "created": int(time.time()),
-                "model": body.get("model", MODEL)}
+        head = {
+            "id": req.rid,
+            "object": "chat.completion.chunk",
+            "created": int(time.time()),
+            "model": body.get("model", MODEL),
+        }
         if body.get("stream"):
-            return StreamingResponse(_stream(engine, req, tokens, head, reply, body),
-                                     media_type="text/event-stream")
+            return StreamingResponse(
+                _stream(engine, req, tokens, head, reply, body), media_type="text/event-stream"
+            )
         n = 0
         while await tokens.get() != -1:
             n += 1
@@ -181,42 +243,74 @@ def build_app(state: EmulatorState, profile: str = "l40s-8b",
         state.served_prompt_tokens += req.prompt_tokens
         state.served_completion_tokens += n
         text = " ".join(reply[i % len(reply)] for i in range(n))
-        return Response(orjson.dumps({
-            **head, "object": "chat.completion",
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                         "finish_reason": "length"}],
-            "usage": _usage(req, n)}), media_type="application/json")
+        return Response(
+            orjson.dumps(
+                {
+                    **head,
+                    "object": "chat.completion",
+                    "choices": [
+                        {
+                            "index": 0,
+                            "message": {"role": "assistant", "content": text},
+                            "finish_reason": "length",
+                        }
+                    ],
+                    "usage": _usage(req, n),
+                }
+            ),
+            media_type="application/json",
+        )
 
     async def metrics(_request: Request) -> Response:
         return Response(metrics_text(engine.node), media_type="text/plain; version=0.0.4")
 
     async def models(_request: Request) -> Response:
-        data = [{"id": MODEL, "object": "model", "created": 0, "owned_by": "vllm",
-                 "max_model_len": engine.node.profile.max_model_len}]
-        return Response(orjson.dumps({"object": "list", "data": data}),
-                        media_type="application/json")
+        data = [
+            {
+                "id": MODEL,
+                "object": "model",
+                "created": 0,
+                "owned_by": "vllm",
+                "max_model_len": engine.node.profile.max_model_len,
+            }
+        ]
+        return Response(
+            orjson.dumps({"object": "list", "data": data}), media_type="application/json"
+        )
 
     async def health(_request: Request) -> Response:
         return Response(b"")
 
-    app = Starlette(routes=[Route("/v1/chat/completions", chat, methods=["POST"]),
-                            Route("/metrics", metrics, methods=["GET"]),
-                            Route("/v1/models", models, methods=["GET"]),
-                            Route("/health", health, methods=["GET"]),
-                            *control_routes(state)])
+    app = Starlette(
+        routes=[
+            Route("/v1/chat/completions", chat, methods=["POST"]),
+            Route("/metrics", metrics, methods=["GET"]),
+            Route("/v1/models", models, methods=["GET"]),
+            Route("/health", health, methods=["GET"]),
+            *control_routes(state),
+        ]
+    )
     app.state.engine = engine
     return app
 
 
 def _usage(req: SimRequest, completion: int) -> dict[str, Any]:
-    return {"prompt_tokens": req.prompt_tokens, "completion_tokens": completion,
-            "total_tokens": req.prompt_tokens + completion,
-            "prompt_tokens_details": {"cached_tokens": req.cached_tokens}}
+    return {
+        "prompt_tokens": req.prompt_tokens,
+        "completion_tokens": completion,
+        "total_tokens": req.prompt_tokens + completion,
+        "prompt_tokens_details": {"cached_tokens": req.cached_tokens},
+    }
 
 
-async def _stream(engine: SimulatedEngine, req: SimRequest, tokens: asyncio.Queue[int],
-                  head: dict[str, Any], reply: list[str], body: dict[str, Any]
-                  ) -> AsyncIterator[bytes]:
+async def _stream(
+    engine: SimulatedEngine,
+    req: SimRequest,
+    tokens: asyncio.Queue[int],
+    head: dict[str, Any],
+    reply: list[str],
+    body: dict[str, Any],
+) -> AsyncIterator[bytes]:
     n = 0
     try:
         while True:
@@ -226,8 +320,14 @@ async def _stream(engine: SimulatedEngine, req: SimRequest, tokens: asyncio.Queu
                 delta["role"] = "assistant"
             n += 1
             last = got == -1
-            yield _frame({**head, "choices": [{"index": 0, "delta": delta,
-                                               "finish_reason": "length" if last else None}]})
+            yield _frame(
+                {
+                    **head,
+                    "choices": [
+                        {"index": 0, "delta": delta, "finish_reason": "length" if last else None}
+                    ],
+                }
+            )
             if last:
                 break
     finally:
@@ -235,4 +335,3 @@ async def _stream(engine: SimulatedEngine, req: SimRequest, tokens: asyncio.Queu
     if (body.get("stream_options") or {}).get("include_usage"):
         yield _frame({**head, "choices": [], "usage": _usage(req, n)})
     yield b"data: [DONE]\n\n"
-

@@ -16,7 +16,8 @@ class NodeChoice:
 
 
 CHOSEN_NODE: contextvars.ContextVar[NodeChoice | None] = contextvars.ContextVar(
-    "gecit_chosen_node", default=None)
+    "gecit_chosen_node", default=None
+)
 
 
 def node_for(backend: str | None) -> NodeChoice | None:

@@ -18,12 +18,17 @@ IDLE_NOTE = "idle fleet assumed (explain reads no live engine signals)"
 
 
 def pool_of(spec: Any) -> list[PoolNode]:
-    return [PoolNode(NodeTarget(e.name, e.engine, e.base_url, spec.model), e.weight,
-                     e.kv_capacity_tokens) for e in spec.endpoints or ()]
+    return [
+        PoolNode(
+            NodeTarget(e.name, e.engine, e.base_url, spec.model), e.weight, e.kv_capacity_tokens
+        )
+        for e in spec.endpoints or ()
+    ]
 
 
-def explain_nodes(policy: Policy, candidates: Iterable[str], request: ChatRequest
-                  ) -> dict[str, dict[str, Any]]:
+def explain_nodes(
+    policy: Policy, candidates: Iterable[str], request: ChatRequest
+) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for name in candidates:
         spec = policy.backends.get(name)
@@ -31,8 +36,12 @@ def explain_nodes(policy: Policy, candidates: Iterable[str], request: ChatReques
         if not nodes:
             continue
         got = FleetRouter(nodes, None, time.monotonic).choose(
-            request_blocks(request), estimate_prompt_tokens(request), request.token_limit)
-        out[name] = {"node": got.node, "order": list(got.order),
-                     "reason": f"{got.reason}; {IDLE_NOTE}",
-                     "dropped": [{"node": n, "reason": r} for n, r in got.dropped]}
+            request_blocks(request), estimate_prompt_tokens(request), request.token_limit
+        )
+        out[name] = {
+            "node": got.node,
+            "order": list(got.order),
+            "reason": f"{got.reason}; {IDLE_NOTE}",
+            "dropped": [{"node": n, "reason": r} for n, r in got.dropped],
+        }
     return out

@@ -16,22 +16,38 @@ from gateway.providers.openai_compat.adapter import OpenAICompatProvider
 from gateway.providers.registry import BuildContext
 
 
-def build_pool(name: str, spec: Any, ctx: BuildContext, api_key: str | None,
-               capabilities: Capabilities) -> FleetProvider:
+def build_pool(
+    name: str, spec: Any, ctx: BuildContext, api_key: str | None, capabilities: Capabilities
+) -> FleetProvider:
     tuning = spec.fleet
     nodes: dict[str, Provider] = {}
     pool: list[PoolNode] = []
     for e in spec.endpoints:
         nodes[e.name] = OpenAICompatProvider(
-            f"{name}/{e.name}", e.base_url, spec.model, api_key=api_key,
-            transport=ctx.transport, capabilities=capabilities)
-        pool.append(PoolNode(NodeTarget(e.name, e.engine, e.base_url, spec.model), e.weight,
-                             e.kv_capacity_tokens))
-    config = ScraperConfig() if tuning is None else ScraperConfig(
-        interval_s=tuning.scrape_interval_s, max_age_s=tuning.max_age_s)
-    scraper = EngineScraper([p.target for p in pool],
-                            httpx.AsyncClient(transport=ctx.transport), time.monotonic, config)
-    pick = PickConfig() if tuning is None else PickConfig(kv_high=tuning.kv_high,
-                                                          load_factor=tuning.load_factor)
+            f"{name}/{e.name}",
+            e.base_url,
+            spec.model,
+            api_key=api_key,
+            transport=ctx.transport,
+            capabilities=capabilities,
+        )
+        pool.append(
+            PoolNode(
+                NodeTarget(e.name, e.engine, e.base_url, spec.model), e.weight, e.kv_capacity_tokens
+            )
+        )
+    config = (
+        ScraperConfig()
+        if tuning is None
+        else ScraperConfig(interval_s=tuning.scrape_interval_s, max_age_s=tuning.max_age_s)
+    )
+    scraper = EngineScraper(
+        [p.target for p in pool], httpx.AsyncClient(transport=ctx.transport), time.monotonic, config
+    )
+    pick = (
+        PickConfig()
+        if tuning is None
+        else PickConfig(kv_high=tuning.kv_high, load_factor=tuning.load_factor)
+    )
     router = FleetRouter(pool, scraper, time.monotonic, pick)
     return FleetProvider(name, nodes, router, scraper, capabilities)

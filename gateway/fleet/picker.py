@@ -110,9 +110,14 @@ def load_bound(view: NodeView, views: Sequence[NodeView], factor: float) -> int:
     return max(1, math.ceil(factor * total * view.weight / weight))
 
 
-def pick(views: Sequence[NodeView], blocks: Sequence[PrefixBlock], prompt_tokens: int,
-         max_tokens: int, ring: HashRing | None = None,
-         config: PickConfig = PickConfig()) -> Pick:
+def pick(
+    views: Sequence[NodeView],
+    blocks: Sequence[PrefixBlock],
+    prompt_tokens: int,
+    max_tokens: int,
+    ring: HashRing | None = None,
+    config: PickConfig = PickConfig(),
+) -> Pick:
     dropped: list[tuple[str, str]] = []
     ok: list[NodeView] = []
     for v in views:
@@ -125,8 +130,7 @@ def pick(views: Sequence[NodeView], blocks: Sequence[PrefixBlock], prompt_tokens
         return Pick(None, (), "no node can take the request", None, tuple(dropped))
     roomy = [v for v in ok if v.kv_usage is None or v.kv_usage < config.kv_high]
     if roomy:
-        dropped.extend((v.name, f"KV cache {v.kv_usage:.0%} full") for v in ok
-                       if v not in roomy)
+        dropped.extend((v.name, f"KV cache {v.kv_usage:.0%} full") for v in ok if v not in roomy)
         ok = roomy
     bounded = [v for v in ok if v.in_flight < load_bound(v, ok, config.load_factor)]
     for v in ok:
@@ -135,18 +139,23 @@ def pick(views: Sequence[NodeView], blocks: Sequence[PrefixBlock], prompt_tokens
     pool = bounded or ok
     home = ring.walk(blocks[0].key) if (ring is not None and blocks) else []
     rank = {name: i for i, name in enumerate(home)}
-    scored = sorted(((predicted_ttft(v, prompt_tokens), v) for v in pool),
-                    key=lambda sv: sv[0])
+    scored = sorted(((predicted_ttft(v, prompt_tokens), v) for v in pool), key=lambda sv: sv[0])
     best_t = scored[0][0]
     near = [sv for sv in scored if sv[0] <= best_t * (1 + config.tie_ratio) + config.tie_s]
     near.sort(key=lambda sv: (-sv[1].cached_tokens, rank.get(sv[1].name, len(rank)), sv[0]))
     chosen_t, chosen = near[0]
-    order = (chosen.name, *(v.name for _, v in scored if v is not chosen),
-             *(v.name for v in ok if v not in pool))
-    reason = (f"predicted TTFT {chosen_t * 1000:.0f} ms ({chosen.cached_tokens} of "
-              f"{prompt_tokens} prompt tokens thought cached, {chosen.queued_prefill_tokens} "
-              f"queued, {chosen.in_flight} in flight"
-              + (f", KV {chosen.kv_usage:.0%}" if chosen.kv_usage is not None else "") + ")")
+    order = (
+        chosen.name,
+        *(v.name for _, v in scored if v is not chosen),
+        *(v.name for v in ok if v not in pool),
+    )
+    reason = (
+        f"predicted TTFT {chosen_t * 1000:.0f} ms ({chosen.cached_tokens} of "
+        f"{prompt_tokens} prompt tokens thought cached, {chosen.queued_prefill_tokens} "
+        f"queued, {chosen.in_flight} in flight"
+        + (f", KV {chosen.kv_usage:.0%}" if chosen.kv_usage is not None else "")
+        + ")"
+    )
     if len(near) > 1 and chosen.cached_tokens == max(sv[1].cached_tokens for sv in near):
         reason += "; prefix home" if rank.get(chosen.name) == 0 else ""
     return Pick(chosen.name, order, reason, chosen_t, tuple(dropped))

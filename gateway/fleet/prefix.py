@@ -26,14 +26,15 @@ class PrefixBlock:
     tokens: int
 
 
-def prefix_blocks(messages: Iterable[tuple[str, str]],
-                  block_chars: int = BLOCK_CHARS) -> tuple[PrefixBlock, ...]:
+def prefix_blocks(
+    messages: Iterable[tuple[str, str]], block_chars: int = BLOCK_CHARS
+) -> tuple[PrefixBlock, ...]:
     """Chained blocks over (role, text) pairs in order: each message is cut into pieces of
     `block_chars` characters; a piece shorter than that ends its message's block."""
     out: list[PrefixBlock] = []
     prev = b""
     for role, text in messages:
-        pieces = [text[i:i + block_chars] for i in range(0, len(text), block_chars)] or [""]
+        pieces = [text[i : i + block_chars] for i in range(0, len(text), block_chars)] or [""]
         for i, piece in enumerate(pieces):
             head = f"{role}\x00" if i == 0 else ""
             digest = hashlib.blake2b(prev + (head + piece).encode(), digest_size=8).digest()
@@ -48,8 +49,7 @@ class PrefixIndex:
 
     def __init__(self, capacity_tokens: dict[str, int]) -> None:
         self._capacity = dict(capacity_tokens)
-        self._blocks: dict[str, OrderedDict[int, int]] = {
-            n: OrderedDict() for n in capacity_tokens}
+        self._blocks: dict[str, OrderedDict[int, int]] = {n: OrderedDict() for n in capacity_tokens}
         self._tokens: dict[str, int] = dict.fromkeys(capacity_tokens, 0)
 
     def set_capacity(self, node: str, tokens: int) -> None:

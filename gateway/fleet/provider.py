@@ -32,9 +32,15 @@ class FleetProvider:
     enforces_total_timeout = False
     enforces_first_chunk_timeout = False
 
-    def __init__(self, name: str, nodes: Mapping[str, Provider], router: FleetRouter,
-                 scraper: EngineScraper | None, capabilities: Capabilities,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        name: str,
+        nodes: Mapping[str, Provider],
+        router: FleetRouter,
+        scraper: EngineScraper | None,
+        capabilities: Capabilities,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.name = name
         self.capabilities = capabilities
         self._nodes = dict(nodes)
@@ -53,8 +59,11 @@ class FleetProvider:
         got = self.router.choose(blocks, estimate_prompt_tokens(request), request.token_limit)
         if got.node is None:
             why = "; ".join(f"{n}: {r}" for n, r in got.dropped)
-            raise ProviderError(FailureKind.UNREACHABLE,
-                                f"no node of '{self.name}' can serve ({why})", backend=self.name)
+            raise ProviderError(
+                FailureKind.UNREACHABLE,
+                f"no node of '{self.name}' can serve ({why})",
+                backend=self.name,
+            )
         predicted = got.predicted_ttft_s or 0.0
         if predicted > options.first_byte_timeout:
             # admission: even the best node would start after the first-token deadline. Refused
@@ -65,7 +74,8 @@ class FleetProvider:
                 f"every node of '{self.name}' is busy: predicted first token in "
                 f"{predicted:.1f} s, deadline {options.first_byte_timeout:.1f} s",
                 retry_after=float(math.ceil(predicted - options.first_byte_timeout)),
-                backend=self.name)
+                backend=self.name,
+            )
         return got, list(got.order)
 
     def _begin(self, node: str, request: ChatRequest, got: Pick) -> Ticket:
@@ -90,8 +100,9 @@ class FleetProvider:
                     raise last from None
                 continue
             usage = result.usage
-            self.router.tracker.first_token(ticket, self._clock() - t0,
-                                            usage.cached_tokens if usage else None)
+            self.router.tracker.first_token(
+                ticket, self._clock() - t0, usage.cached_tokens if usage else None
+            )
             self.router.finished(ticket)
             return result
         assert last is not None
@@ -100,8 +111,7 @@ class FleetProvider:
     def stream(self, request: ChatRequest, options: CallOptions) -> AsyncIterator[ChatChunk]:
         return self._stream(request, options)
 
-    async def _stream(self, request: ChatRequest, options: CallOptions
-                      ) -> AsyncIterator[ChatChunk]:
+    async def _stream(self, request: ChatRequest, options: CallOptions) -> AsyncIterator[ChatChunk]:
         got, order = self._choose(request, options)
         for i, node in enumerate(order):
             ticket = self._begin(node, request, got)
@@ -129,14 +139,14 @@ class FleetProvider:
                         completion = chunk.usage.completion_tokens
                     yield chunk
             finally:
-                self.router.finished(ticket, completion or pieces,
-                                             self._clock() - first_at)
+                self.router.finished(ticket, completion or pieces, self._clock() - first_at)
                 await _close(it)
             return
 
     async def check(self) -> bool:
-        results = await asyncio.gather(*(p.check() for p in self._nodes.values()),
-                                       return_exceptions=True)
+        results = await asyncio.gather(
+            *(p.check() for p in self._nodes.values()), return_exceptions=True
+        )
         return any(r is True for r in results)
 
     async def aclose(self) -> None:
@@ -152,8 +162,9 @@ def _as_error(node: str, exc: BaseException) -> ProviderError:
     if isinstance(exc, ProviderError):
         return exc
     if isinstance(exc, StopAsyncIteration):
-        return ProviderError(FailureKind.PROVIDER, f"node '{node}' sent an empty stream",
-                             backend=node)
+        return ProviderError(
+            FailureKind.PROVIDER, f"node '{node}' sent an empty stream", backend=node
+        )
     return ProviderError(FailureKind.TIMEOUT, f"node '{node}' missed its deadline", backend=node)
 
 

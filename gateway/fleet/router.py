@@ -30,15 +30,21 @@ def request_blocks(request: ChatRequest) -> tuple[PrefixBlock, ...]:
 
 
 class FleetRouter:
-    def __init__(self, nodes: Sequence[PoolNode], scraper: EngineScraper | None,
-                 clock: Callable[[], float], config: PickConfig = PickConfig()) -> None:
+    def __init__(
+        self,
+        nodes: Sequence[PoolNode],
+        scraper: EngineScraper | None,
+        clock: Callable[[], float],
+        config: PickConfig = PickConfig(),
+    ) -> None:
         self._nodes = {n.target.name: n for n in nodes}
         self._scraper = scraper
         self._clock = clock
         self._config = config
         self.tracker = NodeTracker()
-        self._index = PrefixIndex({n.target.name: n.kv_capacity_tokens or DEFAULT_KV_TOKENS
-                                   for n in nodes})
+        self._index = PrefixIndex(
+            {n.target.name: n.kv_capacity_tokens or DEFAULT_KV_TOKENS for n in nodes}
+        )
         self._ring = HashRing([(n.target.name, n.weight) for n in nodes], config.ring_replicas)
         self._last_finish: dict[str, float] = {}
 
@@ -46,11 +52,13 @@ class FleetRouter:
     def names(self) -> list[str]:
         return list(self._nodes)
 
-    def choose(self, blocks: Sequence[PrefixBlock], prompt_tokens: int,
-               max_tokens: int | None) -> Pick:
+    def choose(
+        self, blocks: Sequence[PrefixBlock], prompt_tokens: int, max_tokens: int | None
+    ) -> Pick:
         views = [self._view(n, blocks) for n in self._nodes.values()]
-        return pick(views, blocks, prompt_tokens, max_tokens or DEFAULT_MAX_TOKENS,
-                    self._ring, self._config)
+        return pick(
+            views, blocks, prompt_tokens, max_tokens or DEFAULT_MAX_TOKENS, self._ring, self._config
+        )
 
     def started(self, node: str, blocks: Sequence[PrefixBlock], prompt_tokens: int) -> Ticket:
         cached = self._index.matched_tokens(node, blocks)
@@ -79,11 +87,16 @@ class FleetRouter:
             self._index.set_capacity(name, sig.kv_capacity_tokens)
         t = self.tracker
         return NodeView(
-            name=name, healthy=healthy,
+            name=name,
+            healthy=healthy,
             model_loaded=sig.model_loaded if sig else None,
             context_length=sig.context_length if sig else None,
             kv_usage=sig.kv_usage if sig else None,
             engine_waiting=self._engine_waiting(name, sig.waiting if sig else None),
-            in_flight=t.in_flight(name), queued_prefill_tokens=t.queued_prefill(name),
-            prefill_tok_s=t.prefill_tok_s(name), step_s=t.step_s(name), weight=n.weight,
-            cached_tokens=self._index.matched_tokens(name, blocks))
+            in_flight=t.in_flight(name),
+            queued_prefill_tokens=t.queued_prefill(name),
+            prefill_tok_s=t.prefill_tok_s(name),
+            step_s=t.step_s(name),
+            weight=n.weight,
+            cached_tokens=self._index.matched_tokens(name, blocks),
+        )

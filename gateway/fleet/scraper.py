@@ -55,8 +55,13 @@ class Reading:
 
 
 class EngineScraper:
-    def __init__(self, targets: Iterable[NodeTarget], client: httpx.AsyncClient,
-                 clock: Callable[[], float], config: ScraperConfig = ScraperConfig()) -> None:
+    def __init__(
+        self,
+        targets: Iterable[NodeTarget],
+        client: httpx.AsyncClient,
+        clock: Callable[[], float],
+        config: ScraperConfig = ScraperConfig(),
+    ) -> None:
         self._targets = {t.name: t for t in targets}
         self._client = client
         self._clock = clock
@@ -94,8 +99,7 @@ class EngineScraper:
             signals = await self._read(t)
         except Exception as exc:  # any failure is the node's: the loop must keep polling
             n = self._failures[t.name] = self._failures.get(t.name, 0) + 1
-            log.warning("scrape of node %s failed (%d in a row): %s", t.name, n,
-                        type(exc).__name__)
+            log.warning("scrape of node %s failed (%d in a row): %s", t.name, n, type(exc).__name__)
             return
         self._failures[t.name] = 0
         self._readings[t.name] = Reading(signals, self._clock(), 0)

@@ -41,8 +41,7 @@ class NodeSignals:
 
     def merged(self, other: NodeSignals) -> NodeSignals:
         """These signals with every figure `other` knows laid over them."""
-        known = {k: getattr(other, k) for k in self.__slots__
-                 if getattr(other, k) is not None}
+        known = {k: getattr(other, k) for k in self.__slots__ if getattr(other, k) is not None}
         return replace(self, **known)
 
 
@@ -86,12 +85,16 @@ def parse_vllm_metrics(text: str) -> NodeSignals:
     if running is None and kv is None:
         raise SignalParseError("no vLLM scheduler metrics in the exposition")
     return NodeSignals(
-        running=running, waiting=_sum(s, "vllm:num_requests_waiting"), kv_usage=kv,
+        running=running,
+        waiting=_sum(s, "vllm:num_requests_waiting"),
+        kv_usage=kv,
         prefix_queries=_sum(s, "vllm:prefix_cache_queries_total"),
         prefix_hits=_sum(s, "vllm:prefix_cache_hits_total"),
         ttft_count=_sum(s, "vllm:time_to_first_token_seconds_count"),
         ttft_sum_s=_sum(s, "vllm:time_to_first_token_seconds_sum"),
-        kv_capacity_tokens=capacity, model_loaded=True)
+        kv_capacity_tokens=capacity,
+        model_loaded=True,
+    )
 
 
 def parse_llamacpp_metrics(text: str) -> NodeSignals:
@@ -100,10 +103,13 @@ def parse_llamacpp_metrics(text: str) -> NodeSignals:
     if running is None:
         raise SignalParseError("no llama.cpp server metrics in the exposition")
     return NodeSignals(
-        running=running, waiting=_sum(s, "llamacpp:requests_deferred"),
+        running=running,
+        waiting=_sum(s, "llamacpp:requests_deferred"),
         kv_usage=_max(s, "llamacpp:kv_cache_usage_ratio"),
         prompt_tok_s=_max(s, "llamacpp:prompt_tokens_seconds"),
-        decode_tok_s=_max(s, "llamacpp:predicted_tokens_seconds"), model_loaded=True)
+        decode_tok_s=_max(s, "llamacpp:predicted_tokens_seconds"),
+        model_loaded=True,
+    )
 
 
 def parse_llamacpp_slots(body: Any) -> NodeSignals:
@@ -116,9 +122,13 @@ def parse_llamacpp_slots(body: Any) -> NodeSignals:
         else:  # servers before the field: state 0 idle, 1 processing
             busy += slot.get("state", 0) != 0
     contexts = [int(x["n_ctx"]) for x in body if isinstance(x.get("n_ctx"), int)]
-    return NodeSignals(running=float(busy), slots_total=len(body),
-                       context_length=min(contexts) if contexts else None,
-                       kv_usage=busy / len(body), model_loaded=True)
+    return NodeSignals(
+        running=float(busy),
+        slots_total=len(body),
+        context_length=min(contexts) if contexts else None,
+        kv_usage=busy / len(body),
+        model_loaded=True,
+    )
 
 
 def parse_ollama_ps(body: Any, model: str) -> NodeSignals:
@@ -130,6 +140,7 @@ def parse_ollama_ps(body: Any, model: str) -> NodeSignals:
     for m in models:
         if isinstance(m, dict) and want in (m.get("name"), m.get("model")):
             ctx = m.get("context_length")
-            return NodeSignals(model_loaded=True,
-                               context_length=ctx if isinstance(ctx, int) else None)
+            return NodeSignals(
+                model_loaded=True, context_length=ctx if isinstance(ctx, int) else None
+            )
     return NodeSignals(model_loaded=False)

@@ -32,8 +32,12 @@ class _Node:
 
 
 class NodeTracker:
-    def __init__(self, default_prefill_tok_s: float = 5000.0, default_step_s: float = 0.03,
-                 smoothing: float = 0.2) -> None:
+    def __init__(
+        self,
+        default_prefill_tok_s: float = 5000.0,
+        default_step_s: float = 0.03,
+        smoothing: float = 0.2,
+    ) -> None:
         self._nodes: dict[str, _Node] = {}
         self._default_prefill = default_prefill_tok_s
         self._default_step = default_step_s
@@ -58,8 +62,11 @@ class NodeTracker:
         n = self._n(t.node)
         t.waiting_first = False
         n.queued_prefill -= t.expected_uncached
-        uncached = t.expected_uncached if cached_tokens is None else max(
-            0, t.prompt_tokens - cached_tokens)
+        uncached = (
+            t.expected_uncached
+            if cached_tokens is None
+            else max(0, t.prompt_tokens - cached_tokens)
+        )
         if uncached >= MIN_PREFILL_SAMPLE_TOKENS and ttft_s > 0:
             n.prefill_samples.append(uncached / ttft_s)
 
@@ -71,8 +78,9 @@ class NodeTracker:
         n.in_flight -= 1
         if output_tokens > 1 and decode_s > 0:
             step = decode_s / (output_tokens - 1)
-            n.step_s = step if n.step_s is None else (
-                (1 - self._alpha) * n.step_s + self._alpha * step)
+            n.step_s = (
+                step if n.step_s is None else ((1 - self._alpha) * n.step_s + self._alpha * step)
+            )
 
     def in_flight(self, node: str) -> int:
         return self._n(node).in_flight

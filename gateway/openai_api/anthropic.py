@@ -50,8 +50,9 @@ async def _answer(handler: Callable[[], Awaitable[Response]]) -> Response:
     except Exception as exc:
         log.error("internal error: %s", type(exc).__name__)
         err = GatewayError("internal error", code="internal_error")
-    return Response(error_body(err), status_code=err.status, media_type=JSON,
-                    headers=err.headers or None)
+    return Response(
+        error_body(err), status_code=err.status, media_type=JSON, headers=err.headers or None
+    )
 
 
 async def _messages(request: Request) -> Response:

@@ -11,11 +11,21 @@ import orjson
 from gateway.core.errors import GatewayError
 from gateway.core.types import ChatChunk, ChatResult, FinishReason, ToolCallDelta, Usage
 
-_STOP: dict[str, str] = {"stop": "end_turn", "length": "max_tokens", "tool_calls": "tool_use",
-                         "content_filter": "refusal", "error": "end_turn"}
-_ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error",
-                403: "permission_error", 404: "not_found_error", 413: "request_too_large",
-                429: "rate_limit_error"}
+_STOP: dict[str, str] = {
+    "stop": "end_turn",
+    "length": "max_tokens",
+    "tool_calls": "tool_use",
+    "content_filter": "refusal",
+    "error": "end_turn",
+}
+_ERROR_TYPES = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    413: "request_too_large",
+    429: "rate_limit_error",
+}
 
 
 def error_body(exc: GatewayError) -> bytes:
@@ -24,8 +34,12 @@ def error_body(exc: GatewayError) -> bytes:
 
 
 def usage_json(u: Usage) -> dict[str, Any]:
-    return {"input_tokens": u.prompt_tokens, "output_tokens": u.completion_tokens,
-            "cache_read_input_tokens": u.cached_tokens, "cache_creation_input_tokens": 0}
+    return {
+        "input_tokens": u.prompt_tokens,
+        "output_tokens": u.completion_tokens,
+        "cache_read_input_tokens": u.cached_tokens,
+        "cache_creation_input_tokens": 0,
+    }
 
 
 def tool_input(arguments: str) -> dict[str, Any]:
@@ -46,12 +60,22 @@ def message_json(message_id: str, alias: str, result: ChatResult, usage: Usage) 
     content: list[dict[str, Any]] = []
     if result.text or not result.tool_calls:
         content.append({"type": "text", "text": result.text or ""})
-    content += [{"type": "tool_use", "id": c.id, "name": c.name, "input": tool_input(c.arguments)}
-                for c in result.tool_calls]
-    return orjson.dumps({"id": message_id, "type": "message", "role": "assistant",
-                         "model": alias, "content": content,
-                         "stop_reason": _stop(result.finish_reason), "stop_sequence": None,
-                         "usage": usage_json(usage)})
+    content += [
+        {"type": "tool_use", "id": c.id, "name": c.name, "input": tool_input(c.arguments)}
+        for c in result.tool_calls
+    ]
+    return orjson.dumps(
+        {
+            "id": message_id,
+            "type": "message",
+            "role": "assistant",
+            "model": alias,
+            "content": content,
+            "stop_reason": _stop(result.finish_reason),
+            "stop_sequence": None,
+            "usage": usage_json(usage),
+        }
+    )
 
 
 class _Call:
@@ -78,15 +102,26 @@ class MessageEvents:
 
     @staticmethod
     def _event(kind: str, **fields: Any) -> bytes:
-        return (b"event: " + kind.encode() + b"\ndata: "
-                + orjson.dumps({"type": kind, **fields}) + b"\n\n")
+        return (
+            b"event: "
+            + kind.encode()
+            + b"\ndata: "
+            + orjson.dumps({"type": kind, **fields})
+            + b"\n\n"
+        )
 
     def start(self) -> bytes:
         message: dict[str, Any] = {
-            "id": self._id, "type": "message", "role": "assistant", "model": self._alias,
-            "content": [], "stop_reason": None, "stop_sequence": None,
+            "id": self._id,
+            "type": "message",
+            "role": "assistant",
+            "model": self._alias,
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
             # the backend reports usage at the end; `message_delta` carries both counts
-            "usage": {"input_tokens": 0, "output_tokens": 0}}
+            "usage": {"input_tokens": 0, "output_tokens": 0},
+        }
         return self._event("message_start", message=message) + self._event("ping")
 
     def chunk(self, c: ChatChunk) -> bytes:
@@ -99,10 +134,12 @@ class MessageEvents:
         out = b""
         if not self._text_open:
             self._text_open = True
-            out = self._event("content_block_start", index=self._block,
-                              content_block={"type": "text", "text": ""})
-        return out + self._event("content_block_delta", index=self._block,
-                                 delta={"type": "text_delta", "text": c.text})
+            out = self._event(
+                "content_block_start", index=self._block, content_block={"type": "text", "text": ""}
+            )
+        return out + self._event(
+            "content_block_delta", index=self._block, delta={"type": "text_delta", "text": c.text}
+        )
 
     def _gather(self, t: ToolCallDelta) -> None:
         call = self._calls.get(t.index)
@@ -123,13 +160,18 @@ class MessageEvents:
             block = {"type": "tool_use", "id": call.id, "name": call.name, "input": {}}
             partial = orjson.dumps(tool_input("".join(call.args))).decode()
             out += self._event("content_block_start", index=self._block, content_block=block)
-            out += self._event("content_block_delta", index=self._block,
-                               delta={"type": "input_json_delta", "partial_json": partial})
+            out += self._event(
+                "content_block_delta",
+                index=self._block,
+                delta={"type": "input_json_delta", "partial_json": partial},
+            )
             out += self._event("content_block_stop", index=self._block)
             self._block += 1
-        out += self._event("message_delta",
-                           delta={"stop_reason": _stop(self._finish), "stop_sequence": None},
-                           usage=usage_json(usage))
+        out += self._event(
+            "message_delta",
+            delta={"stop_reason": _stop(self._finish), "stop_sequence": None},
+            usage=usage_json(usage),
+        )
         return out + self._event("message_stop")
 
     def error(self, message: str) -> bytes:

@@ -41,16 +41,19 @@ class ToolResultBlock(Strict):
     cache_control: CacheControl = None
 
     def text(self) -> str:
-        body = (self.content if isinstance(self.content, str)
-                else "".join(b.text for b in self.content))
+        body = (
+            self.content if isinstance(self.content, str) else "".join(b.text for b in self.content)
+        )
         # the model must know a tool failed; the chat tool message has no flag for it
         return "error: " + body if self.is_error else body
 
 
-Block = Annotated[Annotated[TextBlock, Tag("type=text")]
-                  | Annotated[ToolUseBlock, Tag("type=tool_use")]
-                  | Annotated[ToolResultBlock, Tag("type=tool_result")],
-                  Discriminator(by_type(None))]
+Block = Annotated[
+    Annotated[TextBlock, Tag("type=text")]
+    | Annotated[ToolUseBlock, Tag("type=tool_use")]
+    | Annotated[ToolResultBlock, Tag("type=tool_result")],
+    Discriminator(by_type(None)),
+]
 
 
 class Message(Strict):
@@ -116,8 +119,7 @@ class MessagesRequest(CountTokensRequest):
 def to_chat(req: CountTokensRequest) -> ChatRequest:
     messages: list[dict[str, Any]] = []
     if req.system:
-        system = (req.system if isinstance(req.system, str)
-                  else "".join(b.text for b in req.system))
+        system = req.system if isinstance(req.system, str) else "".join(b.text for b in req.system)
         messages.append({"role": "system", "content": system})
     for m in req.messages:
         _append(messages, m)
@@ -130,15 +132,20 @@ def to_chat(req: CountTokensRequest) -> ChatRequest:
         fields.update(max_tokens=req.max_tokens, stream=req.stream)
         if req.stream:
             fields["stream_options"] = {"include_usage": True}
-        for name, value in (("stop", req.stop_sequences), ("temperature", req.temperature),
-                            ("top_p", req.top_p)):
+        for name, value in (
+            ("stop", req.stop_sequences),
+            ("temperature", req.temperature),
+            ("top_p", req.top_p),
+        ):
             if value is not None:
                 fields[name] = value
         if req.metadata is not None and req.metadata.user_id is not None:
             fields["user"] = req.metadata.user_id
         if req.output_config is not None and req.output_config.format is not None:
-            fields["response_format"] = {"type": "json_schema", "json_schema": {
-                "name": "output", "schema": req.output_config.format.schema_}}
+            fields["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": "output", "schema": req.output_config.format.schema_},
+            }
     return chat_request(fields)
 
 
@@ -150,9 +157,15 @@ def _append(messages: list[dict[str, Any]], m: Message) -> None:
         messages.append({"role": m.role, "content": m.content})
         return
     text = "".join(b.text for b in m.content if isinstance(b, TextBlock))
-    calls = [{"id": b.id, "type": "function",
-              "function": {"name": b.name, "arguments": json_text(b.input, "messages")}}
-             for b in m.content if isinstance(b, ToolUseBlock)]
+    calls = [
+        {
+            "id": b.id,
+            "type": "function",
+            "function": {"name": b.name, "arguments": json_text(b.input, "messages")},
+        }
+        for b in m.content
+        if isinstance(b, ToolUseBlock)
+    ]
     for b in m.content:
         if isinstance(b, ToolResultBlock):
             messages.append({"role": "tool", "tool_call_id": b.tool_use_id, "content": b.text()})

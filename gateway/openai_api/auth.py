@@ -65,8 +65,9 @@ class _Cached:
 
 
 class KeyCache:
-    def __init__(self, engine: Engine, clock: Clock, *, ttl: float = 5.0,
-                 max_entries: int = 10_000) -> None:
+    def __init__(
+        self, engine: Engine, clock: Clock, *, ttl: float = 5.0, max_entries: int = 10_000
+    ) -> None:
         self._engine = engine
         self._clock = clock
         self._ttl = ttl
@@ -104,8 +105,9 @@ class FailedAuthLimiter:
     address gets 429 until its oldest failure leaves the window. Keeps at most `max_clients`
     addresses (least recently failing dropped first), so a flood of addresses is bounded."""
 
-    def __init__(self, clock: Clock, limit: int, *, window_s: float = 60.0,
-                 max_clients: int = 10_000) -> None:
+    def __init__(
+        self, clock: Clock, limit: int, *, window_s: float = 60.0, max_clients: int = 10_000
+    ) -> None:
         self._clock = clock
         self._limit = limit
         self._window = window_s
@@ -124,9 +126,11 @@ class FailedAuthLimiter:
             times.popleft()
         if len(times) >= self._limit:
             wait = max(1, math.ceil(times[0] + self._window - now))
-            raise RateLimited("too many failed authentication attempts from this address",
-                              code="too_many_auth_failures",
-                              headers={"retry-after": str(wait)})
+            raise RateLimited(
+                "too many failed authentication attempts from this address",
+                code="too_many_auth_failures",
+                headers={"retry-after": str(wait)},
+            )
 
     def failed(self, client: str | None) -> None:
         if client is None:
@@ -143,9 +147,16 @@ class FailedAuthLimiter:
 
 
 class Authenticator:
-    def __init__(self, keys: KeyCache, clock: Clock, *, keys_required: bool,
-                 admin_key: str | None = None, metrics_key: str | None = None,
-                 limiter: FailedAuthLimiter | None = None) -> None:
+    def __init__(
+        self,
+        keys: KeyCache,
+        clock: Clock,
+        *,
+        keys_required: bool,
+        admin_key: str | None = None,
+        metrics_key: str | None = None,
+        limiter: FailedAuthLimiter | None = None,
+    ) -> None:
         self._keys = keys
         self._clock = clock
         self._required = keys_required
@@ -169,8 +180,11 @@ class Authenticator:
             return
         token, client = bearer(request), client_of(request.scope)
         self._limiter.check(client)
-        if (token is not None and self._metrics_key is not None
-                and hmac.compare_digest(as_bytes(token), self._metrics_key)):
+        if (
+            token is not None
+            and self._metrics_key is not None
+            and hmac.compare_digest(as_bytes(token), self._metrics_key)
+        ):
             return
         await self.admin_of(token, client)
 
@@ -189,12 +203,18 @@ class Authenticator:
         state = request.scope.get("state", {})
         rid = state.get("request_id", "")
         received = state.get("received_at", self._clock.monotonic())
-        return await self.context_for(rid, received, bearer(request), _headers(request),
-                                      client_of(request.scope))
+        return await self.context_for(
+            rid, received, bearer(request), _headers(request), client_of(request.scope)
+        )
 
-    async def context_for(self, rid: str, received: float, token: str | None,
-                          headers: dict[str, str], client: str | None = None
-                          ) -> RequestContext:
+    async def context_for(
+        self,
+        rid: str,
+        received: float,
+        token: str | None,
+        headers: dict[str, str],
+        client: str | None = None,
+    ) -> RequestContext:
         """The request's context from its key (or none) and its non-secret headers; `client`
         (the peer address) is what failed checks are counted against."""
         if token is not None and not self._required and not token.startswith(PREFIX):
@@ -209,8 +229,14 @@ class Authenticator:
                 raise AuthenticationFailed(_MISSING)
             return RequestContext(request_id=rid, received_at=received, headers=headers)
         info = await self._checked(token, client)
-        return RequestContext(request_id=rid, tenant=info.tenant, app=info.app, key_id=info.id,
-                              received_at=received, headers=headers)
+        return RequestContext(
+            request_id=rid,
+            tenant=info.tenant,
+            app=info.app,
+            key_id=info.id,
+            received_at=received,
+            headers=headers,
+        )
 
     async def _checked(self, token: str, client: str | None) -> KeyInfo:
         """`_check`, refused outright while `client` is over its failure limit; a failure

@@ -20,5 +20,8 @@ def refuse_unservable(chat: ChatRequest) -> None:
     for name in _OPTIONS:
         value = getattr(chat, name) if name in _TYPED else extra.get(name) if extra else None
         if value:
-            raise unsupported(f"{name} is not supported: the backends behind this gateway do "
-                              "not return token log probabilities", name)
+            raise unsupported(
+                f"{name} is not supported: the backends behind this gateway do "
+                "not return token log probabilities",
+                name,
+            )

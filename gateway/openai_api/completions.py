@@ -48,18 +48,29 @@ def to_chat(req: CompletionRequest) -> ChatRequest:
     if req.suffix:
         raise unsupported("suffix (fill-in-the-middle) is not supported", "suffix")
     if req.logprobs is not None:
-        raise unsupported("logprobs are not supported on this endpoint: the backends behind "
-                          "the gateway do not return them", "logprobs")
+        raise unsupported(
+            "logprobs are not supported on this endpoint: the backends behind "
+            "the gateway do not return them",
+            "logprobs",
+        )
     prompt = req.prompt
     if isinstance(prompt, list):
         if len(prompt) != 1:
             raise unsupported("exactly one prompt per request is supported", "prompt")
         prompt = prompt[0]
-    fields: dict[str, Any] = {"model": req.model, "stream": req.stream,
-                              "messages": [{"role": "user", "content": prompt}]}
-    for name, value in (("max_tokens", req.max_tokens), ("temperature", req.temperature),
-                        ("top_p", req.top_p), ("stop", req.stop), ("seed", req.seed),
-                        ("user", req.user)):
+    fields: dict[str, Any] = {
+        "model": req.model,
+        "stream": req.stream,
+        "messages": [{"role": "user", "content": prompt}],
+    }
+    for name, value in (
+        ("max_tokens", req.max_tokens),
+        ("temperature", req.temperature),
+        ("top_p", req.top_p),
+        ("stop", req.stop),
+        ("seed", req.seed),
+        ("user", req.user),
+    ):
         if value is not None:
             fields[name] = value
     if req.stream:
@@ -67,21 +78,31 @@ def to_chat(req: CompletionRequest) -> ChatRequest:
     return chat_request(fields)
 
 
-def completion_json(cid: str, created: int, alias: str, result: ChatResult, usage: Usage
-                    ) -> bytes:
-    return orjson.dumps({
-        "id": cid, "object": "text_completion", "created": created, "model": alias,
-        "choices": [{"index": 0, "text": result.text or "", "logprobs": None,
-                     "finish_reason": result.finish_reason}],
-        "usage": usage_json(usage)})
+def completion_json(cid: str, created: int, alias: str, result: ChatResult, usage: Usage) -> bytes:
+    return orjson.dumps(
+        {
+            "id": cid,
+            "object": "text_completion",
+            "created": created,
+            "model": alias,
+            "choices": [
+                {
+                    "index": 0,
+                    "text": result.text or "",
+                    "logprobs": None,
+                    "finish_reason": result.finish_reason,
+                }
+            ],
+            "usage": usage_json(usage),
+        }
+    )
 
 
 class TextChunks:
     """Encodes one stream as legacy `text_completion` SSE chunks, `[DONE]` at the end."""
 
     def __init__(self, cid: str, created: int, alias: str, include_usage: bool = False) -> None:
-        self._head = {"id": cid, "object": "text_completion", "created": created,
-                      "model": alias}
+        self._head = {"id": cid, "object": "text_completion", "created": created, "model": alias}
         self._include_usage = include_usage
 
     def start(self) -> bytes:
@@ -93,8 +114,13 @@ class TextChunks:
     def chunk(self, c: ChatChunk) -> bytes:
         if not c.text and c.finish_reason is None:
             return b""
-        return self._frame({"choices": [{"index": 0, "text": c.text, "logprobs": None,
-                                         "finish_reason": c.finish_reason}]})
+        return self._frame(
+            {
+                "choices": [
+                    {"index": 0, "text": c.text, "logprobs": None, "finish_reason": c.finish_reason}
+                ]
+            }
+        )
 
     def usage(self, u: Usage) -> bytes:
         return self._frame({"choices": [], "usage": usage_json(u)})
@@ -121,11 +147,11 @@ def build_completions_router() -> APIRouter:
         if chat.stream:
             ctx, handle = await served.open_stream(request, chat)
             usage = bool(req.stream_options and req.stream_options.include_usage)
-            return served.event_stream(handle, TextChunks(_completion_id(ctx), created,
-                                                          req.model, usage))
+            return served.event_stream(
+                handle, TextChunks(_completion_id(ctx), created, req.model, usage)
+            )
         ctx, answer = await served.complete(request, chat)
-        body = completion_json(_completion_id(ctx), created, req.model, answer.result,
-                               answer.usage)
+        body = completion_json(_completion_id(ctx), created, req.model, answer.result, answer.usage)
         return Response(body, media_type=JSON, headers=served.headers_of(answer))
 
     return router

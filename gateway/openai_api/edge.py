@@ -37,8 +37,11 @@ log = logging.getLogger("gateway.api")
 
 Headers = list[tuple[bytes, bytes]]
 _JSON = (b"content-type", b"application/json")
-_SSE_HEADERS: Headers = [(b"cache-control", b"no-cache"), (b"x-accel-buffering", b"no"),
-                         (b"content-type", b"text/event-stream; charset=utf-8")]
+_SSE_HEADERS: Headers = [
+    (b"cache-control", b"no-cache"),
+    (b"x-accel-buffering", b"no"),
+    (b"content-type", b"text/event-stream; charset=utf-8"),
+]
 _HEALTHY = b'{"status":"ok"}'
 _END: Message = {"type": "http.response.body", "body": b"", "more_body": False}
 
@@ -58,22 +61,27 @@ def route_header_list(decision: RouteDecision, backend: str | None, attempts: in
     return h
 
 
-def _error_message(exc: GatewayError, rid_header: tuple[bytes, bytes]
-                   ) -> tuple[Message, Message]:
+def _error_message(exc: GatewayError, rid_header: tuple[bytes, bytes]) -> tuple[Message, Message]:
     """`errors.error_response` as (start, body) messages."""
     body = orjson.dumps(exc.body())
-    headers = [(k.lower().encode("latin-1"), v.encode("latin-1"))
-               for k, v in exc.headers.items()]
+    headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in exc.headers.items()]
     headers += [(b"content-length", str(len(body)).encode()), _JSON, rid_header]
-    return ({"type": "http.response.start", "status": exc.status, "headers": headers},
-            {"type": "http.response.body", "body": body})
+    return (
+        {"type": "http.response.start", "status": exc.status, "headers": headers},
+        {"type": "http.response.body", "body": body},
+    )
 
 
 class LeanEdge:
     """Serves the hot routes; `routes` maps (method, path) to the handler."""
 
-    def __init__(self, runtime: Callable[[], Runtime], ids: IdGenerator, clock: Clock,
-                 limits: EdgeLimits | None = None) -> None:
+    def __init__(
+        self,
+        runtime: Callable[[], Runtime],
+        ids: IdGenerator,
+        clock: Clock,
+        limits: EdgeLimits | None = None,
+    ) -> None:
         self._runtime = runtime
         self._ids = ids
         self._clock = clock
@@ -87,9 +95,13 @@ class LeanEdge:
     # ---- GET /healthz, /readyz -------------------------------------------------------------
     async def healthz(self, scope: Scope, receive: Receive, send: Send) -> None:
         rid = self._ids.new_id("req_")
-        await send({"type": "http.response.start", "status": 200,
-                    "headers": [(b"content-length", b"15"), _JSON,
-                                (b"x-request-id", rid.encode())]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-length", b"15"), _JSON, (b"x-request-id", rid.encode())],
+            }
+        )
         await send({"type": "http.response.body", "body": _HEALTHY})
 
     async def readyz(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -100,9 +112,13 @@ class LeanEdge:
             await self._internal(send, exc, rid_header)
             return
         body = orjson.dumps(report)
-        await send({"type": "http.response.start", "status": 200 if ready else 503,
-                    "headers": [(b"content-length", str(len(body)).encode()), _JSON,
-                                rid_header]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200 if ready else 503,
+                "headers": [(b"content-length", str(len(body)).encode()), _JSON, rid_header],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
     # ---- POST /v1/chat/completions ---------------------------------------------------------
@@ -152,8 +168,9 @@ class LeanEdge:
         if auth is None:
             return RequestContext(request_id=rid, received_at=received)
         token, headers = split_headers(scope["headers"])
-        ctx: RequestContext = await auth.context_for(rid, received, token, headers,
-                                                     client_of(scope))
+        ctx: RequestContext = await auth.context_for(
+            rid, received, token, headers, client_of(scope)
+        )
         return ctx
 
     async def _body(self, scope: Scope, receive: Receive, ctx: RequestContext) -> bytes | None:
@@ -163,8 +180,9 @@ class LeanEdge:
             self._runtime().chat.record_rejected(ctx, "", exc)
             raise
 
-    async def _chat(self, ctx: RequestContext, body: bytes, rid_header: tuple[bytes, bytes]
-                    ) -> tuple[Message, Message] | _Stream:
+    async def _chat(
+        self, ctx: RequestContext, body: bytes, rid_header: tuple[bytes, bytes]
+    ) -> tuple[Message, Message] | _Stream:
         """(start, body) of a whole answer, or an opened stream."""
         rt = self._runtime()
         service = rt.chat
@@ -173,26 +191,33 @@ class LeanEdge:
         cid = "chatcmpl-" + ctx.request_id.removeprefix("req_")
         if chat.stream:
             handle = await service.open_stream(ctx, chat)
-            headers_out = route_header_list(handle.decision, handle.outcome.backend,
-                                            handle.outcome.tried)
+            headers_out = route_header_list(
+                handle.decision, handle.outcome.backend, handle.outcome.tried
+            )
             headers_out += _SSE_HEADERS
             headers_out.append(rid_header)
-            return _Stream(headers_out, sse_events(handle, ChunkEncoder(cid, created, chat.model),
-                                                   chat.wants_usage_in_stream))
+            return _Stream(
+                headers_out,
+                sse_events(
+                    handle, ChunkEncoder(cid, created, chat.model), chat.wants_usage_in_stream
+                ),
+            )
         served = await service.complete(ctx, chat)
-        headers_out = route_header_list(served.decision, served.outcome.backend,
-                                        served.outcome.tried)
+        headers_out = route_header_list(
+            served.decision, served.outcome.backend, served.outcome.tried
+        )
         out = completion_json(cid, created, chat.model, served.choices, served.usage)
         headers_out += [(b"content-length", str(len(out)).encode()), _JSON, rid_header]
-        return ({"type": "http.response.start", "status": 200, "headers": headers_out},
-                {"type": "http.response.body", "body": out})
+        return (
+            {"type": "http.response.start", "status": 200, "headers": headers_out},
+            {"type": "http.response.body", "body": out},
+        )
 
     @staticmethod
     async def _internal(send: Send, exc: Exception, rid_header: tuple[bytes, bytes]) -> None:
         """What RequestIdMiddleware answers for an unexpected exception."""
         log.error("unhandled %s on request %s", type(exc).__name__, rid_header[1].decode())
-        await send({"type": "http.response.start", "status": 500,
-                    "headers": [_JSON, rid_header]})
+        await send({"type": "http.response.start", "status": 500, "headers": [_JSON, rid_header]})
         await send({"type": "http.response.body", "body": INTERNAL_ERROR})
 
 
@@ -241,8 +266,9 @@ class _Watch:
                 return
 
 
-async def _stream(watch: _Watch, send: Send, headers: Headers,
-                  events: AsyncGenerator[bytes, None]) -> None:
+async def _stream(
+    watch: _Watch, send: Send, headers: Headers, events: AsyncGenerator[bytes, None]
+) -> None:
     task = watch.task
     try:
         await send({"type": "http.response.start", "status": 200, "headers": headers})

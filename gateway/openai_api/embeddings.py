@@ -28,8 +28,10 @@ def _vector(v: list[float], fmt: str) -> list[float] | str:
 def embeddings_json(alias: str, served: Embedded, fmt: str) -> bytes:
     body: dict[str, Any] = {
         "object": "list",
-        "data": [{"object": "embedding", "index": i, "embedding": _vector(v, fmt)}
-                 for i, v in enumerate(served.vectors)],
+        "data": [
+            {"object": "embedding", "index": i, "embedding": _vector(v, fmt)}
+            for i, v in enumerate(served.vectors)
+        ],
         "model": alias,
         "usage": {"prompt_tokens": served.prompt_tokens, "total_tokens": served.prompt_tokens},
     }
@@ -44,8 +46,7 @@ def build_embeddings_router() -> APIRouter:
         rt = request.app.state.runtime
         service: EmbeddingsService | None = rt.embeddings
         if service is None:
-            raise GatewayError("embeddings are not configured", code="not_configured",
-                               status=501)
+            raise GatewayError("embeddings are not configured", code="not_configured", status=501)
         ctx: RequestContext = await rt.authenticate(request, None)  # before the body
         try:
             raw = await read_body(request.scope, request.receive, limits_of(rt))
@@ -57,9 +58,11 @@ def build_embeddings_router() -> APIRouter:
             service.record_rejected(ctx, "", exc)
             raise
         served = await service.embed(ctx, body)
-        headers = route_headers(served.decision, served.outcome.backend,
-                                served.outcome.tried)
-        return Response(embeddings_json(body.model, served, body.encoding_format),
-                        media_type=JSON, headers=headers)
+        headers = route_headers(served.decision, served.outcome.backend, served.outcome.tried)
+        return Response(
+            embeddings_json(body.model, served, body.encoding_format),
+            media_type=JSON,
+            headers=headers,
+        )
 
     return router

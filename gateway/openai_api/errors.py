@@ -19,8 +19,12 @@ log = logging.getLogger("gateway.api")
 
 
 def error_response(exc: GatewayError) -> Response:
-    return Response(orjson.dumps(exc.body()), status_code=exc.status,
-                    media_type="application/json", headers=exc.headers or None)
+    return Response(
+        orjson.dumps(exc.body()),
+        status_code=exc.status,
+        media_type="application/json",
+        headers=exc.headers or None,
+    )
 
 
 def from_validation(exc: ValidationError) -> InvalidRequest:
@@ -58,8 +62,11 @@ def _is_union_tag(p: str) -> bool:
     return p in _SCALAR_TAGS or "[" in p or p in _MODEL_TAGS or p.startswith("function-")
 
 
-_MODEL_TAGS = frozenset(name for name, obj in vars(types).items()
-                        if isinstance(obj, type) and issubclass(obj, BaseModel))
+_MODEL_TAGS = frozenset(
+    name
+    for name, obj in vars(types).items()
+    if isinstance(obj, type) and issubclass(obj, BaseModel)
+)
 
 
 def from_provider(exc: ProviderError) -> GatewayError:
@@ -103,8 +110,10 @@ def install(app: FastAPI) -> None:
         return error_response(GatewayError("internal error", code="internal_error"))
 
     handlers: dict[Any, Any] = {
-        GatewayError: gateway_error, ProviderError: provider_error,
-        StarletteHTTPException: http_error, RequestValidationError: validation_error,
+        GatewayError: gateway_error,
+        ProviderError: provider_error,
+        StarletteHTTPException: http_error,
+        RequestValidationError: validation_error,
         Exception: unexpected,
     }
     for cls, fn in handlers.items():

@@ -50,8 +50,9 @@ def parse_chat(body: bytes) -> ChatRequest:
     return chat
 
 
-def parse_limited(body: bytes, limits: EdgeLimits, ctx: RequestContext, service: ChatService
-                  ) -> ChatRequest:
+def parse_limited(
+    body: bytes, limits: EdgeLimits, ctx: RequestContext, service: ChatService
+) -> ChatRequest:
     """The chat request in `body` within the edge's limits; a refusal gets its ledger row."""
     try:
         limits.check_body(body)
@@ -88,17 +89,16 @@ def build_router() -> APIRouter:
         rid = "chatcmpl-" + ctx.request_id.removeprefix("req_")
         if chat.stream:
             handle = await service.open_stream(ctx, chat)
-            headers = route_headers(handle.decision, handle.outcome.backend,
-                                    handle.outcome.tried)
+            headers = route_headers(handle.decision, handle.outcome.backend, handle.outcome.tried)
             return StreamingResponse(
-                sse_events(handle, ChunkEncoder(rid, created, chat.model),
-                           chat.wants_usage_in_stream),
+                sse_events(
+                    handle, ChunkEncoder(rid, created, chat.model), chat.wants_usage_in_stream
+                ),
                 media_type="text/event-stream",
                 headers={**headers, "cache-control": "no-cache", "x-accel-buffering": "no"},
             )
         served = await service.complete(ctx, chat)
-        headers = route_headers(served.decision, served.outcome.backend,
-                                served.outcome.tried)
+        headers = route_headers(served.decision, served.outcome.backend, served.outcome.tried)
         body = completion_json(rid, created, chat.model, served.choices, served.usage)
         return Response(body, media_type=JSON, headers=headers)
 
@@ -107,8 +107,10 @@ def build_router() -> APIRouter:
         rt = request.app.state.runtime
         await rt.authenticate(request, None)
         created = int(rt.started_at)
-        data = [{"id": a, "object": "model", "created": created, "owned_by": "gecit"}
-                for a in rt.policy.aliases]
+        data = [
+            {"id": a, "object": "model", "created": created, "owned_by": "gecit"}
+            for a in rt.policy.aliases
+        ]
         return Response(orjson.dumps({"object": "list", "data": data}), media_type=JSON)
 
     @router.get("/healthz")
@@ -129,8 +131,9 @@ def limits_of(rt: Any) -> EdgeLimits:
     return EdgeLimits.of(settings) if settings is not None else EdgeLimits()
 
 
-async def sse_events(handle: StreamHandle, enc: ChunkEncoder, include_usage: bool
-                     ) -> AsyncGenerator[bytes, None]:
+async def sse_events(
+    handle: StreamHandle, enc: ChunkEncoder, include_usage: bool
+) -> AsyncGenerator[bytes, None]:
     try:
         async for chunk in handle.chunks:
             data = enc.chunk(chunk)

@@ -34,8 +34,12 @@ class EdgeLimits:
 
     @classmethod
     def of(cls, settings: Settings) -> EdgeLimits:
-        return cls(settings.max_body_bytes, settings.max_messages, settings.max_request_chars,
-                   settings.max_choices)
+        return cls(
+            settings.max_body_bytes,
+            settings.max_messages,
+            settings.max_request_chars,
+            settings.max_choices,
+        )
 
     def too_large(self) -> BodyTooLarge:
         # answered before the body was read to its end: CloseIfUnread ends the connection
@@ -77,22 +81,31 @@ class EdgeLimits:
 
     def _too_many(self, count: int, *, exact: bool) -> InvalidRequest:
         what = f"{count} messages" if exact else f"{count} 'role' fields"
-        return InvalidRequest(f"too many messages: {what} (at most {self.max_messages})",
-                              param="messages", code="too_many_messages")
+        return InvalidRequest(
+            f"too many messages: {what} (at most {self.max_messages})",
+            param="messages",
+            code="too_many_messages",
+        )
 
     def check_chat(self, chat: ChatRequest) -> None:
         """400 when a parsed chat request carries more messages, text or choices than
         allowed."""
         if chat.n is not None and chat.n > self.max_choices:
-            raise InvalidRequest(f"n is {chat.n}: at most {self.max_choices} choices per "
-                                 "request", param="n", code="too_many_choices")
+            raise InvalidRequest(
+                f"n is {chat.n}: at most {self.max_choices} choices per request",
+                param="n",
+                code="too_many_choices",
+            )
         if len(chat.messages) > self.max_messages:
             raise self._too_many(len(chat.messages), exact=True)
         chars = sum(len(t) for t in request_texts(chat))
         if chars > self.max_request_chars:
-            raise InvalidRequest(f"the request carries {chars} characters of text (at most "
-                                 f"{self.max_request_chars})", param="messages",
-                                 code="request_too_long")
+            raise InvalidRequest(
+                f"the request carries {chars} characters of text (at most "
+                f"{self.max_request_chars})",
+                param="messages",
+                code="request_too_long",
+            )
 
 
 async def read_body(scope: Scope, receive: Receive, limits: EdgeLimits) -> bytes | None:

@@ -13,8 +13,16 @@ from gateway.core.clock import Clock, IdGenerator
 
 log = logging.getLogger("gateway.api")
 
-INTERNAL_ERROR = orjson.dumps({"error": {"message": "internal error", "type": "api_error",
-                                    "param": None, "code": "internal_error"}})
+INTERNAL_ERROR = orjson.dumps(
+    {
+        "error": {
+            "message": "internal error",
+            "type": "api_error",
+            "param": None,
+            "code": "internal_error",
+        }
+    }
+)
 
 
 class _SendWithId:
@@ -56,6 +64,11 @@ class RequestIdMiddleware:
             log.error("unhandled %s on request %s", type(exc).__name__, rid)
             if sender.started:
                 raise
-            await send({"type": "http.response.start", "status": 500,
-                        "headers": [(b"content-type", b"application/json"), sender.header]})
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 500,
+                    "headers": [(b"content-type", b"application/json"), sender.header],
+                }
+            )
             await send({"type": "http.response.body", "body": INTERNAL_ERROR})

@@ -25,63 +25,126 @@ from gateway.service.embeddings import MAX_INPUTS
 
 _REF = "#/components/schemas/{model}"
 _ERROR = {
-    "type": "object", "required": ["error"],
-    "properties": {"error": {
-        "type": "object", "required": ["message", "type", "param", "code"],
-        "properties": {"message": {"type": "string"}, "type": {"type": "string"},
-                       "param": {"type": ["string", "null"]},
-                       "code": {"type": ["string", "null"]}}}},
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {
+            "type": "object",
+            "required": ["message", "type", "param", "code"],
+            "properties": {
+                "message": {"type": "string"},
+                "type": {"type": "string"},
+                "param": {"type": ["string", "null"]},
+                "code": {"type": ["string", "null"]},
+            },
+        }
+    },
 }
-_USAGE = {"type": "object", "required": ["prompt_tokens", "completion_tokens", "total_tokens"],
-          "properties": {"prompt_tokens": {"type": "integer"},
-                         "completion_tokens": {"type": "integer"},
-                         "total_tokens": {"type": "integer"}}}
+_USAGE = {
+    "type": "object",
+    "required": ["prompt_tokens", "completion_tokens", "total_tokens"],
+    "properties": {
+        "prompt_tokens": {"type": "integer"},
+        "completion_tokens": {"type": "integer"},
+        "total_tokens": {"type": "integer"},
+    },
+}
 _COMPLETION = {
-    "type": "object", "required": ["id", "object", "created", "model", "choices"],
-    "properties": {"id": {"type": "string"}, "object": {"type": "string"},
-                   "created": {"type": "integer"}, "model": {"type": "string"},
-                   "choices": {"type": "array", "items": {"type": "object"}},
-                   "usage": {"$ref": "#/components/schemas/Usage"}},
+    "type": "object",
+    "required": ["id", "object", "created", "model", "choices"],
+    "properties": {
+        "id": {"type": "string"},
+        "object": {"type": "string"},
+        "created": {"type": "integer"},
+        "model": {"type": "string"},
+        "choices": {"type": "array", "items": {"type": "object"}},
+        "usage": {"$ref": "#/components/schemas/Usage"},
+    },
 }
 _EMBEDDINGS_REQUEST = {
-    "type": "object", "required": ["model", "input"],
+    "type": "object",
+    "required": ["model", "input"],
     "properties": {
         "model": {"type": "string", "minLength": 1},
-        "input": {"oneOf": [{"type": "string", "minLength": 1},
-                            {"type": "array", "minItems": 1, "maxItems": MAX_INPUTS,
-                             "items": {"type": "string", "minLength": 1}}]},
+        "input": {
+            "oneOf": [
+                {"type": "string", "minLength": 1},
+                {
+                    "type": "array",
+                    "minItems": 1,
+                    "maxItems": MAX_INPUTS,
+                    "items": {"type": "string", "minLength": 1},
+                },
+            ]
+        },
         "encoding_format": {"type": "string", "enum": ["float", "base64"]},
         "dimensions": {"type": "integer", "minimum": 1},
         "user": {"type": "string"},
     },
 }
-_EMBEDDINGS = {"type": "object", "required": ["object", "data", "model", "usage"],
-               "properties": {"object": {"type": "string"},
-                              "data": {"type": "array", "items": {"type": "object"}},
-                              "model": {"type": "string"}, "usage": {"type": "object"}}}
-_MODELS = {"type": "object", "required": ["object", "data"],
-           "properties": {"object": {"type": "string"},
-                          "data": {"type": "array", "items": {
-                              "type": "object", "required": ["id", "object"],
-                              "properties": {"id": {"type": "string"},
-                                             "object": {"type": "string"}}}}}}
-_RESPONSE = {"type": "object", "required": ["id", "object", "status", "output"],
-             "properties": {"id": {"type": "string"}, "object": {"type": "string"},
-                            "status": {"type": "string"},
-                            "output": {"type": "array", "items": {"type": "object"}},
-                            "usage": {"type": ["object", "null"]}}}
-_MESSAGE = {"type": "object", "required": ["id", "type", "role", "content"],
-            "properties": {"id": {"type": "string"}, "type": {"type": "string"},
-                           "role": {"type": "string"},
-                           "content": {"type": "array", "items": {"type": "object"}},
-                           "usage": {"type": "object"}}}
-_TOKEN_COUNT = {"type": "object", "required": ["input_tokens"],
-                "properties": {"input_tokens": {"type": "integer"}}}
+_EMBEDDINGS = {
+    "type": "object",
+    "required": ["object", "data", "model", "usage"],
+    "properties": {
+        "object": {"type": "string"},
+        "data": {"type": "array", "items": {"type": "object"}},
+        "model": {"type": "string"},
+        "usage": {"type": "object"},
+    },
+}
+_MODELS = {
+    "type": "object",
+    "required": ["object", "data"],
+    "properties": {
+        "object": {"type": "string"},
+        "data": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["id", "object"],
+                "properties": {"id": {"type": "string"}, "object": {"type": "string"}},
+            },
+        },
+    },
+}
+_RESPONSE = {
+    "type": "object",
+    "required": ["id", "object", "status", "output"],
+    "properties": {
+        "id": {"type": "string"},
+        "object": {"type": "string"},
+        "status": {"type": "string"},
+        "output": {"type": "array", "items": {"type": "object"}},
+        "usage": {"type": ["object", "null"]},
+    },
+}
+_MESSAGE = {
+    "type": "object",
+    "required": ["id", "type", "role", "content"],
+    "properties": {
+        "id": {"type": "string"},
+        "type": {"type": "string"},
+        "role": {"type": "string"},
+        "content": {"type": "array", "items": {"type": "object"}},
+        "usage": {"type": "object"},
+    },
+}
+_TOKEN_COUNT = {
+    "type": "object",
+    "required": ["input_tokens"],
+    "properties": {"input_tokens": {"type": "integer"}},
+}
 _ANTHROPIC_ERROR = {
-    "type": "object", "required": ["type", "error"],
-    "properties": {"type": {"type": "string"}, "error": {
-        "type": "object", "required": ["type", "message"],
-        "properties": {"type": {"type": "string"}, "message": {"type": "string"}}}},
+    "type": "object",
+    "required": ["type", "error"],
+    "properties": {
+        "type": {"type": "string"},
+        "error": {
+            "type": "object",
+            "required": ["type", "message"],
+            "properties": {"type": {"type": "string"}, "message": {"type": "string"}},
+        },
+    },
 }
 _HEALTH = {"type": "object", "required": ["status"], "properties": {"status": {"type": "string"}}}
 
@@ -91,11 +154,15 @@ _BODY = ("400", "413", "415")
 _ROUTED = ("404", "502", "503", "504")
 _DESCRIPTIONS = {
     "400": "invalid request (schema, limits, or the upstream refused it as invalid)",
-    "401": "missing or invalid API key", "403": "blocked by the policy, or no permission",
-    "404": "unknown model alias", "413": "body larger than the limit",
+    "401": "missing or invalid API key",
+    "403": "blocked by the policy, or no permission",
+    "404": "unknown model alias",
+    "413": "body larger than the limit",
     "415": "keyless mode: the body must be application/json",
-    "429": "rate, budget or failed-authentication limit", "501": "not configured",
-    "502": "the upstream failed", "503": "no backend available",
+    "429": "rate, budget or failed-authentication limit",
+    "501": "not configured",
+    "502": "the upstream failed",
+    "503": "no backend available",
     "504": "no backend answered within the deadline",
 }
 
@@ -116,8 +183,9 @@ def _bearer() -> list[dict[str, list[str]]]:
     return [{"bearer": []}, {}]  # keyless (loopback) gateways accept no key
 
 
-def _request_schema(model: type[BaseModel], prefix: str, components: dict[str, Any]
-                    ) -> dict[str, Any]:
+def _request_schema(
+    model: type[BaseModel], prefix: str, components: dict[str, Any]
+) -> dict[str, Any]:
     """`model`'s JSON schema; its definitions go into `components` under `prefix` (two
     client APIs may each name a part alike, e.g. their stream options)."""
     schema = model.model_json_schema(ref_template="#/components/schemas/" + prefix + "{model}")
@@ -125,29 +193,43 @@ def _request_schema(model: type[BaseModel], prefix: str, components: dict[str, A
     return schema
 
 
-def _post(operation: str, request: str, ok: dict[str, Any], *, anthropic: bool = False
-          ) -> dict[str, Any]:
+def _post(
+    operation: str, request: str, ok: dict[str, Any], *, anthropic: bool = False
+) -> dict[str, Any]:
     security = [{"bearer": []}, {"x-api-key": []}, {}] if anthropic else _bearer()
-    return {"post": {
-        "operationId": operation, "security": security,
-        "requestBody": {"required": True, **_json({"$ref": f"#/components/schemas/{request}"})},
-        "responses": _responses(ok, *_BODY, *_AUTH, *_ROUTED,
-                                error="AnthropicError" if anthropic else "Error")}}
+    return {
+        "post": {
+            "operationId": operation,
+            "security": security,
+            "requestBody": {"required": True, **_json({"$ref": f"#/components/schemas/{request}"})},
+            "responses": _responses(
+                ok, *_BODY, *_AUTH, *_ROUTED, error="AnthropicError" if anthropic else "Error"
+            ),
+        }
+    }
 
 
 def _client_api_paths(aliases: list[str], components: dict[str, Any]) -> dict[str, Any]:
     """The client APIs beside chat: OpenAI Responses, Anthropic Messages, legacy completions."""
-    for name, model, prefix in (("ResponsesRequest", ResponsesRequest, "Responses"),
-                                ("MessagesRequest", MessagesRequest, "Messages"),
-                                ("CountTokensRequest", CountTokensRequest, "Messages"),
-                                ("CompletionRequest", CompletionRequest, "Completion")):
+    for name, model, prefix in (
+        ("ResponsesRequest", ResponsesRequest, "Responses"),
+        ("MessagesRequest", MessagesRequest, "Messages"),
+        ("CountTokensRequest", CountTokensRequest, "Messages"),
+        ("CompletionRequest", CompletionRequest, "Completion"),
+    ):
         schema = _request_schema(model, prefix, components)
         if aliases:
-            schema["properties"]["model"] = {**schema["properties"]["model"],
-                                             "enum": sorted(aliases)}
+            schema["properties"]["model"] = {
+                **schema["properties"]["model"],
+                "enum": sorted(aliases),
+            }
         components[name] = schema
-    components.update(Response=_RESPONSE, Message=_MESSAGE, TokenCount=_TOKEN_COUNT,
-                      AnthropicError=_ANTHROPIC_ERROR)
+    components.update(
+        Response=_RESPONSE,
+        Message=_MESSAGE,
+        TokenCount=_TOKEN_COUNT,
+        AnthropicError=_ANTHROPIC_ERROR,
+    )
     stream = {"text/event-stream": {"schema": {"type": "string"}}}
 
     def ok(schema: str, streamed: bool = True) -> dict[str, Any]:
@@ -156,12 +238,14 @@ def _client_api_paths(aliases: list[str], components: dict[str, Any]) -> dict[st
 
     return {
         "/v1/responses": _post("createResponse", "ResponsesRequest", ok("Response")),
-        "/v1/messages": _post("createMessage", "MessagesRequest", ok("Message"),
-                              anthropic=True),
-        "/v1/messages/count_tokens": _post("countMessageTokens", "CountTokensRequest",
-                                           ok("TokenCount", streamed=False), anthropic=True),
-        "/v1/completions": _post("createCompletion", "CompletionRequest",
-                                 ok("ChatCompletion")),
+        "/v1/messages": _post("createMessage", "MessagesRequest", ok("Message"), anthropic=True),
+        "/v1/messages/count_tokens": _post(
+            "countMessageTokens",
+            "CountTokensRequest",
+            ok("TokenCount", streamed=False),
+            anthropic=True,
+        ),
+        "/v1/completions": _post("createCompletion", "CompletionRequest", ok("ChatCompletion")),
     }
 
 
@@ -171,46 +255,95 @@ def build_document(aliases: list[str]) -> dict[str, Any]:
     components: dict[str, Any] = dict(chat.pop("$defs", {}))
     if aliases:
         chat["properties"]["model"] = {**chat["properties"]["model"], "enum": sorted(aliases)}
-    components.update(ChatRequest=chat, Error=_ERROR, Usage=_USAGE,
-                      ChatCompletion=_COMPLETION, EmbeddingsRequest=_EMBEDDINGS_REQUEST,
-                      Embeddings=_EMBEDDINGS, ModelList=_MODELS, Health=_HEALTH)
+    components.update(
+        ChatRequest=chat,
+        Error=_ERROR,
+        Usage=_USAGE,
+        ChatCompletion=_COMPLETION,
+        EmbeddingsRequest=_EMBEDDINGS_REQUEST,
+        Embeddings=_EMBEDDINGS,
+        ModelList=_MODELS,
+        Health=_HEALTH,
+    )
     stream = {"text/event-stream": {"schema": {"type": "string"}}}
-    completion_ok = {"content": {**_json({"$ref": "#/components/schemas/ChatCompletion"})
-                                 ["content"], **stream}}
+    completion_ok = {
+        "content": {**_json({"$ref": "#/components/schemas/ChatCompletion"})["content"], **stream}
+    }
     client_apis = _client_api_paths(aliases, components)
     return {
         "openapi": "3.1.0",
-        "info": {"title": "Geçit", "version": "1",
-                 "description": "An OpenAI-compatible gateway; errors use the OpenAI shape."},
-        "paths": {
-            "/v1/chat/completions": {"post": {
-                "operationId": "createChatCompletion", "security": _bearer(),
-                "requestBody": {"required": True, **_json(
-                    {"$ref": "#/components/schemas/ChatRequest"})},
-                "responses": _responses(completion_ok, *_BODY, *_AUTH, *_ROUTED)}},
-            **client_apis,
-            "/v1/embeddings": {"post": {
-                "operationId": "createEmbedding", "security": _bearer(),
-                "requestBody": {"required": True, **_json(
-                    {"$ref": "#/components/schemas/EmbeddingsRequest"})},
-                "responses": _responses(_json({"$ref": "#/components/schemas/Embeddings"}),
-                                        *_BODY, *_AUTH, *_ROUTED, "501")}},
-            "/v1/models": {"get": {
-                "operationId": "listModels", "security": _bearer(),
-                "responses": _responses(_json({"$ref": "#/components/schemas/ModelList"}),
-                                        *_AUTH)}},
-            "/healthz": {"get": {
-                "operationId": "healthz", "security": [{}],
-                "responses": _responses(_json({"$ref": "#/components/schemas/Health"}))}},
-            "/readyz": {"get": {
-                "operationId": "readyz", "security": [{}],
-                "responses": {**_responses(_json({"$ref": "#/components/schemas/Health"})),
-                              "503": {"description": "not ready (or draining)",
-                                      **_json({"$ref": "#/components/schemas/Health"})}}}},
+        "info": {
+            "title": "Geçit",
+            "version": "1",
+            "description": "An OpenAI-compatible gateway; errors use the OpenAI shape.",
         },
-        "components": {"schemas": components, "securitySchemes": {
-            "bearer": {"type": "http", "scheme": "bearer"},
-            "x-api-key": {"type": "apiKey", "in": "header", "name": "x-api-key"}}},
+        "paths": {
+            "/v1/chat/completions": {
+                "post": {
+                    "operationId": "createChatCompletion",
+                    "security": _bearer(),
+                    "requestBody": {
+                        "required": True,
+                        **_json({"$ref": "#/components/schemas/ChatRequest"}),
+                    },
+                    "responses": _responses(completion_ok, *_BODY, *_AUTH, *_ROUTED),
+                }
+            },
+            **client_apis,
+            "/v1/embeddings": {
+                "post": {
+                    "operationId": "createEmbedding",
+                    "security": _bearer(),
+                    "requestBody": {
+                        "required": True,
+                        **_json({"$ref": "#/components/schemas/EmbeddingsRequest"}),
+                    },
+                    "responses": _responses(
+                        _json({"$ref": "#/components/schemas/Embeddings"}),
+                        *_BODY,
+                        *_AUTH,
+                        *_ROUTED,
+                        "501",
+                    ),
+                }
+            },
+            "/v1/models": {
+                "get": {
+                    "operationId": "listModels",
+                    "security": _bearer(),
+                    "responses": _responses(
+                        _json({"$ref": "#/components/schemas/ModelList"}), *_AUTH
+                    ),
+                }
+            },
+            "/healthz": {
+                "get": {
+                    "operationId": "healthz",
+                    "security": [{}],
+                    "responses": _responses(_json({"$ref": "#/components/schemas/Health"})),
+                }
+            },
+            "/readyz": {
+                "get": {
+                    "operationId": "readyz",
+                    "security": [{}],
+                    "responses": {
+                        **_responses(_json({"$ref": "#/components/schemas/Health"})),
+                        "503": {
+                            "description": "not ready (or draining)",
+                            **_json({"$ref": "#/components/schemas/Health"}),
+                        },
+                    },
+                }
+            },
+        },
+        "components": {
+            "schemas": components,
+            "securitySchemes": {
+                "bearer": {"type": "http", "scheme": "bearer"},
+                "x-api-key": {"type": "apiKey", "in": "header", "name": "x-api-key"},
+            },
+        },
     }
 
 

@@ -17,8 +17,7 @@ from gateway.policy.schema import ResponsesRetention
 class ResponseMemory:
     """One request's access to the kept responses of its tenant."""
 
-    def __init__(self, store: ResponseStore, retention: ResponsesRetention, tenant: str
-                 ) -> None:
+    def __init__(self, store: ResponseStore, retention: ResponsesRetention, tenant: str) -> None:
         self._store = store
         self._retention = retention
         self._tenant = tenant
@@ -35,15 +34,25 @@ class ResponseMemory:
                 "previous_response_id names no response this gateway keeps: unknown, expired "
                 f"(responses are kept {self._retention.retention_s:g} s) or not retained for "
                 "its data class; send the whole conversation in 'input'",
-                param="previous_response_id", code="previous_response_not_found")
+                param="previous_response_id",
+                code="previous_response_not_found",
+            )
         return items
 
     def will_keep(self, req: ResponsesRequest, data_class: str | None) -> bool:
-        return (bool(self._retention.retention_s) and req.store is not False
-                and data_class in self._retention.retain_classes)
+        return (
+            bool(self._retention.retention_s)
+            and req.store is not False
+            and data_class in self._retention.retain_classes
+        )
 
-    def keep(self, response_id: str, req: ResponsesRequest, earlier: Items | None,
-             output: list[dict[str, Any]]) -> None:
+    def keep(
+        self,
+        response_id: str,
+        req: ResponsesRequest,
+        earlier: Items | None,
+        output: list[dict[str, Any]],
+    ) -> None:
         """The conversation so far (earlier turns, this input, this answer's output)."""
         items = [*(earlier or ()), *input_items(req), *output]
         self._store.keep(self._key(response_id), items, self._retention.retention_s)

@@ -51,8 +51,9 @@ def build_responses_router() -> APIRouter:
         keep = memory.will_keep(req, answer.decision.data_class)
         if keep:
             memory.keep(ids.response, req, earlier, output)
-        body = result_json(ids, created, req, output, answer.result.finish_reason,
-                           answer.usage, keep)
+        body = result_json(
+            ids, created, req, output, answer.result.finish_reason, answer.usage, keep
+        )
         return Response(body, media_type=JSON, headers=served.headers_of(answer))
 
     return router

@@ -70,10 +70,12 @@ class FunctionCallOutputItem(Strict):
         return "".join(p.text for p in self.output)
 
 
-InputItem = Annotated[Annotated[MessageItem, Tag("type=message")]
-                      | Annotated[FunctionCallItem, Tag("type=function_call")]
-                      | Annotated[FunctionCallOutputItem, Tag("type=function_call_output")],
-                      Discriminator(by_type("message"))]
+InputItem = Annotated[
+    Annotated[MessageItem, Tag("type=message")]
+    | Annotated[FunctionCallItem, Tag("type=function_call")]
+    | Annotated[FunctionCallOutputItem, Tag("type=function_call_output")],
+    Discriminator(by_type("message")),
+]
 
 
 class FunctionTool(Strict):
@@ -135,9 +137,11 @@ def input_items(req: ResponsesRequest) -> list[dict[str, Any]]:
 def to_chat(req: ResponsesRequest, earlier: list[dict[str, Any]] | None = None) -> ChatRequest:
     """`earlier`: the kept conversation `previous_response_id` names (its items first)."""
     if req.previous_response_id is not None and earlier is None:
-        raise unsupported("previous_response_id is not supported: this gateway stores no "
-                          "responses; send the whole conversation in 'input'",
-                          "previous_response_id")
+        raise unsupported(
+            "previous_response_id is not supported: this gateway stores no "
+            "responses; send the whole conversation in 'input'",
+            "previous_response_id",
+        )
     messages: list[dict[str, Any]] = []
     if req.instructions:
         messages.append({"role": "system", "content": req.instructions})
@@ -150,15 +154,23 @@ def to_chat(req: ResponsesRequest, earlier: list[dict[str, Any]] | None = None) 
     fields: dict[str, Any] = {"model": req.model, "messages": messages, "stream": req.stream}
     if req.stream:
         fields["stream_options"] = {"include_usage": True}
-    for name, value in (("max_tokens", req.max_output_tokens), ("temperature", req.temperature),
-                        ("top_p", req.top_p), ("metadata", req.metadata), ("user", req.user)):
+    for name, value in (
+        ("max_tokens", req.max_output_tokens),
+        ("temperature", req.temperature),
+        ("top_p", req.top_p),
+        ("metadata", req.metadata),
+        ("user", req.user),
+    ):
         if value is not None:
             fields[name] = value
     if req.tools:
         fields["tools"] = [{"type": "function", "function": _function(t)} for t in req.tools]
     if req.tool_choice is not None:
-        fields["tool_choice"] = (req.tool_choice if isinstance(req.tool_choice, str) else
-                                 {"type": "function", "function": {"name": req.tool_choice.name}})
+        fields["tool_choice"] = (
+            req.tool_choice
+            if isinstance(req.tool_choice, str)
+            else {"type": "function", "function": {"name": req.tool_choice.name}}
+        )
     if req.text is not None and req.text.format is not None:
         fields["response_format"] = _response_format(req.text.format)
     return chat_request(fields)
@@ -170,16 +182,18 @@ def _append_items(messages: list[dict[str, Any]], items: list[Any]) -> None:
         if isinstance(item, MessageItem):
             messages.append({"role": item.role, "content": item.text()})
         elif isinstance(item, FunctionCallItem):
-            call = {"id": item.call_id, "type": "function",
-                    "function": {"name": item.name, "arguments": item.arguments}}
+            call = {
+                "id": item.call_id,
+                "type": "function",
+                "function": {"name": item.name, "arguments": item.arguments},
+            }
             last = messages[-1] if messages else None
             if last is not None and last["role"] == "assistant" and last.get("tool_calls"):
                 last["tool_calls"].append(call)
             else:
                 messages.append({"role": "assistant", "content": None, "tool_calls": [call]})
         else:
-            messages.append({"role": "tool", "tool_call_id": item.call_id,
-                             "content": item.text()})
+            messages.append({"role": "tool", "tool_call_id": item.call_id, "content": item.text()})
 
 
 def _function(t: FunctionTool) -> dict[str, Any]:
@@ -195,8 +209,9 @@ def _response_format(f: TextFormat) -> dict[str, Any]:
     if f.type != "json_schema":
         return {"type": f.type}
     if f.schema_ is None or not f.name:
-        raise unsupported("text.format of type json_schema needs 'name' and 'schema'",
-                          "text.format")
+        raise unsupported(
+            "text.format of type json_schema needs 'name' and 'schema'", "text.format"
+        )
     schema: dict[str, Any] = {"name": f.name, "schema": f.schema_}
     if f.description is not None:
         schema["description"] = f.description

@@ -28,8 +28,10 @@ def record_unreadable(request: Request, exc: GatewayError) -> None:
     """The ledger row of a request refused before it had a model alias."""
     rt = runtime_of(request)
     state = request.scope.get("state", {})
-    ctx = RequestContext(request_id=state.get("request_id", ""),
-                         received_at=state.get("received_at", rt.clock.monotonic()))
+    ctx = RequestContext(
+        request_id=state.get("request_id", ""),
+        received_at=state.get("received_at", rt.clock.monotonic()),
+    )
     rt.chat.record_rejected(ctx, "", exc)
 
 
@@ -43,8 +45,7 @@ async def complete(request: Request, chat: ChatRequest) -> tuple[RequestContext,
     return ctx, await runtime_of(request).chat.complete(ctx, chat)
 
 
-async def open_stream(request: Request, chat: ChatRequest
-                      ) -> tuple[RequestContext, StreamHandle]:
+async def open_stream(request: Request, chat: ChatRequest) -> tuple[RequestContext, StreamHandle]:
     ctx = await context(request, chat)
     return ctx, await runtime_of(request).chat.open_stream(ctx, chat)
 
@@ -70,9 +71,11 @@ def headers_of(answer: Served | StreamHandle) -> dict[str, str]:
 
 
 def event_stream(handle: StreamHandle, enc: Events) -> StreamingResponse:
-    return StreamingResponse(_events(handle, enc), media_type="text/event-stream",
-                             headers={**headers_of(handle), "cache-control": "no-cache",
-                                      "x-accel-buffering": "no"})
+    return StreamingResponse(
+        _events(handle, enc),
+        media_type="text/event-stream",
+        headers={**headers_of(handle), "cache-control": "no-cache", "x-accel-buffering": "no"},
+    )
 
 
 async def _events(handle: StreamHandle, enc: Events) -> AsyncGenerator[bytes, None]:

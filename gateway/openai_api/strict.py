@@ -27,8 +27,11 @@ def by_type(default: str | None) -> Callable[[Any], str]:
     as a field name in an error's location); `default` for items that may omit it."""
 
     def tag(value: Any) -> str:
-        kind = value.get("type", default) if isinstance(value, dict) else getattr(
-            value, "type", default)
+        kind = (
+            value.get("type", default)
+            if isinstance(value, dict)
+            else getattr(value, "type", default)
+        )
         return f"type={kind}"
 
     return tag
@@ -49,8 +52,10 @@ def json_text(value: Any, param: str) -> str:
     try:
         return orjson.dumps(value).decode()
     except TypeError:
-        raise InvalidRequest(f"'{param}' holds a value that cannot be sent on (an integer "
-                             "beyond 64 bits)", param=param) from None
+        raise InvalidRequest(
+            f"'{param}' holds a value that cannot be sent on (an integer beyond 64 bits)",
+            param=param,
+        ) from None
 
 
 def chat_request(fields: dict[str, Any]) -> ChatRequest:
@@ -73,13 +78,17 @@ def _invalid(exc: ValidationError, body: bytes) -> InvalidRequest:
         return from_validation(exc)
     locs = [_path(data, e["loc"]) for e in errs]
     # deepest first; at one depth a wrong value says more than an unknown field beside it
-    best = max(range(len(errs)), key=lambda i: (
-        len(locs[i]), errs[i]["type"] != "extra_forbidden", -i))
+    best = max(
+        range(len(errs)), key=lambda i: (len(locs[i]), errs[i]["type"] != "extra_forbidden", -i)
+    )
     err = errs[best]
     loc = ".".join(str(p) for p in locs[best])
     if err["type"] == "extra_forbidden":
-        return InvalidRequest(f"unknown field '{loc}': this endpoint does not support it",
-                              param=loc, code="unknown_field")
+        return InvalidRequest(
+            f"unknown field '{loc}': this endpoint does not support it",
+            param=loc,
+            code="unknown_field",
+        )
     if err["type"] == "missing":
         return InvalidRequest(f"missing required field '{loc}'", param=loc)
     if not loc:
@@ -87,8 +96,11 @@ def _invalid(exc: ValidationError, body: bytes) -> InvalidRequest:
     if err["type"] == "union_tag_invalid":
         kind = str(err["ctx"]["tag"]).removeprefix("type=")
         expected = str(err["ctx"]["expected_tags"]).replace("type=", "")
-        return InvalidRequest(f"invalid value for '{loc}': type '{kind}' is not supported "
-                              f"here (supported: {expected})", param=loc)
+        return InvalidRequest(
+            f"invalid value for '{loc}': type '{kind}' is not supported "
+            f"here (supported: {expected})",
+            param=loc,
+        )
     return InvalidRequest(f"invalid value for '{loc}': {err['msg']}", param=loc)
 
 

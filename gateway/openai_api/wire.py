@@ -11,21 +11,29 @@ from gateway.core.types import ChatChunk, ChatResult, Usage
 
 
 def usage_json(u: Usage) -> dict[str, Any]:
-    out: dict[str, Any] = {"prompt_tokens": u.prompt_tokens,
-                           "completion_tokens": u.completion_tokens,
-                           "total_tokens": u.total_tokens}
+    out: dict[str, Any] = {
+        "prompt_tokens": u.prompt_tokens,
+        "completion_tokens": u.completion_tokens,
+        "total_tokens": u.total_tokens,
+    }
     if u.cached_tokens:
         out["prompt_tokens_details"] = {"cached_tokens": u.cached_tokens}
     return out
 
 
-def completion_json(rid: str, created: int, alias: str, results: Sequence[ChatResult],
-                    usage: Usage) -> bytes:
+def completion_json(
+    rid: str, created: int, alias: str, results: Sequence[ChatResult], usage: Usage
+) -> bytes:
     """The whole answer: one choice per result, indexed in order."""
     body = {
-        "id": rid, "object": "chat.completion", "created": created, "model": alias,
-        "choices": [{"index": i, "message": _message(r), "finish_reason": r.finish_reason,
-                     "logprobs": None} for i, r in enumerate(results)],
+        "id": rid,
+        "object": "chat.completion",
+        "created": created,
+        "model": alias,
+        "choices": [
+            {"index": i, "message": _message(r), "finish_reason": r.finish_reason, "logprobs": None}
+            for i, r in enumerate(results)
+        ],
         "usage": usage_json(usage),
     }
     return orjson.dumps(body)
@@ -35,8 +43,7 @@ def _message(result: ChatResult) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": result.text}
     if result.tool_calls:
         message["tool_calls"] = [
-            {"id": c.id, "type": "function",
-             "function": {"name": c.name, "arguments": c.arguments}}
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
             for c in result.tool_calls
         ]
     return message
@@ -48,8 +55,9 @@ class ChunkEncoder:
     __slots__ = ("_prefix", "_sent_role", "_suffix")  # _sent_role: the choices that had it
 
     def __init__(self, rid: str, created: int, alias: str) -> None:
-        head = orjson.dumps({"id": rid, "object": "chat.completion.chunk", "created": created,
-                             "model": alias})
+        head = orjson.dumps(
+            {"id": rid, "object": "chat.completion.chunk", "created": created, "model": alias}
+        )
         self._prefix = b"data: " + head[:-1] + b',"choices":'
         self._suffix = b"}\n\n"
         self._sent_role: set[int] = set()
@@ -65,8 +73,9 @@ class ChunkEncoder:
             delta["tool_calls"] = [_tool_delta(t) for t in c.tool_calls]
         if not delta and c.finish_reason is None:
             return b""
-        choice = [{"index": c.choice, "delta": delta, "finish_reason": c.finish_reason,
-                   "logprobs": None}]
+        choice = [
+            {"index": c.choice, "delta": delta, "finish_reason": c.finish_reason, "logprobs": None}
+        ]
         return self._prefix + orjson.dumps(choice) + self._suffix
 
     def usage(self, u: Usage) -> bytes:

@@ -29,18 +29,25 @@ class BudgetSpec(_Strict):
 
 class Billing(_Strict):
     usd_try: Decimal | None = Field(
-        default=None, gt=0, description="TRY per 1 USD; without it costs are shown in USD only")
+        default=None, gt=0, description="TRY per 1 USD; without it costs are shown in USD only"
+    )
     kdv_rate: Decimal | None = Field(
-        default=None, ge=0, lt=1,
+        default=None,
+        ge=0,
+        lt=1,
         description='KDV (VAT) rate, e.g. "0.20"; reports show it separately and say so when '
-                    "it is not set (never a silent zero)")
+        "it is not set (never a silent zero)",
+    )
     on_budget_exhausted: OnExhausted = "refuse"
     tenant_budgets: dict[str, BudgetSpec] = Field(default_factory=dict)
     key_budget_action: OnExhausted | None = Field(
-        default=None, description="action for per-key budgets (default: on_budget_exhausted)")
+        default=None, description="action for per-key budgets (default: on_budget_exhausted)"
+    )
     charge_idle_hours: bool = Field(
-        default=False, description="on-prem hourly cost: charge the hours a node sits idle to "
-                                   "the requests that follow (default: only busy time)")
+        default=False,
+        description="on-prem hourly cost: charge the hours a node sits idle to "
+        "the requests that follow (default: only busy time)",
+    )
 
     def action_for(self, scope: str, subject: str) -> OnExhausted:
         if scope == "tenant":

@@ -34,8 +34,12 @@ def warnings(policy: Policy) -> list[Issue]:
         if b is None or b.mechanism != "tr_scc" or b.signed is None or b.notified is None:
             continue
         if b.notified > _add_business_days(b.signed, 5):
-            out.append((("backends", name, "transfer", "notified"),
-                        "notified more than 5 business days after signature"))
+            out.append(
+                (
+                    ("backends", name, "transfer", "notified"),
+                    "notified more than 5 business days after signature",
+                )
+            )
     return out
 
 
@@ -90,8 +94,10 @@ def _special_routes(policy: Policy) -> Iterator[Issue]:
         for i, name in enumerate(rule.allow_backends or ()):
             spec = policy.backends.get(name)
             if spec is not None and spec.zone == "cloud":
-                yield (("rules", r, "allow_backends", i),
-                       f"a rule for 'special' data lists cloud backend '{name}'")
+                yield (
+                    ("rules", r, "allow_backends", i),
+                    f"a rule for 'special' data lists cloud backend '{name}'",
+                )
 
 
 def _rule_names(policy: Policy) -> Iterator[Issue]:
@@ -109,14 +115,21 @@ def _reachability(policy: Policy) -> Iterator[Issue]:
     for alias in policy.aliases:
         for cls in DATA_CLASSES:
             for tenant in tenants:
-                d = decide(policy, RequestInfo(alias=alias, data_class=cls,  # type: ignore[arg-type]
-                                               tenant=tenant))
+                d = decide(
+                    policy,
+                    RequestInfo(
+                        alias=alias,
+                        data_class=cls,  # type: ignore[arg-type]
+                        tenant=tenant,
+                    ),
+                )
                 if d.blocked is None and not d.candidates:
                     who = "" if tenant == "default" else f" for tenant '{tenant}'"
                     why = "; ".join(f"{x.backend}: {x.reason}" for x in d.dropped)
-                    yield (("aliases", alias),
-                           f"no backend can serve '{cls}' data{who} and no rule blocks it "
-                           f"({why})")
+                    yield (
+                        ("aliases", alias),
+                        f"no backend can serve '{cls}' data{who} and no rule blocks it ({why})",
+                    )
                     break
 
 

@@ -54,8 +54,10 @@ def _check(args: argparse.Namespace) -> int:
     for w in compiled.warnings:
         print(f"warning: {w}", file=sys.stderr)
     p = compiled.policy
-    print(f"{args.file}: OK (sha256 {compiled.sha256[:12]}; {len(p.backends)} backends, "
-          f"{len(p.aliases)} aliases, {len(p.rules)} rules)")
+    print(
+        f"{args.file}: OK (sha256 {compiled.sha256[:12]}; {len(p.backends)} backends, "
+        f"{len(p.aliases)} aliases, {len(p.rules)} rules)"
+    )
     return 0
 
 
@@ -64,24 +66,36 @@ def _explain(args: argparse.Namespace) -> int:
     if compiled is None:
         return 2
     if args.model not in compiled.policy.aliases:
-        print(f"unknown model '{args.model}'; aliases: {', '.join(compiled.aliases)}",
-              file=sys.stderr)
+        print(
+            f"unknown model '{args.model}'; aliases: {', '.join(compiled.aliases)}", file=sys.stderr
+        )
         return 2
     headers = dict(h.split("=", 1) for h in args.header if "=" in h)
     try:
-        trace = explain_text(compiled, args.model, args.text, tenant=args.tenant,
-                             app=args.app, headers=headers, today=date.today())
+        trace = explain_text(
+            compiled,
+            args.model,
+            args.text,
+            tenant=args.tenant,
+            app=args.app,
+            headers=headers,
+            today=date.today(),
+        )
     except ValueError as exc:
         print(str(exc), file=sys.stderr)
         return 2
-    pooled = [c["backend"] for c in trace["candidates"]
-              if getattr(compiled.policy.backends[c["backend"]], "endpoints", None)]
+    pooled = [
+        c["backend"]
+        for c in trace["candidates"]
+        if getattr(compiled.policy.backends[c["backend"]], "endpoints", None)
+    ]
     if pooled:
         from gateway.core.types import ChatRequest
         from gateway.fleet.explain import explain_nodes
 
         request = ChatRequest.model_validate(
-            {"model": args.model, "messages": [{"role": "user", "content": args.text}]})
+            {"model": args.model, "messages": [{"role": "user", "content": args.text}]}
+        )
         trace["nodes"] = explain_nodes(compiled.policy, pooled, request)
     print(json.dumps(trace, indent=2, ensure_ascii=False))
     return 0

@@ -86,10 +86,16 @@ class RouteDecision:
             "allowed_zones": sorted(self.allowed_zones),
             "redact": self.redact,
             "candidates": [
-                {"backend": c, "zone": self.zones.get(c),
-                 "estimated_usd": _money(self.estimates.get(c))} for c in self.candidates],
-            "dropped": [{"backend": d.backend, "code": d.code, "reason": d.reason}
-                        for d in self.dropped],
+                {
+                    "backend": c,
+                    "zone": self.zones.get(c),
+                    "estimated_usd": _money(self.estimates.get(c)),
+                }
+                for c in self.candidates
+            ],
+            "dropped": [
+                {"backend": d.backend, "code": d.code, "reason": d.reason} for d in self.dropped
+            ],
             "blocked": self.blocked,
             **self.extra,
         }

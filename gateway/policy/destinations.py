@@ -44,22 +44,55 @@ Issue = tuple[PathT, str]
 
 DEFAULT_CREDENTIAL_PREFIX = "GECIT_CRED_"
 # The names vendors' own SDKs and docs use; accepted without the prefix.
-STANDARD_CREDENTIAL_NAMES = frozenset({
-    "OPENAI_API_KEY", "AZURE_API_KEY", "AZURE_OPENAI_API_KEY", "ANTHROPIC_API_KEY",
-    "REPLICATE_API_TOKEN", "GOOGLE_APPLICATION_CREDENTIALS", "GEMINI_API_KEY",
-    "MISTRAL_API_KEY", "GROQ_API_KEY", "COHERE_API_KEY", "TOGETHERAI_API_KEY",
-    "DEEPSEEK_API_KEY", "FIREWORKS_AI_API_KEY", "HUGGINGFACE_API_KEY", "HF_TOKEN",
-    "OPENROUTER_API_KEY", "PERPLEXITYAI_API_KEY", "XAI_API_KEY", "VLLM_API_KEY",
-})
+STANDARD_CREDENTIAL_NAMES = frozenset(
+    {
+        "OPENAI_API_KEY",
+        "AZURE_API_KEY",
+        "AZURE_OPENAI_API_KEY",
+        "ANTHROPIC_API_KEY",
+        "REPLICATE_API_TOKEN",
+        "GOOGLE_APPLICATION_CREDENTIALS",
+        "GEMINI_API_KEY",
+        "MISTRAL_API_KEY",
+        "GROQ_API_KEY",
+        "COHERE_API_KEY",
+        "TOGETHERAI_API_KEY",
+        "DEEPSEEK_API_KEY",
+        "FIREWORKS_AI_API_KEY",
+        "HUGGINGFACE_API_KEY",
+        "HF_TOKEN",
+        "OPENROUTER_API_KEY",
+        "PERPLEXITYAI_API_KEY",
+        "XAI_API_KEY",
+        "VLLM_API_KEY",
+    }
+)
 _OWN_SETTINGS_PREFIX = "GECIT_"
 _ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]{0,127}")
 
-_METADATA_HOSTS = frozenset({"metadata.google.internal", "metadata.goog", "metadata",
-                             "instance-data", "instance-data.ec2.internal"})
-_METADATA_IPS = frozenset({ipaddress.ip_address("fd00:ec2::254"),
-                           ipaddress.ip_address("100.100.100.200")})  # AWS v6, Alibaba
-_PRIVATE_SUFFIXES = (".localhost", ".local", ".internal", ".lan", ".home.arpa", ".svc",
-                     ".cluster.local", ".intranet", ".corp")
+_METADATA_HOSTS = frozenset(
+    {
+        "metadata.google.internal",
+        "metadata.goog",
+        "metadata",
+        "instance-data",
+        "instance-data.ec2.internal",
+    }
+)
+_METADATA_IPS = frozenset(
+    {ipaddress.ip_address("fd00:ec2::254"), ipaddress.ip_address("100.100.100.200")}
+)  # AWS v6, Alibaba
+_PRIVATE_SUFFIXES = (
+    ".localhost",
+    ".local",
+    ".internal",
+    ".lan",
+    ".home.arpa",
+    ".svc",
+    ".cluster.local",
+    ".intranet",
+    ".corp",
+)
 _CLOUD_KINDS = ("bedrock", "vertex", "replicate")
 # litellm providers that run on the caller's own machine when no api_base is given
 _LITELLM_LOCAL = ("ollama/", "ollama_chat/", "llamafile/", "lm_studio/")
@@ -71,11 +104,12 @@ def credential_name_problem(name: str, prefix: str) -> str | None:
         return "not an environment variable name (A-Z, 0-9, _)"
     if name in STANDARD_CREDENTIAL_NAMES:
         return None
-    own = name.startswith(_OWN_SETTINGS_PREFIX) and not name.startswith(
-        DEFAULT_CREDENTIAL_PREFIX)
+    own = name.startswith(_OWN_SETTINGS_PREFIX) and not name.startswith(DEFAULT_CREDENTIAL_PREFIX)
     if own or not prefix or not name.startswith(prefix) or name == prefix:
-        return (f"credential variables must start with '{prefix}' or be a vendor's standard "
-                f"name (e.g. OPENAI_API_KEY); '{name}' is refused")
+        return (
+            f"credential variables must start with '{prefix}' or be a vendor's standard "
+            f"name (e.g. OPENAI_API_KEY); '{name}' is refused"
+        )
     return None
 
 
@@ -152,8 +186,7 @@ def _credentials(spec: BackendSpec) -> Iterator[tuple[str, str]]:
 
 
 def _urls(spec: BackendSpec) -> Iterator[tuple[PathT, str]]:
-    if isinstance(spec, OpenAICompatBackend | VertexBackend | ReplicateBackend) \
-            and spec.base_url:
+    if isinstance(spec, OpenAICompatBackend | VertexBackend | ReplicateBackend) and spec.base_url:
         yield ("base_url",), spec.base_url
     elif isinstance(spec, OllamaBackend):
         yield ("host",), spec.host
@@ -174,11 +207,17 @@ def _zone_issues(base: PathT, spec: BackendSpec, kinds: list[str]) -> Iterator[I
     hint = "; set private_endpoint: true only if it is reached over a private link"
     if spec.kind in _CLOUD_KINDS:
         yield (*base, "zone"), f"a {spec.kind} backend is a cloud service, not on_prem{hint}"
-    elif isinstance(spec, LiteLLMBackend) and not spec.api_base \
-            and "api_base" not in spec.params and "base_url" not in spec.params \
-            and not spec.model.startswith(_LITELLM_LOCAL):
-        yield ((*base, "zone"),
-               f"litellm model '{spec.model}' without api_base is a hosted provider, "
-               f"not on_prem{hint}")
+    elif (
+        isinstance(spec, LiteLLMBackend)
+        and not spec.api_base
+        and "api_base" not in spec.params
+        and "base_url" not in spec.params
+        and not spec.model.startswith(_LITELLM_LOCAL)
+    ):
+        yield (
+            (*base, "zone"),
+            f"litellm model '{spec.model}' without api_base is a hosted provider, "
+            f"not on_prem{hint}",
+        )
     elif "public" in kinds:
         yield (*base, "zone"), f"an on_prem backend must be on a private host{hint}"

@@ -23,10 +23,13 @@ MILLION = Decimal(1_000_000)
 _UNMEASURED = BackendLive()
 
 
-def decide(policy: Policy, req: RequestInfo,
-           stats: Mapping[str, BackendLive] | None = None,
-           budget: BudgetState = NO_BUDGET_LIMITS,
-           disabled: Mapping[str, str] | None = None) -> RouteDecision:
+def decide(
+    policy: Policy,
+    req: RequestInfo,
+    stats: Mapping[str, BackendLive] | None = None,
+    budget: BudgetState = NO_BUDGET_LIMITS,
+    disabled: Mapping[str, str] | None = None,
+) -> RouteDecision:
     plan = plan_of(policy)
     when_uncertain = policy.sensitivity.when_uncertain if req.band == "uncertain" else None
     if when_uncertain == "special" and req.data_class != "special":
@@ -40,17 +43,23 @@ def decide(policy: Policy, req: RequestInfo,
     eff = rp.eff
     rule_name = rp.name
     extra = _trace_extra(req, budget)
-    base: dict[str, Any] = {"alias": req.alias, "data_class": req.data_class, "rule": rule_name,
-                            "objective": eff.objective, "extra": extra,
-                            "prompt_tokens": req.prompt_tokens}
+    base: dict[str, Any] = {
+        "alias": req.alias,
+        "data_class": req.data_class,
+        "rule": rule_name,
+        "objective": eff.objective,
+        "extra": extra,
+        "prompt_tokens": req.prompt_tokens,
+    }
     if cands is None:
         return RouteDecision(candidates=(), blocked=f"unknown model '{req.alias}'", **base)
     if rp.block is not None:
         return RouteDecision(candidates=(), blocked=rp.block, **base)
     refusing = budget.refusing if budget.exhausted else None
     if refusing is not None:
-        return RouteDecision(candidates=(), blocked=f"budget '{refusing.name}' is exhausted",
-                             **base)
+        return RouteDecision(
+            candidates=(), blocked=f"budget '{refusing.name}' is exhausted", **base
+        )
     zones, zone_why = _allowed_zones(plan, req, rp, budget)
     kept: list[str] = []
     dropped: list[Dropped] = []
@@ -71,11 +80,15 @@ def decide(policy: Policy, req: RequestInfo,
         kept = _prefer_on_prem(kept, plan, dropped)
     ordered = _order(kept, eff, estimates, stats, req.seed)
     return RouteDecision(
-        candidates=tuple(ordered), dropped=tuple(dropped),
+        candidates=tuple(ordered),
+        dropped=tuple(dropped),
         redact=eff.redact and req.data_class == "personal",
         allowed_zones=zones,
         zones={n: plan.zone_of[n] for n in ordered},
-        limits=rp.limits, estimates=estimates, **base)
+        limits=rp.limits,
+        estimates=estimates,
+        **base,
+    )
 
 
 def _prefer_on_prem(kept: list[str], plan: Plan, dropped: list[Dropped]) -> list[str]:
@@ -85,24 +98,32 @@ def _prefer_on_prem(kept: list[str], plan: Plan, dropped: list[Dropped]) -> list
     if not on_prem or len(on_prem) == len(kept):
         return kept
     dropped.extend(
-        Dropped(n, "uncertain classification: served on-prem while an on-prem backend can",
-                DropReason.UNCERTAIN)
-        for n in kept if plan.zone_of[n] != "on_prem")
+        Dropped(
+            n,
+            "uncertain classification: served on-prem while an on-prem backend can",
+            DropReason.UNCERTAIN,
+        )
+        for n in kept
+        if plan.zone_of[n] != "on_prem"
+    )
     return on_prem
 
 
-def _allowed_zones(plan: Plan, req: RequestInfo, rp: RulePlan, budget: BudgetState
-                   ) -> tuple[frozenset[str], Dropped | None]:
+def _allowed_zones(
+    plan: Plan, req: RequestInfo, rp: RulePlan, budget: BudgetState
+) -> tuple[frozenset[str], Dropped | None]:
     """The zones this request may go to, and why `cloud` is excluded (if it is)."""
     zones = rp.zones
     why: Dropped | None = None
     lock = plan.locks.get(req.tenant)
     if req.data_class == "special":
-        why = Dropped("", "special-category data (KVKK Art. 6) may not leave on-prem",
-                      DropReason.ZONE)
+        why = Dropped(
+            "", "special-category data (KVKK Art. 6) may not leave on-prem", DropReason.ZONE
+        )
     elif lock is not None:
-        why = Dropped("", f"tenant '{req.tenant}' is locked to on-prem ({lock})",
-                      DropReason.TENANT_LOCK)
+        why = Dropped(
+            "", f"tenant '{req.tenant}' is locked to on-prem ({lock})", DropReason.TENANT_LOCK
+        )
     elif budget.exhausted and (over := budget.on_prem_only) is not None:
         why = Dropped("", f"budget '{over.name}' is exhausted: on-prem only", DropReason.BUDGET)
     elif "cloud" not in zones:
@@ -112,9 +133,16 @@ def _allowed_zones(plan: Plan, req: RequestInfo, rp: RulePlan, budget: BudgetSta
     return zones, why
 
 
-def _check(c: Candidate, req: RequestInfo, rp: RulePlan, zones: frozenset[str],
-           zone_why: Dropped | None, live: BackendLive, est: Decimal | None,
-           disabled: Mapping[str, str]) -> Dropped | None:
+def _check(
+    c: Candidate,
+    req: RequestInfo,
+    rp: RulePlan,
+    zones: frozenset[str],
+    zone_why: Dropped | None,
+    live: BackendLive,
+    est: Decimal | None,
+    disabled: Mapping[str, str],
+) -> Dropped | None:
     name, spec = c.name, c.spec
     assert spec is not None
     if rp.allow_backends is not None and name not in rp.allow_backends:
@@ -143,8 +171,7 @@ def _check(c: Candidate, req: RequestInfo, rp: RulePlan, zones: frozenset[str],
     return _cost(name, spec, req, rp.eff, est)
 
 
-def _boundary(name: str, spec: BackendSpec, req: RequestInfo, eff: Effective
-              ) -> Dropped | None:
+def _boundary(name: str, spec: BackendSpec, req: RequestInfo, eff: Effective) -> Dropped | None:
     """KVKK Art. 9: non-public data goes to a cloud destination only under a recorded,
     current transfer basis that covers its class, and personal data only redacted."""
     if spec.zone != "cloud" or req.data_class == "public":
@@ -153,55 +180,92 @@ def _boundary(name: str, spec: BackendSpec, req: RequestInfo, eff: Effective
     if req.data_class == "special":  # unreachable through zones; kept as a second wall
         return Dropped(name, "special-category data never goes to the cloud", DropReason.ZONE)
     if basis is None or basis.mechanism == "none":
-        return Dropped(name, "no KVKK Art. 9 transfer basis recorded for this destination",
-                       DropReason.NO_TRANSFER_BASIS)
+        return Dropped(
+            name,
+            "no KVKK Art. 9 transfer basis recorded for this destination",
+            DropReason.NO_TRANSFER_BASIS,
+        )
     if req.data_class not in basis.classes:
-        return Dropped(name, f"transfer basis ({basis.mechanism}) does not cover "
-                       f"'{req.data_class}' data", DropReason.NO_TRANSFER_BASIS)
+        return Dropped(
+            name,
+            f"transfer basis ({basis.mechanism}) does not cover '{req.data_class}' data",
+            DropReason.NO_TRANSFER_BASIS,
+        )
     if basis.mechanism == "tr_scc" and (basis.signed is None or basis.notified is None):
-        return Dropped(name, "standard contract not signed and notified",
-                       DropReason.NO_TRANSFER_BASIS)
+        return Dropped(
+            name, "standard contract not signed and notified", DropReason.NO_TRANSFER_BASIS
+        )
     if req.today is not None and basis.expires is not None and req.today > basis.expires:
-        return Dropped(name, f"transfer basis expired on {basis.expires.isoformat()}",
-                       DropReason.NO_TRANSFER_BASIS)
+        return Dropped(
+            name,
+            f"transfer basis expired on {basis.expires.isoformat()}",
+            DropReason.NO_TRANSFER_BASIS,
+        )
     if not eff.redact:
-        return Dropped(name, "personal data may go to the cloud only redacted, and redaction "
-                       "is off", DropReason.REDACTION_OFF)
+        return Dropped(
+            name,
+            "personal data may go to the cloud only redacted, and redaction is off",
+            DropReason.REDACTION_OFF,
+        )
     return None
 
 
 def _fit(name: str, caps: CapabilitySpec, req: RequestInfo) -> Dropped | None:
-    missing = [label for need, have, label in (
-        (req.needs_tools, caps.tools, "tools"), (req.stream, caps.streaming, "streaming"),
-        (req.json_mode, caps.json_mode, "json_mode")) if need and not have]
+    missing = [
+        label
+        for need, have, label in (
+            (req.needs_tools, caps.tools, "tools"),
+            (req.stream, caps.streaming, "streaming"),
+            (req.json_mode, caps.json_mode, "json_mode"),
+        )
+        if need and not have
+    ]
     if missing:
         return Dropped(name, f"lacks {', '.join(missing)}", DropReason.CAPABILITY)
     if caps.context_length is not None:
         needed = req.prompt_tokens + (req.max_output_tokens or 0)
         if needed > caps.context_length:
-            return Dropped(name, f"needs ~{needed} tokens, context is {caps.context_length}",
-                           DropReason.CONTEXT)
+            return Dropped(
+                name,
+                f"needs ~{needed} tokens, context is {caps.context_length}",
+                DropReason.CONTEXT,
+            )
     return None
 
 
 def _slo(name: str, slo: SLO, live: BackendLive) -> Dropped | None:
-    if slo.ttft_p95_ms is not None and live.ttft_p95_ms is not None \
-            and live.ttft_p95_ms > slo.ttft_p95_ms:
-        return Dropped(name, f"TTFT p95 {live.ttft_p95_ms:.0f} ms > {slo.ttft_p95_ms:.0f} ms",
-                       DropReason.SLO)
-    if slo.total_p95_ms is not None and live.total_p95_ms is not None \
-            and live.total_p95_ms > slo.total_p95_ms:
-        return Dropped(name, f"latency p95 {live.total_p95_ms:.0f} ms > "
-                       f"{slo.total_p95_ms:.0f} ms", DropReason.SLO)
-    if slo.min_tokens_per_s is not None and live.tokens_per_s is not None \
-            and live.tokens_per_s < slo.min_tokens_per_s:
-        return Dropped(name, f"{live.tokens_per_s:.1f} tokens/s < {slo.min_tokens_per_s:g}",
-                       DropReason.SLO)
+    if (
+        slo.ttft_p95_ms is not None
+        and live.ttft_p95_ms is not None
+        and live.ttft_p95_ms > slo.ttft_p95_ms
+    ):
+        return Dropped(
+            name, f"TTFT p95 {live.ttft_p95_ms:.0f} ms > {slo.ttft_p95_ms:.0f} ms", DropReason.SLO
+        )
+    if (
+        slo.total_p95_ms is not None
+        and live.total_p95_ms is not None
+        and live.total_p95_ms > slo.total_p95_ms
+    ):
+        return Dropped(
+            name,
+            f"latency p95 {live.total_p95_ms:.0f} ms > {slo.total_p95_ms:.0f} ms",
+            DropReason.SLO,
+        )
+    if (
+        slo.min_tokens_per_s is not None
+        and live.tokens_per_s is not None
+        and live.tokens_per_s < slo.min_tokens_per_s
+    ):
+        return Dropped(
+            name, f"{live.tokens_per_s:.1f} tokens/s < {slo.min_tokens_per_s:g}", DropReason.SLO
+        )
     return None
 
 
-def _cost(name: str, spec: BackendSpec, req: RequestInfo, eff: Effective, est: Decimal | None
-          ) -> Dropped | None:
+def _cost(
+    name: str, spec: BackendSpec, req: RequestInfo, eff: Effective, est: Decimal | None
+) -> Dropped | None:
     cap = eff.rule.cost_cap if eff.rule else None
     if cap is None or (cap.per_request_usd is None and cap.per_mtok_usd is None):
         return None
@@ -210,24 +274,30 @@ def _cost(name: str, spec: BackendSpec, req: RequestInfo, eff: Effective, est: D
             return None  # a node we own with no measured cost yet
         return Dropped(name, "no price known, cannot keep the cost cap", DropReason.COST_CAP)
     if cap.per_request_usd is not None and est > cap.per_request_usd:
-        return Dropped(name, f"estimated ${_fmt(est)} > cap ${_fmt(cap.per_request_usd)}",
-                       DropReason.COST_CAP)
+        return Dropped(
+            name, f"estimated ${_fmt(est)} > cap ${_fmt(cap.per_request_usd)}", DropReason.COST_CAP
+        )
     tokens = req.prompt_tokens + (req.max_output_tokens or 0)
     if cap.per_mtok_usd is not None and tokens > 0:
         per_mtok = est * MILLION / tokens
         if per_mtok > cap.per_mtok_usd:
-            return Dropped(name, f"${_fmt(per_mtok)} per Mtok > cap ${_fmt(cap.per_mtok_usd)}",
-                           DropReason.COST_CAP)
+            return Dropped(
+                name,
+                f"${_fmt(per_mtok)} per Mtok > cap ${_fmt(cap.per_mtok_usd)}",
+                DropReason.COST_CAP,
+            )
     return None
 
 
-def estimate_cost(spec: BackendSpec, req: RequestInfo, live: BackendLive,
-                  default_output: int) -> Decimal | None:
+def estimate_cost(
+    spec: BackendSpec, req: RequestInfo, live: BackendLive, default_output: int
+) -> Decimal | None:
     """Estimated USD for this request on this backend; None when it cannot be known."""
     out = req.max_output_tokens or default_output
     if spec.price is not None:
-        return (spec.price.input_per_mtok * req.prompt_tokens
-                + spec.price.output_per_mtok * out) / MILLION
+        return (
+            spec.price.input_per_mtok * req.prompt_tokens + spec.price.output_per_mtok * out
+        ) / MILLION
     if spec.hourly_cost_usd is not None:
         if not live.tokens_per_s:
             return None
@@ -236,8 +306,9 @@ def estimate_cost(spec: BackendSpec, req: RequestInfo, live: BackendLive,
     return Decimal(0) if spec.zone == "on_prem" else None
 
 
-def _estimate(c: Candidate, req: RequestInfo, live: BackendLive, default_output: int
-              ) -> Decimal | None:
+def _estimate(
+    c: Candidate, req: RequestInfo, live: BackendLive, default_output: int
+) -> Decimal | None:
     """`estimate_cost` with the candidate's price already looked up."""
     if c.input_per_mtok is not None and c.output_per_mtok is not None:
         out = req.max_output_tokens or default_output
@@ -246,18 +317,27 @@ def _estimate(c: Candidate, req: RequestInfo, live: BackendLive, default_output:
     return estimate_cost(c.spec, req, live, default_output)
 
 
-def _order(kept: list[str], eff: Effective, estimates: Mapping[str, Decimal | None],
-           stats: Mapping[str, BackendLive], seed: float) -> list[str]:
+def _order(
+    kept: list[str],
+    eff: Effective,
+    estimates: Mapping[str, Decimal | None],
+    stats: Mapping[str, BackendLive],
+    seed: float,
+) -> list[str]:
     pos = {n: i for i, n in enumerate(kept)}
     if eff.objective == "cheapest":
+
         def by_cost(n: str) -> tuple[bool, Decimal, int]:
             e = estimates.get(n)
             return (e is None, e if e is not None else Decimal(0), pos[n])
+
         return sorted(kept, key=by_cost)
     if eff.objective == "fastest":
+
         def by_ttft(n: str) -> tuple[bool, float, int]:
             t = stats.get(n, _UNMEASURED).ttft_p95_ms
             return (t is None, t or 0.0, pos[n])
+
         return sorted(kept, key=by_ttft)
     if eff.objective == "weighted":
         return _weighted(kept, eff.rule.weights if eff.rule else None, seed)
@@ -281,8 +361,10 @@ def _weighted(kept: list[str], weights: Mapping[str, float] | None, seed: float)
 
 
 def _trace_extra(req: RequestInfo, budget: BudgetState) -> dict[str, Any]:
-    sens: dict[str, Any] = {"entities": [{"type": t, "count": c} for t, c in req.entities],
-                            "categories": list(req.categories)}
+    sens: dict[str, Any] = {
+        "entities": [{"type": t, "count": c} for t, c in req.entities],
+        "categories": list(req.categories),
+    }
     sens["band"] = req.band
     if req.stage is not None:
         sens["stage"] = req.stage
@@ -290,8 +372,7 @@ def _trace_extra(req: RequestInfo, budget: BudgetState) -> dict[str, Any]:
         sens["note"] = req.classifier_note
     out: dict[str, Any] = {"tenant": req.tenant, "app": req.app, "sensitivity": sens}
     if budget.exhausted:
-        out["budgets_exhausted"] = [{"name": b.name, "action": b.action}
-                                    for b in budget.exhausted]
+        out["budgets_exhausted"] = [{"name": b.name, "action": b.action} for b in budget.exhausted]
     return out
 
 

@@ -28,21 +28,39 @@ def classify(classifier: Classifier, request: ChatRequest) -> Sensitivity:
         return classifier.classify_request(request)
     except Exception as exc:
         log.error("classifier raised %s; treating the request as special", type(exc).__name__)
-        return Sensitivity(data_class="special", confidence=0.0,
-                           reason=f"classifier error: {type(exc).__name__}")
+        return Sensitivity(
+            data_class="special", confidence=0.0, reason=f"classifier error: {type(exc).__name__}"
+        )
 
 
-def request_info(ctx: RequestContext, request: ChatRequest, sens: Sensitivity,
-                 data_class: DataClass, today: date | None, seed: float) -> RequestInfo:
+def request_info(
+    ctx: RequestContext,
+    request: ChatRequest,
+    sens: Sensitivity,
+    data_class: DataClass,
+    today: date | None,
+    seed: float,
+) -> RequestInfo:
     rf = request.response_format
     return RequestInfo(
-        alias=request.model, data_class=data_class, tenant=ctx.tenant, app=ctx.app,
-        headers=ctx.headers, prompt_tokens=_prompt_tokens(request, sens),
-        max_output_tokens=request.token_limit, needs_tools=bool(request.tools),
-        stream=request.stream, json_mode=rf is not None and rf.type != "text", today=today,
-        seed=seed, entities=tuple((e.type, e.count) for e in sens.entities),
-        categories=sens.categories, band=sens.band, stage=sens.stage,
-        classifier_note=f"fail closed: {sens.reason}" if sens.reason else None)
+        alias=request.model,
+        data_class=data_class,
+        tenant=ctx.tenant,
+        app=ctx.app,
+        headers=ctx.headers,
+        prompt_tokens=_prompt_tokens(request, sens),
+        max_output_tokens=request.token_limit,
+        needs_tools=bool(request.tools),
+        stream=request.stream,
+        json_mode=rf is not None and rf.type != "text",
+        today=today,
+        seed=seed,
+        entities=tuple((e.type, e.count) for e in sens.entities),
+        categories=sens.categories,
+        band=sens.band,
+        stage=sens.stage,
+        classifier_note=f"fail closed: {sens.reason}" if sens.reason else None,
+    )
 
 
 # above this many characters a fail-closed request's tokens are estimated from its length: an
@@ -70,11 +88,19 @@ def declared_of(ctx: RequestContext, request: ChatRequest) -> DataClass | None:
     return declared
 
 
-def route(compiled: CompiledPolicy, classifier: Classifier, ctx: RequestContext,
-          request: ChatRequest, *, stats: Mapping[str, BackendLive] | None = None,
-          budget: BudgetState = NO_BUDGET_LIMITS, disabled: Mapping[str, str] | None = None,
-          today: date | None = None, seed: float = 0.0,
-          sensitivity: Sensitivity | None = None) -> RouteDecision:
+def route(
+    compiled: CompiledPolicy,
+    classifier: Classifier,
+    ctx: RequestContext,
+    request: ChatRequest,
+    *,
+    stats: Mapping[str, BackendLive] | None = None,
+    budget: BudgetState = NO_BUDGET_LIMITS,
+    disabled: Mapping[str, str] | None = None,
+    today: date | None = None,
+    seed: float = 0.0,
+    sensitivity: Sensitivity | None = None,
+) -> RouteDecision:
     """`sensitivity`: the request's classification when the caller made it already (the
     router classifies large requests off the event loop)."""
     declared = declared_of(ctx, request)
@@ -90,15 +116,29 @@ def route(compiled: CompiledPolicy, classifier: Classifier, ctx: RequestContext,
     return decision
 
 
-def explain_text(compiled: CompiledPolicy, alias: str, text: str, *, tenant: str = "default",
-                 app: str = "default", headers: Mapping[str, str] | None = None,
-                 stats: Mapping[str, BackendLive] | None = None,
-                 disabled: Mapping[str, str] | None = None,
-                 today: date | None = None) -> dict[str, Any]:
+def explain_text(
+    compiled: CompiledPolicy,
+    alias: str,
+    text: str,
+    *,
+    tenant: str = "default",
+    app: str = "default",
+    headers: Mapping[str, str] | None = None,
+    stats: Mapping[str, BackendLive] | None = None,
+    disabled: Mapping[str, str] | None = None,
+    today: date | None = None,
+) -> dict[str, Any]:
     request = ChatRequest.model_validate(
-        {"model": alias, "messages": [{"role": "user", "content": text}]})
-    ctx = RequestContext(request_id="explain", tenant=tenant, app=app,
-                         headers=dict(headers or {}))
-    decision = route(compiled, Classifier(compiled.policy.sensitivity), ctx, request,
-                     stats=stats, disabled=disabled, today=today)
+        {"model": alias, "messages": [{"role": "user", "content": text}]}
+    )
+    ctx = RequestContext(request_id="explain", tenant=tenant, app=app, headers=dict(headers or {}))
+    decision = route(
+        compiled,
+        Classifier(compiled.policy.sensitivity),
+        ctx,
+        request,
+        stats=stats,
+        disabled=disabled,
+        today=today,
+    )
     return decision.trace()

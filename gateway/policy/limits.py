@@ -14,7 +14,10 @@ if TYPE_CHECKING:
 
 def limits_from(settings: Settings) -> PolicyLimits:
     return PolicyLimits(
-        yaml=YamlLimits(max_bytes=settings.policy_max_bytes,
-                        max_depth=settings.policy_max_depth,
-                        max_nodes=settings.policy_max_nodes),
-        credential_prefix=settings.credential_env_prefix)
+        yaml=YamlLimits(
+            max_bytes=settings.policy_max_bytes,
+            max_depth=settings.policy_max_depth,
+            max_nodes=settings.policy_max_nodes,
+        ),
+        credential_prefix=settings.credential_env_prefix,
+    )

@@ -88,23 +88,23 @@ def load_file(path: str | Path, limits: PolicyLimits = PolicyLimits()) -> Compil
     return load_bytes(raw, source=str(p), limits=limits)
 
 
-def load_bytes(raw: bytes, source: str = "<policy>",
-               limits: PolicyLimits = PolicyLimits()) -> CompiledPolicy:
+def load_bytes(
+    raw: bytes, source: str = "<policy>", limits: PolicyLimits = PolicyLimits()
+) -> CompiledPolicy:
     return load_text(decode_text(raw, source, limits), source=source, limits=limits)
 
 
-def decode_text(raw: bytes, source: str = "<policy>",
-                limits: PolicyLimits = PolicyLimits()) -> str:
+def decode_text(raw: bytes, source: str = "<policy>", limits: PolicyLimits = PolicyLimits()) -> str:
     """The document as text; PolicyError when it is too large or not UTF-8."""
     try:
         return decode(raw, limits.yaml)
     except YamlRefused as exc:
-        raise PolicyError(source, [Problem("", p.line, p.message) for p in exc.problems]) \
-            from None
+        raise PolicyError(source, [Problem("", p.line, p.message) for p in exc.problems]) from None
 
 
-def load_text(text: str, source: str = "<policy>",
-              limits: PolicyLimits = PolicyLimits()) -> CompiledPolicy:
+def load_text(
+    text: str, source: str = "<policy>", limits: PolicyLimits = PolicyLimits()
+) -> CompiledPolicy:
     """The compiled policy, or PolicyError listing every problem; nothing else escapes, so
     no caller (admin API, CLI, file watcher) can show a traceback for a document."""
     try:
@@ -113,16 +113,16 @@ def load_text(text: str, source: str = "<policy>",
         raise
     except Exception as exc:  # a check that choked on some input: still a listed problem
         log.error("policy %s could not be checked: %s", source, type(exc).__name__)
-        raise PolicyError(source, [Problem("", None, f"the policy could not be checked "
-                                                     f"({type(exc).__name__})")]) from None
+        raise PolicyError(
+            source, [Problem("", None, f"the policy could not be checked ({type(exc).__name__})")]
+        ) from None
 
 
 def _load_text(text: str, source: str, limits: PolicyLimits) -> CompiledPolicy:
     try:
         node, data = parse(text, limits.yaml)
     except YamlRefused as exc:
-        raise PolicyError(source, [Problem("", p.line, p.message) for p in exc.problems]) \
-            from None
+        raise PolicyError(source, [Problem("", p.line, p.message) for p in exc.problems]) from None
     lines = _line_map(node) if node is not None else {}
     if not isinstance(data, dict):
         raise PolicyError(source, [Problem("", 1, "the policy must be a mapping")])
@@ -138,8 +138,9 @@ def _load_text(text: str, source: str, limits: PolicyLimits) -> CompiledPolicy:
     return CompiledPolicy(policy=policy, sha256=digest, source=source, warnings=warn)
 
 
-def semantic_problems(policy: Policy, lines: dict[PathT, int],
-                      limits: PolicyLimits = PolicyLimits()) -> list[Problem]:
+def semantic_problems(
+    policy: Policy, lines: dict[PathT, int], limits: PolicyLimits = PolicyLimits()
+) -> list[Problem]:
     issues = [*destination_issues(policy, limits.credential_prefix), *semantic_issues(policy)]
     return [Problem(_fmt(p), _line(lines, p), m) for p, m in issues]
 
@@ -206,8 +207,13 @@ def _strip_tags(loc: tuple[Any, ...], lines: dict[PathT, int]) -> PathT:
     """Drop the discriminator tags pydantic inserts into locations (e.g. 'openai_compat')."""
     path: list[str | int] = []
     for part in loc:
-        if isinstance(part, str) and part in BACKEND_KINDS and (*path, part) not in lines \
-                and path and path[0] == "backends":
+        if (
+            isinstance(part, str)
+            and part in BACKEND_KINDS
+            and (*path, part) not in lines
+            and path
+            and path[0] == "backends"
+        ):
             continue
         path.append(part)
     return tuple(path)

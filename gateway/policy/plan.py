@@ -81,20 +81,31 @@ def _rule_plan(policy: Policy, rule: Rule | None) -> RulePlan:
     if rule is None:
         eff = Effective(None, d.objective, d.slo, d.redact, d.retry)
         return RulePlan(None, DEFAULT_RULE, eff, _limits(eff), None)
-    eff = Effective(rule, rule.objective or d.objective, rule.slo or d.slo,
-                     d.redact if rule.redact is None else rule.redact, rule.retry or d.retry)
+    eff = Effective(
+        rule,
+        rule.objective or d.objective,
+        rule.slo or d.slo,
+        d.redact if rule.redact is None else rule.redact,
+        rule.retry or d.retry,
+    )
     m = rule.match
     return RulePlan(
-        rule, rule.name, eff, _limits(eff),
-        (rule.message or f"blocked by policy rule '{rule.name}'") if rule.action == "block"
+        rule,
+        rule.name,
+        eff,
+        _limits(eff),
+        (rule.message or f"blocked by policy rule '{rule.name}'")
+        if rule.action == "block"
         else None,
-        tenants=_opt_set(m.tenants), apps=_opt_set(m.apps), aliases=_opt_set(m.aliases),
+        tenants=_opt_set(m.tenants),
+        apps=_opt_set(m.apps),
+        aliases=_opt_set(m.aliases),
         data_classes=_opt_set(list(m.data_classes) if m.data_classes is not None else None),
         headers=tuple((k.lower(), v) for k, v in m.headers.items()) if m.headers else None,
         allow_backends=_opt_set(rule.allow_backends),
         deny_backends=frozenset(rule.deny_backends or ()),
-        zones=frozenset(rule.allow_zones) if rule.allow_zones else frozenset({"on_prem",
-                                                                               "cloud"}))
+        zones=frozenset(rule.allow_zones) if rule.allow_zones else frozenset({"on_prem", "cloud"}),
+    )
 
 
 class Plan:
@@ -114,17 +125,23 @@ class Plan:
             for name in spec.backends:
                 b = backends.get(name)
                 price = b.price if b is not None else None
-                cands.append(Candidate(
-                    name, b, b.zone if b is not None else "",
-                    capabilities_of(b) if b is not None else _OPEN_CAPS,
-                    price.input_per_mtok if price is not None else None,
-                    price.output_per_mtok if price is not None else None))
+                cands.append(
+                    Candidate(
+                        name,
+                        b,
+                        b.zone if b is not None else "",
+                        capabilities_of(b) if b is not None else _OPEN_CAPS,
+                        price.input_per_mtok if price is not None else None,
+                        price.output_per_mtok if price is not None else None,
+                    )
+                )
             self.aliases[alias] = tuple(cands)
         self.rules = tuple(_rule_plan(policy, r) for r in policy.rules)
         self.default = _rule_plan(policy, None)
         self.default_output = policy.defaults.default_output_tokens
-        self.locks = {name: t.preset or "on_prem_only" for name, t in policy.tenants.items()
-                      if t.locked}
+        self.locks = {
+            name: t.preset or "on_prem_only" for name, t in policy.tenants.items() if t.locked
+        }
 
     def rule_for(self, req: RequestInfo) -> RulePlan:
         for rp in self.rules:
@@ -159,5 +176,10 @@ def _limits(eff: Effective) -> Limits:
     ttft = slo.ttft_p95_ms * slo.deadline_factor / 1000 if slo.ttft_p95_ms else None
     total = slo.total_p95_ms * slo.deadline_factor / 1000 if slo.total_p95_ms else None
     r = eff.retry
-    return Limits(ttft_deadline_s=ttft, total_deadline_s=total, retries=r.attempts,
-                  backoff_s=r.backoff_ms / 1000, max_backoff_s=r.max_backoff_ms / 1000)
+    return Limits(
+        ttft_deadline_s=ttft,
+        total_deadline_s=total,
+        retries=r.attempts,
+        backoff_s=r.backoff_ms / 1000,
+        max_backoff_s=r.max_backoff_ms / 1000,
+    )

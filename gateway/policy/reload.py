@@ -46,10 +46,16 @@ SwapHook = Callable[[CompiledPolicy, CompiledPolicy], None]  # (old, new), befor
 class PolicyReloader:
     """Holds the running policy. `current()` is what every request reads once, at its start."""
 
-    def __init__(self, initial: CompiledPolicy, now: Callable[[], float],
-                 sink: ChangeSink | None = None, on_swap: SwapHook | None = None,
-                 path: str | Path | None = None, limits: PolicyLimits = PolicyLimits(),
-                 history: int = 100) -> None:
+    def __init__(
+        self,
+        initial: CompiledPolicy,
+        now: Callable[[], float],
+        sink: ChangeSink | None = None,
+        on_swap: SwapHook | None = None,
+        path: str | Path | None = None,
+        limits: PolicyLimits = PolicyLimits(),
+        history: int = 100,
+    ) -> None:
         self._current = initial
         self.limits = limits
         self._now = now
@@ -79,8 +85,9 @@ class PolicyReloader:
             self.rejected += 1
             raise
 
-    def apply_compiled(self, new: CompiledPolicy, text: str, actor: str,
-                       source: str = "<admin>") -> CompiledPolicy:
+    def apply_compiled(
+        self, new: CompiledPolicy, text: str, actor: str, source: str = "<admin>"
+    ) -> CompiledPolicy:
         """Swap in a policy `compile` accepted (on the event loop: the swap hook and the
         sinks run here)."""
         try:
@@ -94,11 +101,18 @@ class PolicyReloader:
             raise
         self.accepted += 1
         self._current = new
-        change = PolicyChange(actor=actor, at=self._now(), sha256=new.sha256,
-                              previous_sha256=old.sha256, source=source, text=text)
+        change = PolicyChange(
+            actor=actor,
+            at=self._now(),
+            sha256=new.sha256,
+            previous_sha256=old.sha256,
+            source=source,
+            text=text,
+        )
         self.changes.append(dataclasses.replace(change, text=""))
-        log.info("policy changed by %s: %s -> %s (%s)", actor, old.sha256[:12],
-                 new.sha256[:12], source)
+        log.info(
+            "policy changed by %s: %s -> %s (%s)", actor, old.sha256[:12], new.sha256[:12], source
+        )
         for sink in self._sinks:
             try:
                 sink(change)
@@ -140,8 +154,7 @@ class PolicyReloader:
             text = self.decode(raw, source)
             new = await asyncio.to_thread(self.compile, text, source)
         except PolicyError as exc:
-            log.error("%s\nthe running policy (%s) keeps serving", exc,
-                      self._current.sha256[:12])
+            log.error("%s\nthe running policy (%s) keeps serving", exc, self._current.sha256[:12])
             return None
         return self._guarded(lambda: self.apply_compiled(new, text, "file-watch", source))
 
@@ -152,8 +165,11 @@ class PolicyReloader:
             with self.path.open("rb") as f:
                 raw = f.read(self.limits.yaml.max_bytes + 1)
         except OSError as exc:
-            log.warning("policy file %s unreadable (%s); keeping the running policy",
-                        self.path, exc.strerror)
+            log.warning(
+                "policy file %s unreadable (%s); keeping the running policy",
+                self.path,
+                exc.strerror,
+            )
             return None
         sha = hashlib.sha256(raw).hexdigest()
         if sha == self._file_sha:
@@ -165,16 +181,17 @@ class PolicyReloader:
         try:
             return swap()
         except PolicyError as exc:
-            log.error("%s\nthe running policy (%s) keeps serving", exc,
-                      self._current.sha256[:12])
+            log.error("%s\nthe running policy (%s) keeps serving", exc, self._current.sha256[:12])
             return None
         except Exception as exc:
-            log.error("policy swap failed (%s); the running policy keeps serving",
-                      type(exc).__name__)
+            log.error(
+                "policy swap failed (%s); the running policy keeps serving", type(exc).__name__
+            )
             return None
 
-    async def watch(self, interval_s: float = 2.0,
-                    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+    async def watch(
+        self, interval_s: float = 2.0, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    ) -> None:
         """Poll the file forever (cancel the task to stop). Polling works the same on every
         filesystem, including Kubernetes ConfigMap symlink swaps."""
         while True:

@@ -61,7 +61,8 @@ class TransferBasis(Strict):
     evidence: str | None = Field(default=None, description="reference to the signed document")
     expires: date | None = None
     classes: tuple[DataClassName, ...] = Field(
-        default=("public",), description="data classes this destination may receive")
+        default=("public",), description="data classes this destination may receive"
+    )
 
 
 class BackendBase(Strict):
@@ -71,8 +72,9 @@ class BackendBase(Strict):
     private_endpoint: bool = Field(
         default=False,
         description="the backend is reached over a private network (a private link, a "
-                    "self-hosted deployment): only then may a cloud vendor's kind or a public "
-                    "host be declared zone on_prem")
+        "self-hosted deployment): only then may a cloud vendor's kind or a public "
+        "host be declared zone on_prem",
+    )
     country: str | None = Field(default=None, description="country of processing, e.g. TR, DE")
     processing_region: str | None = None
     price: Price | None = None
@@ -100,14 +102,16 @@ class Endpoint(Strict):
     engine: Literal["vllm", "llamacpp", "ollama"]
     weight: float = Field(default=1.0, gt=0, description="capacity share for the load bound")
     kv_capacity_tokens: int | None = Field(
-        default=None, ge=1, description="KV cache size; vLLM reports it, others need it here")
+        default=None, ge=1, description="KV cache size; vLLM reports it, others need it here"
+    )
 
 
 class FleetTuning(Strict):
     scrape_interval_s: float = Field(default=0.5, gt=0)
     max_age_s: float = Field(default=2.0, gt=0, description="older engine figures are ignored")
-    load_factor: float = Field(default=1.25, ge=1.0,
-                               description="a node carries at most this x its share")
+    load_factor: float = Field(
+        default=1.25, ge=1.0, description="a node carries at most this x its share"
+    )
     kv_high: float = Field(default=0.95, gt=0, le=1, description="KV use that counts as full")
 
 
@@ -117,11 +121,16 @@ class OpenAICompatBackend(BackendBase):
     request (`base_url` must then be one of them: it is the node probed for readiness)."""
 
     kind: Literal["openai_compat"]
-    base_url: str = Field(description=(
-        "the server's address, with or without /v1: a private or test endpoint, e.g. "
-        "http://10.0.0.5:8000/v1 (vLLM), http://127.0.0.1:8081 (llama.cpp)"))
-    api_key_env: str | None = Field(default=None, description=(
-        "environment variable holding the bearer key, if the server wants one"))
+    base_url: str = Field(
+        description=(
+            "the server's address, with or without /v1: a private or test endpoint, e.g. "
+            "http://10.0.0.5:8000/v1 (vLLM), http://127.0.0.1:8081 (llama.cpp)"
+        )
+    )
+    api_key_env: str | None = Field(
+        default=None,
+        description=("environment variable holding the bearer key, if the server wants one"),
+    )
     endpoints: list[Endpoint] | None = Field(default=None, min_length=1)
     fleet: FleetTuning | None = None
 
@@ -142,8 +151,12 @@ class OllamaBackend(BackendBase):
 
     kind: Literal["ollama"]
     zone: Zone = "on_prem"
-    host: str = Field(default="http://127.0.0.1:11434", description=(
-        "the Ollama server's address (scheme, host, port), e.g. http://gpu-node.lan:11434"))
+    host: str = Field(
+        default="http://127.0.0.1:11434",
+        description=(
+            "the Ollama server's address (scheme, host, port), e.g. http://gpu-node.lan:11434"
+        ),
+    )
     keep_alive: str | None = None
 
 
@@ -153,12 +166,18 @@ class BedrockBackend(BackendBase):
     kind: Literal["bedrock"]
     zone: Zone = "cloud"
     region: str = Field(default="eu-central-1", description="AWS region of the model")
-    endpoint_url: str | None = Field(default=None, description=(
-        "Bedrock Runtime endpoint to call instead of the regional AWS one: a VPC interface "
-        "endpoint (https://vpce-....bedrock-runtime.eu-central-1.vpce.amazonaws.com) or a "
-        "test endpoint such as `gateway emulate bedrock`"))
-    profile: str | None = Field(default=None, description=(
-        "AWS shared-config profile; default: the standard credential chain"))
+    endpoint_url: str | None = Field(
+        default=None,
+        description=(
+            "Bedrock Runtime endpoint to call instead of the regional AWS one: a VPC interface "
+            "endpoint (https://vpce-....bedrock-runtime.eu-central-1.vpce.amazonaws.com) or a "
+            "test endpoint such as `gateway emulate bedrock`"
+        ),
+    )
+    profile: str | None = Field(
+        default=None,
+        description=("AWS shared-config profile; default: the standard credential chain"),
+    )
 
 
 class VertexBackend(BackendBase):
@@ -168,18 +187,34 @@ class VertexBackend(BackendBase):
     zone: Zone = "cloud"
     project: str = Field(description="Google Cloud project id")
     location: str = Field(default="europe-west3", description="Vertex AI region")
-    base_url: str | None = Field(default=None, description=(
-        "Vertex AI endpoint to call instead of https://{location}-aiplatform.googleapis.com: "
-        "a Private Service Connect endpoint or a test endpoint such as `gateway emulate vertex`"))
-    credentials_env: str = Field(default="GOOGLE_APPLICATION_CREDENTIALS", description=(
-        "environment variable naming a service-account or authorized-user JSON file; "
-        "when it is unset, Application Default Credentials"))
-    access_token_env: str | None = Field(default=None, description=(
-        "environment variable holding an OAuth2 access token to send as is (no "
-        "service-account file); instead of credentials_env"))
-    access_token_file: str | None = Field(default=None, description=(
-        "file holding an OAuth2 access token, re-read every few minutes (a sidecar may "
-        "rotate it); instead of credentials_env"))
+    base_url: str | None = Field(
+        default=None,
+        description=(
+            "Vertex AI endpoint to call instead of https://{location}-aiplatform.googleapis.com: "
+            "a Private Service Connect endpoint or a test endpoint such as `gateway emulate vertex`"
+        ),
+    )
+    credentials_env: str = Field(
+        default="GOOGLE_APPLICATION_CREDENTIALS",
+        description=(
+            "environment variable naming a service-account or authorized-user JSON file; "
+            "when it is unset, Application Default Credentials"
+        ),
+    )
+    access_token_env: str | None = Field(
+        default=None,
+        description=(
+            "environment variable holding an OAuth2 access token to send as is (no "
+            "service-account file); instead of credentials_env"
+        ),
+    )
+    access_token_file: str | None = Field(
+        default=None,
+        description=(
+            "file holding an OAuth2 access token, re-read every few minutes (a sidecar may "
+            "rotate it); instead of credentials_env"
+        ),
+    )
 
     @model_validator(mode="after")
     def _one_token_source(self) -> VertexBackend:
@@ -193,11 +228,17 @@ class ReplicateBackend(BackendBase):
 
     kind: Literal["replicate"]
     zone: Zone = "cloud"
-    api_token_env: str = Field(default="REPLICATE_API_TOKEN", description=(
-        "environment variable holding the Replicate API token"))
-    base_url: str | None = Field(default=None, description=(
-        "API address to call instead of https://api.replicate.com: a proxy or a test endpoint "
-        "such as `gateway emulate replicate`"))
+    api_token_env: str = Field(
+        default="REPLICATE_API_TOKEN",
+        description=("environment variable holding the Replicate API token"),
+    )
+    base_url: str | None = Field(
+        default=None,
+        description=(
+            "API address to call instead of https://api.replicate.com: a proxy or a test endpoint "
+            "such as `gateway emulate replicate`"
+        ),
+    )
 
 
 class LiteLLMBackend(BackendBase):
@@ -205,18 +246,30 @@ class LiteLLMBackend(BackendBase):
 
     kind: Literal["litellm"]
     zone: Zone = "cloud"
-    api_base: str | None = Field(default=None, description=(
-        "endpoint litellm calls instead of the provider's default; also what /readyz probes"))
+    api_base: str | None = Field(
+        default=None,
+        description=(
+            "endpoint litellm calls instead of the provider's default; also what /readyz probes"
+        ),
+    )
     api_key_env: str | None = None
     params: dict[str, str | int | float | bool] = Field(default_factory=dict)
 
 
-BackendSpec = (LocalBackend | OpenAICompatBackend | OllamaBackend | BedrockBackend
-               | VertexBackend | ReplicateBackend | LiteLLMBackend)
+BackendSpec = (
+    LocalBackend
+    | OpenAICompatBackend
+    | OllamaBackend
+    | BedrockBackend
+    | VertexBackend
+    | ReplicateBackend
+    | LiteLLMBackend
+)
 Backend = Annotated[BackendSpec, Field(discriminator="kind")]
 # the one list of kinds: each spec model's `kind` literal, in the union's order
 BACKEND_KINDS: tuple[str, ...] = tuple(
-    get_args(spec.model_fields["kind"].annotation)[0] for spec in get_args(BackendSpec))
+    get_args(spec.model_fields["kind"].annotation)[0] for spec in get_args(BackendSpec)
+)
 
 
 class Alias(Strict):
@@ -232,8 +285,10 @@ class SLO(Strict):
     min_tokens_per_s: float | None = Field(default=None, gt=0)
     total_p95_ms: float | None = Field(default=None, gt=0)
     deadline_factor: float = Field(
-        default=2.0, ge=1.0,
-        description="an attempt is abandoned after factor x ttft_p95_ms without a first token")
+        default=2.0,
+        ge=1.0,
+        description="an attempt is abandoned after factor x ttft_p95_ms without a first token",
+    )
 
 
 class CostCap(Strict):
@@ -242,8 +297,9 @@ class CostCap(Strict):
 
 
 class Retry(Strict):
-    attempts: int = Field(default=0, ge=0, le=5,
-                          description="retries on the same backend before falling back")
+    attempts: int = Field(
+        default=0, ge=0, le=5, description="retries on the same backend before falling back"
+    )
     backoff_ms: float = Field(default=100.0, ge=0)
     max_backoff_ms: float = Field(default=2000.0, ge=0)
 
@@ -256,7 +312,8 @@ class Match(Strict):
     aliases: list[str] | None = None
     data_classes: list[DataClassName] | None = None
     headers: dict[str, str] | None = Field(
-        default=None, description="header name -> exact value (names are case-insensitive)")
+        default=None, description="header name -> exact value (names are case-insensitive)"
+    )
 
 
 class Rule(Strict):
@@ -272,7 +329,8 @@ class Rule(Strict):
     slo: SLO | None = None
     cost_cap: CostCap | None = None
     redact: bool | None = Field(
-        default=None, description="redact identifiers before a cloud call (default: defaults)")
+        default=None, description="redact identifiers before a cloud call (default: defaults)"
+    )
     retry: Retry | None = None
 
 

@@ -79,14 +79,16 @@ class _GuardedLoader(yaml.SafeLoader):
             raise _Abort(_line_of(event), "YAML anchors (&name) are not allowed in a policy")
         self._nodes += 1
         if self._nodes > self._limits.max_nodes:
-            raise _Abort(_line_of(event),
-                         f"the policy has more than {self._limits.max_nodes} YAML nodes")
+            raise _Abort(
+                _line_of(event), f"the policy has more than {self._limits.max_nodes} YAML nodes"
+            )
         if not isinstance(event, CollectionStartEvent):
             return super().compose_node(parent, index)
         self._depth += 1
         if self._depth > self._limits.max_depth:
-            raise _Abort(_line_of(event),
-                         f"the policy nests deeper than {self._limits.max_depth} levels")
+            raise _Abort(
+                _line_of(event), f"the policy nests deeper than {self._limits.max_depth} levels"
+            )
         try:
             return super().compose_node(parent, index)
         finally:
@@ -96,12 +98,13 @@ class _GuardedLoader(yaml.SafeLoader):
 def decode(raw: bytes, limits: YamlLimits = YamlLimits()) -> str:
     """The document's text, or YamlRefused (too large, not UTF-8)."""
     if len(raw) > limits.max_bytes:
-        raise YamlRefused([YamlProblem(None, f"the policy is larger than {limits.max_bytes} "
-                                             f"bytes ({len(raw)})")])
+        raise YamlRefused(
+            [YamlProblem(None, f"the policy is larger than {limits.max_bytes} bytes ({len(raw)})")]
+        )
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
+        line = raw[: exc.start].count(b"\n") + 1
         raise YamlRefused([YamlProblem(line, "not UTF-8 text (a binary file?)")]) from None
 
 
@@ -109,8 +112,9 @@ def parse(text: str, limits: YamlLimits = YamlLimits()) -> tuple[yaml.Node | Non
     """Compose and construct one document under `limits`: (root node, plain data)."""
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > limits.max_bytes:
-        raise YamlRefused([YamlProblem(None, f"the policy is larger than {limits.max_bytes} "
-                                             f"bytes ({size})")])
+        raise YamlRefused(
+            [YamlProblem(None, f"the policy is larger than {limits.max_bytes} bytes ({size})")]
+        )
     loader: _GuardedLoader | None = None
     try:
         loader = _GuardedLoader(text, limits)  # the reader checks the characters here
@@ -124,15 +128,15 @@ def parse(text: str, limits: YamlLimits = YamlLimits()) -> tuple[yaml.Node | Non
     except _Abort as exc:
         raise YamlRefused([YamlProblem(exc.line, exc.message)]) from None
     except yaml.reader.ReaderError as exc:
-        line = text[:exc.position].count("\n") + 1
+        line = text[: exc.position].count("\n") + 1
         raise YamlRefused([YamlProblem(line, f"not valid YAML: {_reason(exc)}")]) from None
     except yaml.YAMLError as exc:
-        raise YamlRefused([YamlProblem(_error_line(exc), f"not valid YAML: {_reason(exc)}")]) \
-            from None
+        raise YamlRefused(
+            [YamlProblem(_error_line(exc), f"not valid YAML: {_reason(exc)}")]
+        ) from None
     except (RecursionError, MemoryError, ValueError, TypeError) as exc:
         # a construct the limits did not foresee (e.g. a tag with an odd value)
-        raise YamlRefused([YamlProblem(None, f"not valid YAML ({type(exc).__name__})")]) \
-            from None
+        raise YamlRefused([YamlProblem(None, f"not valid YAML ({type(exc).__name__})")]) from None
     finally:
         if loader is not None:
             loader.dispose()
@@ -151,8 +155,11 @@ def _duplicate_keys(root: yaml.Node) -> list[YamlProblem]:
                     continue
                 line = k.start_mark.line + 1
                 if k.value in seen:
-                    out.append(YamlProblem(line, f"duplicate key '{k.value}' (first on line "
-                                                 f"{seen[k.value]})"))
+                    out.append(
+                        YamlProblem(
+                            line, f"duplicate key '{k.value}' (first on line {seen[k.value]})"
+                        )
+                    )
                 else:
                     seen[k.value] = line
         elif isinstance(n, yaml.SequenceNode):
@@ -170,7 +177,10 @@ def _error_line(exc: yaml.YAMLError) -> int | None:
 
 def _reason(exc: yaml.YAMLError) -> str:
     if isinstance(exc, yaml.reader.ReaderError):
-        return f"a character YAML does not allow (#x{exc.character:04x})" \
-            if isinstance(exc.character, int) else "unreadable characters"
+        return (
+            f"a character YAML does not allow (#x{exc.character:04x})"
+            if isinstance(exc.character, int)
+            else "unreadable characters"
+        )
     problem = getattr(exc, "problem", None)
     return str(problem) if problem else type(exc).__name__

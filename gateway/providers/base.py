@@ -61,8 +61,7 @@ class Provider(Protocol):
 class Embedder(Protocol):
     """A provider that can also embed (openai_compat, ollama, bedrock, vertex)."""
 
-    async def embed(self, inputs: list[str],
-                    options: CallOptions) -> tuple[list[list[float]], int]:
+    async def embed(self, inputs: list[str], options: CallOptions) -> tuple[list[list[float]], int]:
         """Return one vector per input and the input tokens counted, or raise `ProviderError`."""
         ...
 

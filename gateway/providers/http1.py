@@ -62,9 +62,23 @@ def _bounded(timeout: float | None, deadline: float | None) -> float | None:
 class _Conn(asyncio.Protocol):
     """One keep-alive connection, one exchange at a time."""
 
-    __slots__ = ("_chunks", "_done", "_error", "_expire_at", "_headers", "_parser", "_status",
-                 "_timer", "_timer_at", "_waiter", "closed", "got_bytes", "head_ready",
-                 "keep_alive", "transport")
+    __slots__ = (
+        "_chunks",
+        "_done",
+        "_error",
+        "_expire_at",
+        "_headers",
+        "_parser",
+        "_status",
+        "_timer",
+        "_timer_at",
+        "_waiter",
+        "closed",
+        "got_bytes",
+        "head_ready",
+        "keep_alive",
+        "transport",
+    )
 
     def __init__(self) -> None:
         self.transport: asyncio.Transport | None = None
@@ -191,16 +205,18 @@ class _Conn(asyncio.Protocol):
         assert self.transport is not None
         self.transport.write(data)
 
-    async def head(self, timeout: float | None, deadline: float | None = None
-                   ) -> tuple[int, dict[str, str]]:
+    async def head(
+        self, timeout: float | None, deadline: float | None = None
+    ) -> tuple[int, dict[str, str]]:
         while not self.head_ready:
             if self._error is not None:
                 raise self._error
             await self._wait(_bounded(timeout, deadline))
         return self._status, self._headers
 
-    async def next_chunk(self, timeout: float | None, deadline: float | None = None
-                         ) -> bytes | None:
+    async def next_chunk(
+        self, timeout: float | None, deadline: float | None = None
+    ) -> bytes | None:
         """The next body piece as it arrived (de-chunked), or None at the end."""
         while True:
             if self._chunks:
@@ -235,8 +251,15 @@ class Http1Stream:
 
     __slots__ = ("_conn", "_pool", "_read_timeout", "deadline", "headers", "status")
 
-    def __init__(self, pool: Http1Pool, conn: _Conn, status: int, headers: dict[str, str],
-                 read_timeout: float | None, deadline: float | None = None) -> None:
+    def __init__(
+        self,
+        pool: Http1Pool,
+        conn: _Conn,
+        status: int,
+        headers: dict[str, str],
+        read_timeout: float | None,
+        deadline: float | None = None,
+    ) -> None:
         self._pool = pool
         self._conn: _Conn | None = conn
         self.status = status
@@ -278,9 +301,15 @@ class Http1Pool:
     """Keep-alive connections to one origin (`base_url`'s scheme, host and port), direct or
     through the proxy the environment names for it (`http1_route`)."""
 
-    def __init__(self, base_url: str, headers: Mapping[str, str] | None = None, *,
-                 max_connections: int = 200, ssl_context: ssl.SSLContext | None = None,
-                 env: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        headers: Mapping[str, str] | None = None,
+        *,
+        max_connections: int = 200,
+        ssl_context: ssl.SSLContext | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
         u = urlsplit(base_url)
         if u.scheme not in ("http", "https") or not u.hostname:
             raise ValueError(f"not an http(s) URL: {base_url!r}")
@@ -291,8 +320,9 @@ class Http1Pool:
             self._ssl = ssl_context or ssl.create_default_context()
         host_header = u.netloc.rsplit("@", 1)[-1]
         fixed = {"host": host_header, "accept-encoding": "identity", **(headers or {})}
-        self._route = route_for(base_url, u, self._ssl, ssl_context,
-                                os.environ if env is None else env)
+        self._route = route_for(
+            base_url, u, self._ssl, ssl_context, os.environ if env is None else env
+        )
         if self._route.proxy_authorization:
             fixed["proxy-authorization"] = self._route.proxy_authorization
         self._head = "".join(f"{k}: {v}\r\n" for k, v in fixed.items()).encode("latin-1")
@@ -301,8 +331,12 @@ class Http1Pool:
         self._all: set[_Conn] = set()
 
     def _encode(self, method: str, path: str, body: bytes) -> bytes:
-        return (f"{method} {self._route.target_prefix}{path} HTTP/1.1\r\n".encode("latin-1")
-                + self._head + b"content-length: %d\r\n\r\n" % len(body) + body)
+        return (
+            f"{method} {self._route.target_prefix}{path} HTTP/1.1\r\n".encode("latin-1")
+            + self._head
+            + b"content-length: %d\r\n\r\n" % len(body)
+            + body
+        )
 
     async def _connect(self, timeout: float | None) -> _Conn:
         loop = asyncio.get_running_loop()
@@ -312,17 +346,21 @@ class Http1Pool:
             async with asyncio.timeout(timeout):
                 if route.tunnel is not None:
                     assert self._ssl is not None  # a tunnel is only for an https origin
-                    conn = await open_tunnel(loop, route, _Conn, self._ssl, self._host,
-                                             self._port)
+                    conn = await open_tunnel(loop, route, _Conn, self._ssl, self._host, self._port)
                 else:
                     _, conn = await loop.create_connection(
-                        _Conn, route.dial_host, route.dial_port, ssl=route.dial_ssl,
-                        server_hostname=route.dial_host if route.dial_ssl else None)
+                        _Conn,
+                        route.dial_host,
+                        route.dial_port,
+                        ssl=route.dial_ssl,
+                        server_hostname=route.dial_host if route.dial_ssl else None,
+                    )
         except TimeoutError:
             raise httpx.ConnectTimeout(f"connect to {where} timed out") from None
         except OSError as exc:
-            raise httpx.ConnectError(f"cannot connect to {where}: "
-                                     f"{exc.strerror or type(exc).__name__}") from None
+            raise httpx.ConnectError(
+                f"cannot connect to {where}: {exc.strerror or type(exc).__name__}"
+            ) from None
         self._all.add(conn)
         return conn
 
@@ -342,9 +380,15 @@ class Http1Pool:
             conn.close()
             self._all.discard(conn)
 
-    async def _open(self, method: str, path: str, body: bytes, connect_timeout: float | None,
-                    first_byte_timeout: float | None, deadline: float | None = None
-                    ) -> tuple[_Conn, int, dict[str, str]]:
+    async def _open(
+        self,
+        method: str,
+        path: str,
+        body: bytes,
+        connect_timeout: float | None,
+        first_byte_timeout: float | None,
+        deadline: float | None = None,
+    ) -> tuple[_Conn, int, dict[str, str]]:
         """Send the request and wait for the answer's head. The caller owns a slot."""
         data = self._encode(method, path, body)
         conn = self._take_idle()
@@ -368,10 +412,16 @@ class Http1Pool:
                 self._all.discard(conn)
                 raise
 
-    async def request(self, method: str, path: str, body: bytes = b"", *,
-                      connect_timeout: float | None = None,
-                      first_byte_timeout: float | None = None,
-                      total_timeout: float | None = None) -> Http1Response:
+    async def request(
+        self,
+        method: str,
+        path: str,
+        body: bytes = b"",
+        *,
+        connect_timeout: float | None = None,
+        first_byte_timeout: float | None = None,
+        total_timeout: float | None = None,
+    ) -> Http1Response:
         """One whole exchange. `total_timeout` bounds all of it (waiting for a free
         connection, connecting, the head and the body) with the waits' own timers, not an
         `asyncio.timeout` context per call, which cost ~2 % of the gateway's CPU."""
@@ -381,8 +431,9 @@ class Http1Pool:
         await self._acquire(deadline)
         conn: _Conn | None = None
         try:
-            conn, status, headers = await self._open(method, path, body, connect_timeout,
-                                                     first_byte_timeout, deadline)
+            conn, status, headers = await self._open(
+                method, path, body, connect_timeout, first_byte_timeout, deadline
+            )
             content = await conn.read_all(first_byte_timeout, deadline)
             return Http1Response(status, headers, content)
         finally:
@@ -401,10 +452,16 @@ class Http1Pool:
         except TimeoutError:
             raise httpx.PoolTimeout("no free connection before the total timeout") from None
 
-    async def stream(self, method: str, path: str, body: bytes = b"", *,
-                     connect_timeout: float | None = None,
-                     first_byte_timeout: float | None = None,
-                     first_data_timeout: float | None = None) -> Http1Stream:
+    async def stream(
+        self,
+        method: str,
+        path: str,
+        body: bytes = b"",
+        *,
+        connect_timeout: float | None = None,
+        first_byte_timeout: float | None = None,
+        first_data_timeout: float | None = None,
+    ) -> Http1Stream:
         """Open a streamed exchange (head received); read it with `chunks()`, then `aclose()`.
         `first_data_timeout` starts a deadline (`Http1Stream.deadline`) that bounds opening
         and every read until the reader clears it (e.g. once it has its first event)."""
@@ -413,8 +470,9 @@ class Http1Pool:
             deadline = asyncio.get_running_loop().time() + first_data_timeout
         await self._acquire(deadline)
         try:
-            conn, status, headers = await self._open(method, path, body, connect_timeout,
-                                                     first_byte_timeout, deadline)
+            conn, status, headers = await self._open(
+                method, path, body, connect_timeout, first_byte_timeout, deadline
+            )
         except BaseException:
             self._slots.release()
             raise

@@ -37,8 +37,13 @@ class Route:
     proxy_authorization: str | None = None  # a header on every forwarded request
 
 
-def route_for(base_url: str, origin: SplitResult, origin_ssl: ssl.SSLContext | None,
-              ssl_context: ssl.SSLContext | None, env: Mapping[str, str]) -> Route:
+def route_for(
+    base_url: str,
+    origin: SplitResult,
+    origin_ssl: ssl.SSLContext | None,
+    ssl_context: ssl.SSLContext | None,
+    env: Mapping[str, str],
+) -> Route:
     """The route to `origin` (`base_url` split), whose TLS context is `origin_ssl`."""
     host = origin.hostname or ""
     port = origin.port or (443 if origin.scheme == "https" else 80)
@@ -54,12 +59,19 @@ def route_for(base_url: str, origin: SplitResult, origin_ssl: ssl.SSLContext | N
     host_header = origin.netloc.rsplit("@", 1)[-1]
     if origin.scheme == "https":
         authority = host_header if origin.port else f"{host_header}:{port}"
-        tunnel = (f"CONNECT {authority} HTTP/1.1\r\nhost: {authority}\r\n"
-                  + (f"proxy-authorization: {auth}\r\n" if auth else "")
-                  + "\r\n").encode("latin-1")
+        tunnel = (
+            f"CONNECT {authority} HTTP/1.1\r\nhost: {authority}\r\n"
+            + (f"proxy-authorization: {auth}\r\n" if auth else "")
+            + "\r\n"
+        ).encode("latin-1")
         return Route(proxy.host, dial_port, dial_ssl, tunnel=tunnel)
-    return Route(proxy.host, dial_port, dial_ssl, target_prefix=f"http://{host_header}",
-                 proxy_authorization=auth)
+    return Route(
+        proxy.host,
+        dial_port,
+        dial_ssl,
+        target_prefix=f"http://{host_header}",
+        proxy_authorization=auth,
+    )
 
 
 def _proxy_authorization(proxy: httpx.URL) -> str | None:
@@ -87,14 +99,24 @@ class _Tunnel(asyncio.Protocol):
             self.status.set_exception(httpx.ProxyError("the proxy closed the tunnel"))
 
 
-async def open_tunnel(loop: asyncio.AbstractEventLoop, route: Route, protocol: Callable[[], P],
-                      origin_ssl: ssl.SSLContext, host: str, port: int) -> P:
+async def open_tunnel(
+    loop: asyncio.AbstractEventLoop,
+    route: Route,
+    protocol: Callable[[], P],
+    origin_ssl: ssl.SSLContext,
+    host: str,
+    port: int,
+) -> P:
     """CONNECT through the proxy, then TLS with the origin (`host`:`port`) inside the tunnel,
     spoken by a new `protocol()`."""
     assert route.tunnel is not None
     transport, tunnel = await loop.create_connection(
-        _Tunnel, route.dial_host, route.dial_port, ssl=route.dial_ssl,
-        server_hostname=route.dial_host if route.dial_ssl else None)
+        _Tunnel,
+        route.dial_host,
+        route.dial_port,
+        ssl=route.dial_ssl,
+        server_hostname=route.dial_host if route.dial_ssl else None,
+    )
     try:
         transport.write(route.tunnel)
         status = await tunnel.status

@@ -54,9 +54,16 @@ def kind_for_status(status: int, too_long: bool = False) -> FailureKind:
     return FailureKind.PROVIDER
 
 
-def classify_status(name: str, status: int, body: str | bytes, context_markers: Iterable[str],
-                    *, retry_after: float | None = None, credential: str = "credentials",
-                    invalid: str = "request") -> ProviderError:
+def classify_status(
+    name: str,
+    status: int,
+    body: str | bytes,
+    context_markers: Iterable[str],
+    *,
+    retry_after: float | None = None,
+    credential: str = "credentials",
+    invalid: str = "request",
+) -> ProviderError:
     """The classified error for an HTTP failure of backend `name`. `credential` and `invalid`
     name what the backend refused / rejected, in the message."""
     too_long = status in INVALID_STATUSES and mentions(body, context_markers)
@@ -75,12 +82,18 @@ def classify_status(name: str, status: int, body: str | bytes, context_markers: 
         message = f"backend '{name}' failed ({status})"
     else:
         message = f"backend '{name}' answered {status}"
-    return ProviderError(kind, message, status=status, backend=name,
-                         retry_after=retry_after if kind == FailureKind.RATE_LIMIT else None)
+    return ProviderError(
+        kind,
+        message,
+        status=status,
+        backend=name,
+        retry_after=retry_after if kind == FailureKind.RATE_LIMIT else None,
+    )
 
 
-def classify_transport(name: str, exc: BaseException, *,
-                       stdlib: bool = True) -> ProviderError | None:
+def classify_transport(
+    name: str, exc: BaseException, *, stdlib: bool = True
+) -> ProviderError | None:
     """The classified error for a timeout or connection failure (an already classified
     `ProviderError` as it is), or None when `exc` is neither. With `stdlib`, the builtin
     `TimeoutError` and `ConnectionError` count too (SDKs that unwrap httpx raise those)."""
@@ -89,17 +102,20 @@ def classify_transport(name: str, exc: BaseException, *,
     if isinstance(exc, httpx.TimeoutException) or (stdlib and isinstance(exc, TimeoutError)):
         return ProviderError(FailureKind.TIMEOUT, f"backend '{name}' timed out", backend=name)
     if isinstance(exc, httpx.ConnectError):
-        return ProviderError(FailureKind.UNREACHABLE, f"backend '{name}' is unreachable",
-                             backend=name)
+        return ProviderError(
+            FailureKind.UNREACHABLE, f"backend '{name}' is unreachable", backend=name
+        )
     if isinstance(exc, httpx.TransportError) or (stdlib and isinstance(exc, ConnectionError)):
-        return ProviderError(FailureKind.TRANSIENT, f"connection to backend '{name}' failed",
-                             backend=name)
+        return ProviderError(
+            FailureKind.TRANSIENT, f"connection to backend '{name}' failed", backend=name
+        )
     return None
 
 
 def unreadable(name: str) -> ProviderError:
-    return ProviderError(FailureKind.PROVIDER, f"backend '{name}' gave an unreadable answer",
-                         backend=name)
+    return ProviderError(
+        FailureKind.PROVIDER, f"backend '{name}' gave an unreadable answer", backend=name
+    )
 
 
 StatusRule = Callable[[str, int, str, float | None], ProviderError]
@@ -113,7 +129,11 @@ def response_hook(name: str, classify: StatusRule) -> Callable[[httpx.Response],
         if response.status_code < 400:
             return
         body = await response.aread()
-        raise classify(name, response.status_code, body.decode("utf-8", "replace"),
-                       parse_retry_after(response.headers.get("retry-after")))
+        raise classify(
+            name,
+            response.status_code,
+            body.decode("utf-8", "replace"),
+            parse_retry_after(response.headers.get("retry-after")),
+        )
 
     return hook

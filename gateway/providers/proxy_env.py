@@ -37,8 +37,7 @@ def _environment_proxies(env: Mapping[str, str]) -> dict[str, str]:
     return proxies
 
 
-def _is_ip(hostname: str, version: type[ipaddress.IPv4Address | ipaddress.IPv6Address]
-           ) -> bool:
+def _is_ip(hostname: str, version: type[ipaddress.IPv4Address | ipaddress.IPv6Address]) -> bool:
     try:
         version(hostname.split("/")[0])
     except ValueError:
@@ -107,8 +106,10 @@ class _Pattern:
 def proxy_for(url: str, env: Mapping[str, str]) -> httpx.URL | None:
     """The proxy `url` is sent through given `env`, or None for a direct connection."""
     target = httpx.URL(url)
-    patterns = sorted(((_Pattern.parse(p), proxy) for p, proxy in _mounts(env).items()),
-                      key=lambda item: item[0].priority)
+    patterns = sorted(
+        ((_Pattern.parse(p), proxy) for p, proxy in _mounts(env).items()),
+        key=lambda item: item[0].priority,
+    )
     for pattern, proxy in patterns:
         if pattern.matches(target):
             return None if proxy is None else httpx.URL(proxy)

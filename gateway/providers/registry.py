@@ -53,12 +53,14 @@ Factory = Callable[[str, Any, BuildContext], Provider]
 # kind -> "module:function": every kind the policy schema knows is built by the `build`
 # function of the provider package named like it, which raises BackendDisabled with a reason
 # when it can't run
-FACTORIES: Mapping[str, str] = MappingProxyType({
-    kind: f"gateway.providers.{kind}.factory:build" for kind in BACKEND_KINDS})
+FACTORIES: Mapping[str, str] = MappingProxyType(
+    {kind: f"gateway.providers.{kind}.factory:build" for kind in BACKEND_KINDS}
+)
 
 
-def build_provider(name: str, spec: BackendSpec, ctx: BuildContext,
-                   factories: Mapping[str, str] = FACTORIES) -> Provider:
+def build_provider(
+    name: str, spec: BackendSpec, ctx: BuildContext, factories: Mapping[str, str] = FACTORIES
+) -> Provider:
     if not getattr(spec, "enabled", True):
         raise BackendDisabled("disabled in the policy")
     target = factories.get(spec.kind)

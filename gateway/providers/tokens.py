@@ -14,5 +14,6 @@ MESSAGE_OVERHEAD = 4  # about 4 tokens of chat-template overhead per message
 
 
 def estimate_prompt_tokens(request: ChatRequest) -> int:
-    return (sum(estimate_text_tokens(t) for t in request_texts(request))
-            + MESSAGE_OVERHEAD * len(request.messages))
+    return sum(estimate_text_tokens(t) for t in request_texts(request)) + MESSAGE_OVERHEAD * len(
+        request.messages
+    )

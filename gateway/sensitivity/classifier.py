@@ -239,8 +239,13 @@ def _result(
 ) -> Sensitivity:
     if not findings:
         return Sensitivity(
-            data_class="public", confidence=1.0 - best_below, reason=None, elapsed_ms=elapsed_ms,
-            tokens=tokens, band=band, stage=stage,
+            data_class="public",
+            confidence=1.0 - best_below,
+            reason=None,
+            elapsed_ms=elapsed_ms,
+            tokens=tokens,
+            band=band,
+            stage=stage,
         )
     ent_counts: dict[str, int] = {}
     cats: set[str] = set()
@@ -270,7 +275,10 @@ def _result(
 
 def _in_windows(
     run: Callable[[str, float], tuple[list[Candidate], list[CategoryHit], int]],
-    text: str, personal: float, clock: Callable[[], float], deadline: float,
+    text: str,
+    personal: float,
+    clock: Callable[[], float],
+    deadline: float,
 ) -> _Found:
     """A long text read window by window. Window k reads [kW - overlap, (k+1)W + overlap) and
     keeps what starts in [kW, (k+1)W): each hit is found once, with its context around it."""
@@ -282,10 +290,16 @@ def _in_windows(
         w_ents, w_cats, w_tokens = run(text[base : lo + _WINDOW + _OVERLAP], personal)
         tokens += w_tokens  # the overlaps count twice: an estimate, a little high
         first, last = lo - base, lo - base + _WINDOW
-        ents.extend(dataclasses.replace(e, start=e.start + base, end=e.end + base)
-                    for e in w_ents if first <= e.start < last)
-        cats.extend(dataclasses.replace(c, start=c.start + base, end=c.end + base)
-                    for c in w_cats if first <= c.start < last)
+        ents.extend(
+            dataclasses.replace(e, start=e.start + base, end=e.end + base)
+            for e in w_ents
+            if first <= e.start < last
+        )
+        cats.extend(
+            dataclasses.replace(c, start=c.start + base, end=c.end + base)
+            for c in w_cats
+            if first <= c.start < last
+        )
         if clock() > deadline:
             raise _BudgetExceeded
     return tuple(ents), tuple(cats), tokens
@@ -299,6 +313,9 @@ def _drop_result(work: asyncio.Future[Sensitivity]) -> None:
 
 def _fail_closed(reason: str, elapsed_ms: float) -> Sensitivity:
     return Sensitivity(
-        data_class="special", confidence=0.0, reason=reason, elapsed_ms=elapsed_ms,
+        data_class="special",
+        confidence=0.0,
+        reason=reason,
+        elapsed_ms=elapsed_ms,
         stage="fail_closed",
     )

@@ -119,12 +119,14 @@ class SensitivityConfig(BaseModel):
         "compared without separators and case",
     )
     time_budget_ms: float = Field(
-        default=250.0, gt=0.0,
+        default=250.0,
+        gt=0.0,
         description="the hard deadline of one request's classification; when it runs out the "
         "request is `special` at once (fail closed)",
     )
     offload_chars: int = Field(
-        default=64 << 10, ge=0,
+        default=64 << 10,
+        ge=0,
         description="a request with more text than this is classified in a worker thread, so "
         "the event loop keeps serving others while it runs; 0 sends every request there",
     )

@@ -99,8 +99,9 @@ class Redactor:
     def __init__(self, classifier: Classifier) -> None:
         self._classifier = classifier
 
-    def redact_texts(self, texts: Sequence[str], mapping: RedactionMap,
-                     result: Sensitivity | None = None) -> list[str]:
+    def redact_texts(
+        self, texts: Sequence[str], mapping: RedactionMap, result: Sensitivity | None = None
+    ) -> list[str]:
         """`texts` with every detected value replaced; `result` is the classification of
         exactly these texts when the caller has it already (else they are classified here)."""
         if result is None:
@@ -126,8 +127,9 @@ class Redactor:
             out[i] = "".join(pieces)
         return out
 
-    def redact_request(self, request: ChatRequest, result: Sensitivity | None = None
-                       ) -> tuple[ChatRequest, RedactionMap]:
+    def redact_request(
+        self, request: ChatRequest, result: Sensitivity | None = None
+    ) -> tuple[ChatRequest, RedactionMap]:
         """A NEW request with placeholders in every text-bearing place, plus the map to restore
         the answer. `result`: the request's classification (`Classifier.classify_request`),
         when the router made it already."""

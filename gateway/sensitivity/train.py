@@ -120,22 +120,27 @@ def main(argv: list[str] | None = None) -> int:
     check = list(examples(seed=101, per_category=150))
     hand = handwritten()
     rows, missed, total = featurise(det, train)
-    print(f"generated sentences: {total}, topic hits: {len(rows)}, "
-          f"sentences where no topic fired (first-stage misses): {missed}")
+    print(
+        f"generated sentences: {total}, topic hits: {len(rows)}, "
+        f"sentences where no topic fired (first-stage misses): {missed}"
+    )
     hand_rows, hand_missed, _ = featurise(det, hand)
     print(f"hand-written sentences: {len(hand)}, first-stage misses: {hand_missed}")
     # how well the frames generalise: a model that never saw the hand-written sentences
     acc, n = accuracy(fit(rows), det, hand)
-    print(f"accuracy on the hand-written sentences of a model trained without them: "
-          f"{acc:.3f} on {n}")
+    print(
+        f"accuracy on the hand-written sentences of a model trained without them: {acc:.3f} on {n}"
+    )
     model = fit(rows + hand_rows * _HAND_WEIGHT)
     acc, n = accuracy(model, det, train)
     print(f"weights: {len(model.weights)}; training accuracy {acc:.3f} on {n} sentences")
     acc, n = accuracy(model, det, check)
     print(f"accuracy on freshly generated sentences (another seed): {acc:.3f} on {n}")
     args.out.write_text(model.to_json() + "\n", encoding="utf-8")
-    print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KB) "
-          f"in {time.perf_counter() - t0:.1f} s")
+    print(
+        f"wrote {args.out} ({args.out.stat().st_size // 1024} KB) "
+        f"in {time.perf_counter() - t0:.1f} s"
+    )
     if args.dev.exists():
         print(f"dev set {args.dev}:")
         print("\n".join(evaluate(args.dev).render().splitlines()[:7]))

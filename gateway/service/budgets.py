@@ -41,10 +41,18 @@ def budget_ids(ctx: RequestContext) -> list[str]:
 
 
 class BudgetGate:
-    def __init__(self, engine: Engine, policy: PolicyNow, pricer: Pricer, clock: Clock, *,
-                 refresh_s: float = 1.0, sweep_every_s: float = 60.0,
-                 stale_after_s: float = 3600.0, backlog: Callable[[], int] | None = None
-                 ) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        policy: PolicyNow,
+        pricer: Pricer,
+        clock: Clock,
+        *,
+        refresh_s: float = 1.0,
+        sweep_every_s: float = 60.0,
+        stale_after_s: float = 3600.0,
+        backlog: Callable[[], int] | None = None,
+    ) -> None:
         self._engine = engine
         self._policy = policy
         self._pricer = pricer
@@ -80,11 +88,16 @@ class BudgetGate:
         the ledger has entries not yet in the database: their rows may still settle holds."""
         if self._backlog() > 0:
             return 0
-        n = await asyncio.to_thread(store.sweep_stale_holds, self._engine,
-                                    self._stale_after_s, self._clock.now())
+        n = await asyncio.to_thread(
+            store.sweep_stale_holds, self._engine, self._stale_after_s, self._clock.now()
+        )
         if n:
-            log.warning("released the budget holds of %d request(s) that never reached the "
-                        "ledger (older than %.0f s)", n, self._stale_after_s)
+            log.warning(
+                "released the budget holds of %d request(s) that never reached the "
+                "ledger (older than %.0f s)",
+                n,
+                self._stale_after_s,
+            )
             await self.refresh()
         return n
 
@@ -99,9 +112,10 @@ class BudgetGate:
     def sync_policy_budgets(self) -> None:
         """The policy's `billing.tenant_budgets` become (or update) budget rows."""
         billing = getattr(self._policy(), "billing", None)
-        for tenant, spec in (billing.tenant_budgets.items() if billing else ()):
-            store.set_budget(self._engine, "tenant", tenant, spec.amount, spec.currency,
-                             self._clock.now())
+        for tenant, spec in billing.tenant_budgets.items() if billing else ():
+            store.set_budget(
+                self._engine, "tenant", tenant, spec.amount, spec.currency, self._clock.now()
+            )
 
     async def refresh(self) -> None:
         views = await asyncio.to_thread(store.all_budgets, self._engine)
@@ -150,8 +164,9 @@ class BudgetGate:
             return decision
         usd = self.estimate_usd(request, cloud, getattr(decision, "prompt_tokens", None))
         amounts = {b: self._in_currency(usd, self._snapshot[b].currency) for b in ids}
-        exhausted = await asyncio.to_thread(store.reserve, self._engine, ctx.request_id,
-                                            amounts, self._clock.now())
+        exhausted = await asyncio.to_thread(
+            store.reserve, self._engine, ctx.request_id, amounts, self._clock.now()
+        )
         if not exhausted:
             return decision
         for view in exhausted:
@@ -160,8 +175,10 @@ class BudgetGate:
         keep = tuple(c for c in decision.candidates if self._on_prem(c))
         if not keep:
             names = ", ".join(v.describe() for v in exhausted)
-            raise RateLimited(f"the {names} is exhausted and no on-prem backend can serve",
-                              code="budget_exhausted")
+            raise RateLimited(
+                f"the {names} is exhausted and no on-prem backend can serve",
+                code="budget_exhausted",
+            )
         return dataclasses.replace(decision, candidates=keep)
 
     def _recheck(self, wanted: list[str]) -> bool:
@@ -180,16 +197,20 @@ class BudgetGate:
             self._absent.clear()
         return due
 
-    def estimate_usd(self, request: ChatRequest, backends: list[str],
-                     prompt_tokens: int | None = None) -> Decimal:
+    def estimate_usd(
+        self, request: ChatRequest, backends: list[str], prompt_tokens: int | None = None
+    ) -> Decimal:
         """An upper bound: the estimated prompt and the output-token limit at the most
         expensive candidate (unknown prices count as zero: they cannot be bounded).
         `prompt_tokens`: the estimate the router already made for this request."""
         policy = self._policy()
         out = request.token_limit or policy.defaults.default_output_tokens
         prompt = prompt_tokens if prompt_tokens else estimate_prompt_tokens(request)
-        costs = [cost_of(u, prompt, out) for b in backends
-                 if (u := self._pricer.unit_price(b)) is not None]
+        costs = [
+            cost_of(u, prompt, out)
+            for b in backends
+            if (u := self._pricer.unit_price(b)) is not None
+        ]
         # a request for `n` choices is `n` calls (service/choices.py)
         return max(costs, default=Decimal(0)) * (request.n or 1)
 
@@ -198,8 +219,10 @@ class BudgetGate:
             return usd
         rate = self._pricer.fx_rate_try()
         if rate is None:
-            raise RateLimited("a TRY budget applies but the policy sets no billing.usd_try rate",
-                              code="budget_misconfigured")
+            raise RateLimited(
+                "a TRY budget applies but the policy sets no billing.usd_try rate",
+                code="budget_misconfigured",
+            )
         return usd * rate
 
     def _on_prem(self, backend: str) -> bool:

@@ -23,13 +23,17 @@ from gateway.core.types import (
     ChatRequest,
     ChatResult,
     RequestContext,
-    ToolCallDelta,
     Usage,
 )
 from gateway.providers.tokens import estimate_prompt_tokens, estimate_text_tokens
 from gateway.service.choices import complete_all, open_all, summed
 from gateway.service.decision import Dropped, DropReason, RouteDecision
 from gateway.service.dispatcher import Dispatcher, Outcome
+from gateway.service.restoring import (
+    RedactionMapLike,
+    restore_result,
+    restore_stream,
+)
 from gateway.usage.records import UsageRecord
 
 log = logging.getLogger("gateway.chat")
@@ -47,22 +51,9 @@ class Admission(Protocol):
     """Budget reservation before the call (service/budgets.py): returns the decision to run
     (maybe narrowed to on-prem) or raises a GatewayError (429 naming the budget)."""
 
-    async def admit(self, ctx: RequestContext, request: ChatRequest,
-                    decision: RouteDecision) -> RouteDecision: ...
-
-
-class Restorer(Protocol):
-    def restore(self, text: str) -> str: ...
-
-
-class StreamRestorer(Protocol):
-    def feed(self, text: str) -> str: ...
-
-    def flush(self) -> str: ...
-
-
-class RedactionMapLike(Restorer, Protocol):
-    def stream_restorer(self) -> StreamRestorer: ...
+    async def admit(
+        self, ctx: RequestContext, request: ChatRequest, decision: RouteDecision
+    ) -> RouteDecision: ...
 
 
 # (request, the routing decision's classification of it or None) -> (redacted copy, map)
@@ -113,8 +104,15 @@ INTERNAL = "internal_error"
 
 
 class ChatService:
-    def __init__(self, router: Router, dispatcher: Dispatcher, sink: Sink, clock: Clock,
-                 redact: Redact | None = None, budgets: Admission | None = None) -> None:
+    def __init__(
+        self,
+        router: Router,
+        dispatcher: Dispatcher,
+        sink: Sink,
+        clock: Clock,
+        redact: Redact | None = None,
+        budgets: Admission | None = None,
+    ) -> None:
         self._budgets = budgets
         self._router = router
         self._dispatcher = dispatcher
@@ -125,10 +123,19 @@ class ChatService:
     def record_rejected(self, ctx: RequestContext, alias: str, exc: GatewayError) -> None:
         """A request refused before routing (unreadable body, bad key): still one ledger row."""
         now = self._clock.monotonic()
-        self._sink.record(UsageRecord(
-            request_id=ctx.request_id, created_at=self._clock.now(), alias=alias,
-            status=exc.status, tenant=ctx.tenant, app=ctx.app, key_id=ctx.key_id,
-            error_kind=_code(exc), latency_ms=(now - ctx.received_at) * 1000))
+        self._sink.record(
+            UsageRecord(
+                request_id=ctx.request_id,
+                created_at=self._clock.now(),
+                alias=alias,
+                status=exc.status,
+                tenant=ctx.tenant,
+                app=ctx.app,
+                key_id=ctx.key_id,
+                error_kind=_code(exc),
+                latency_ms=(now - ctx.received_at) * 1000,
+            )
+        )
 
     async def decide(self, ctx: RequestContext, request: ChatRequest) -> RouteDecision:
         decision: RouteDecision | None = None
@@ -151,37 +158,61 @@ class ChatService:
         try:
             if self._redact is None:
                 raise RuntimeError("no redactor configured")
-            prepared.redacted, prepared.mapping = await self._redact(request,
-                                                                     decision.sensitivity)
-            decision.extra["redaction"] = {"placeholders": len(prepared.mapping.placeholders)
-                                           if hasattr(prepared.mapping, "placeholders") else None}
+            prepared.redacted, prepared.mapping = await self._redact(request, decision.sensitivity)
+            decision.extra["redaction"] = {
+                "placeholders": len(prepared.mapping.placeholders)
+                if hasattr(prepared.mapping, "placeholders")
+                else None
+            }
         except Exception as exc:  # fail closed: what would need redaction does not leave
             log.warning("redaction failed (%s); cloud candidates dropped", type(exc).__name__)
             keep = tuple(c for c in decision.candidates if not decision.needs_redaction(c))
-            gone = tuple(Dropped(c, "redaction failed", "redaction_required")
-                         for c in decision.candidates if c not in keep)
-            prepared.decision = dataclasses.replace(decision, candidates=keep,
-                                                    dropped=decision.dropped + gone)
+            gone = tuple(
+                Dropped(c, "redaction failed", "redaction_required")
+                for c in decision.candidates
+                if c not in keep
+            )
+            prepared.decision = dataclasses.replace(
+                decision, candidates=keep, dropped=decision.dropped + gone
+            )
             try:
                 _refuse_if_empty(prepared.decision)
             except GatewayError as err:
-                self._record(ctx, request, prepared.decision, Outcome(), None, err.status,
-                             _code(err), request.stream)
+                self._record(
+                    ctx,
+                    request,
+                    prepared.decision,
+                    Outcome(),
+                    None,
+                    err.status,
+                    _code(err),
+                    request.stream,
+                )
                 raise
         return prepared
 
-    async def _admit(self, ctx: RequestContext, request: ChatRequest, prepared: _Prepared
-                     ) -> RouteDecision:
+    async def _admit(
+        self, ctx: RequestContext, request: ChatRequest, prepared: _Prepared
+    ) -> RouteDecision:
         if self._budgets is not None:
             try:
                 prepared.decision = await self._budgets.admit(ctx, request, prepared.decision)
             except GatewayError as exc:
-                self._record(ctx, request, prepared.decision, Outcome(), None, exc.status,
-                             _code(exc), request.stream)
+                self._record(
+                    ctx,
+                    request,
+                    prepared.decision,
+                    Outcome(),
+                    None,
+                    exc.status,
+                    _code(exc),
+                    request.stream,
+                )
                 raise
             except Exception:
-                self._record(ctx, request, prepared.decision, Outcome(), None, 500, INTERNAL,
-                             request.stream)
+                self._record(
+                    ctx, request, prepared.decision, Outcome(), None, 500, INTERNAL, request.stream
+                )
                 raise
         return prepared.decision
 
@@ -192,11 +223,11 @@ class ChatService:
         count = request.n or 1
         try:
             if count == 1:
-                results = [await self._dispatcher.complete(decision, prepared.request_for,
-                                                           outcome)]
+                results = [await self._dispatcher.complete(decision, prepared.request_for, outcome)]
             else:
-                results = await complete_all(self._dispatcher, decision, prepared.request_for,
-                                             outcome, count)
+                results = await complete_all(
+                    self._dispatcher, decision, prepared.request_for, outcome, count
+                )
         except GatewayError as exc:
             self._record(ctx, request, decision, outcome, None, exc.status, _code(exc), False)
             raise
@@ -210,16 +241,31 @@ class ChatService:
             self._record(ctx, request, decision, outcome, None, 500, INTERNAL, False)
             raise
         backends = [p.backend for p in outcome.parts] or [outcome.backend]
-        results = [_restore_result(r, m) if (m := prepared.restorer_for(b)) is not None else r
-                   for r, b in zip(results, backends, strict=True)]
-        usage = summed([r.usage or Usage(
-            prompt_tokens=_prompt_tokens(decision, request),
-            completion_tokens=estimate_text_tokens(r.text or ""), estimated=True)
-            for r in results])
-        self._record(ctx, request, decision, outcome, usage, 200, None, False,
-                     model=results[0].model)
-        return Served(result=results[0], usage=usage, decision=decision, outcome=outcome,
-                      choices=tuple(results))
+        results = [
+            restore_result(r, m) if (m := prepared.restorer_for(b)) is not None else r
+            for r, b in zip(results, backends, strict=True)
+        ]
+        usage = summed(
+            [
+                r.usage
+                or Usage(
+                    prompt_tokens=_prompt_tokens(decision, request),
+                    completion_tokens=estimate_text_tokens(r.text or ""),
+                    estimated=True,
+                )
+                for r in results
+            ]
+        )
+        self._record(
+            ctx, request, decision, outcome, usage, 200, None, False, model=results[0].model
+        )
+        return Served(
+            result=results[0],
+            usage=usage,
+            decision=decision,
+            outcome=outcome,
+            choices=tuple(results),
+        )
 
     async def open_stream(self, ctx: RequestContext, request: ChatRequest) -> StreamHandle:
         prepared = await self._prepare(ctx, request)
@@ -227,20 +273,23 @@ class ChatService:
         outcome = Outcome()
         count = request.n or 1
 
-        def wrap(first: ChatChunk, rest: AsyncIterator[ChatChunk], part: Outcome
-                 ) -> AsyncIterator[ChatChunk]:
+        def wrap(
+            first: ChatChunk, rest: AsyncIterator[ChatChunk], part: Outcome
+        ) -> AsyncIterator[ChatChunk]:
             mapping = prepared.restorer_for(part.backend)
             if mapping is None:
                 return _chain(first, rest)
-            return _restore_stream(_chain(first, rest), mapping.stream_restorer(), mapping)
+            return restore_stream(_chain(first, rest), mapping.stream_restorer(), mapping)
 
         try:
             if count == 1:
-                first, rest = await self._dispatcher.open_stream(decision, prepared.request_for,
-                                                                 outcome)
+                first, rest = await self._dispatcher.open_stream(
+                    decision, prepared.request_for, outcome
+                )
             else:
-                merged = await open_all(self._dispatcher, decision, prepared.request_for,
-                                        outcome, count, wrap)
+                merged = await open_all(
+                    self._dispatcher, decision, prepared.request_for, outcome, count, wrap
+                )
         except GatewayError as exc:
             self._record(ctx, request, decision, outcome, None, exc.status, _code(exc), True)
             raise
@@ -261,14 +310,21 @@ class ChatService:
         chunks = rest
         mapping = prepared.restorer_for(outcome.backend)
         if mapping is not None:
-            head, chunks = None, _restore_stream(_chain(first, rest),
-                                                mapping.stream_restorer(), mapping)
+            head, chunks = (
+                None,
+                restore_stream(_chain(first, rest), mapping.stream_restorer(), mapping),
+            )
         handle.chunks = self._settle(ctx, request, handle, head, chunks)
         return handle
 
-    async def _settle(self, ctx: RequestContext, request: ChatRequest, handle: StreamHandle,
-                      first: ChatChunk | None, chunks: AsyncIterator[ChatChunk]
-                      ) -> AsyncIterator[ChatChunk]:
+    async def _settle(
+        self,
+        ctx: RequestContext,
+        request: ChatRequest,
+        handle: StreamHandle,
+        first: ChatChunk | None,
+        chunks: AsyncIterator[ChatChunk],
+    ) -> AsyncIterator[ChatChunk]:
         """`first` (if any) then `chunks`, counted; the ledger row when they end. The first
         chunk is taken here, not through a chaining generator: each generator layer costs
         every chunk a step."""
@@ -295,33 +351,54 @@ class ChatService:
             usage = tally.usage
             if usage is None:
                 completion = tally.pieces or estimate_text_tokens("".join(tally.chars))
-                usage = Usage(prompt_tokens=_prompt_tokens(decision, request) * (request.n or 1),
-                              completion_tokens=completion, estimated=True)
+                usage = Usage(
+                    prompt_tokens=_prompt_tokens(decision, request) * (request.n or 1),
+                    completion_tokens=completion,
+                    estimated=True,
+                )
             handle.usage = usage
             self._record(ctx, request, decision, outcome, usage, status, error, True)
 
-    def _record(self, ctx: RequestContext, request: ChatRequest, decision: RouteDecision | None,
-                outcome: Outcome, usage: Usage | None, status: int, error: str | None,
-                streamed: bool, model: str | None = None) -> None:
+    def _record(
+        self,
+        ctx: RequestContext,
+        request: ChatRequest,
+        decision: RouteDecision | None,
+        outcome: Outcome,
+        usage: Usage | None,
+        status: int,
+        error: str | None,
+        streamed: bool,
+        model: str | None = None,
+    ) -> None:
         self._dispatcher.settle_cost(outcome)  # a stream whose tail never ran
         now = self._clock.monotonic()
         ttft = None
         if outcome.first_chunk_at is not None:
             ttft = (outcome.first_chunk_at - ctx.received_at) * 1000
         rec = UsageRecord(
-            request_id=ctx.request_id, created_at=self._clock.now(), alias=request.model,
-            status=status, tenant=ctx.tenant, app=ctx.app, key_id=ctx.key_id,
-            backend=outcome.backend, model=model,
+            request_id=ctx.request_id,
+            created_at=self._clock.now(),
+            alias=request.model,
+            status=status,
+            tenant=ctx.tenant,
+            app=ctx.app,
+            key_id=ctx.key_id,
+            backend=outcome.backend,
+            model=model,
             data_class=decision.data_class if decision else None,
             sensitivity_band=decision.band if decision else None,
-            rule=decision.rule if decision else None, error_kind=error,
+            rule=decision.rule if decision else None,
+            error_kind=error,
             prompt_tokens=usage.prompt_tokens if usage else 0,
             completion_tokens=usage.completion_tokens if usage else 0,
             cached_tokens=usage.cached_tokens if usage else 0,
-            estimated=usage.estimated if usage else False, streamed=streamed,
+            estimated=usage.estimated if usage else False,
+            streamed=streamed,
             latency_ms=(now - ctx.received_at) * 1000,
             ttft_ms=ttft if streamed else (now - ctx.received_at) * 1000 if usage else None,
-            attempts=outcome.attempts, trace=decision.trace() if decision else None,
+            attempts=outcome.attempts,
+            trace=decision.trace() if decision else None,
             onprem_cost_usd=outcome.onprem_cost_usd,
         )
         self._sink.record(rec)
@@ -359,53 +436,16 @@ def _refuse_if_empty(decision: RouteDecision) -> None:
     if decision.candidates:
         return
     if decision.dropped and all(d.code == DropReason.CAPABILITY for d in decision.dropped):
-        raise InvalidRequest(f"model '{decision.alias}' cannot serve this request: "
-                             + "; ".join(f"backend '{d.backend}' {d.reason}"
-                                         for d in decision.dropped),
-                             code="unsupported_capability")
+        raise InvalidRequest(
+            f"model '{decision.alias}' cannot serve this request: "
+            + "; ".join(f"backend '{d.backend}' {d.reason}" for d in decision.dropped),
+            code="unsupported_capability",
+        )
     why = "; ".join(f"{d.backend}: {d.reason}" for d in decision.dropped) or "none configured"
     raise ServiceUnavailable(
         f"no backend may serve this request for model '{decision.alias}' "
-        f"(data class: {decision.data_class}); {why}")
-
-
-def _restore_result(result: ChatResult, mapping: Restorer) -> ChatResult:
-    calls = tuple(dataclasses.replace(c, name=mapping.restore(c.name),
-                                      arguments=mapping.restore(c.arguments))
-                  for c in result.tool_calls)
-    text = mapping.restore(result.text) if result.text is not None else None
-    return dataclasses.replace(result, text=text, tool_calls=calls)
-
-
-async def _restore_stream(chunks: AsyncIterator[ChatChunk], restorer: StreamRestorer,
-                          mapping: RedactionMapLike) -> AsyncIterator[ChatChunk]:
-    """Text and each tool call's arguments get their own stream restorer: a placeholder split
-    across chunks is held back until complete, then restored."""
-    args: dict[int, StreamRestorer] = {}
-    async for chunk in chunks:
-        text = restorer.feed(chunk.text) if chunk.text else ""
-        calls: list[ToolCallDelta] = []
-        for d in chunk.tool_calls:
-            r = args.get(d.index) or args.setdefault(d.index, mapping.stream_restorer())
-            name = mapping.restore(d.name) if d.name else d.name  # a name comes whole
-            calls.append(ToolCallDelta(d.index, d.id, name,
-                                       r.feed(d.arguments) if d.arguments else d.arguments))
-        if chunk.finish_reason is not None or chunk.usage is not None:
-            text += restorer.flush()
-            calls.extend(_flush_arguments(args))
-        yield dataclasses.replace(chunk, text=text, tool_calls=tuple(calls))
-    tail, calls = restorer.flush(), _flush_arguments(args)
-    if tail or calls:
-        yield ChatChunk(text=tail, tool_calls=tuple(calls))
-
-
-def _flush_arguments(args: dict[int, StreamRestorer]) -> list[ToolCallDelta]:
-    out = []
-    for index, r in args.items():
-        held = r.flush()
-        if held:
-            out.append(ToolCallDelta(index, arguments=held))
-    return out
+        f"(data class: {decision.data_class}); {why}"
+    )
 
 
 async def _chain(first: ChatChunk, rest: AsyncIterator[ChatChunk]) -> AsyncIterator[ChatChunk]:

@@ -19,8 +19,10 @@ T = TypeVar("T")
 
 def one_choice(request_for: RequestFor) -> RequestFor:
     """The request each fanned-out call sends: the same, asking a backend for one choice."""
+
     def pick(backend: str) -> ChatRequest:
         return request_for(backend).model_copy(update={"n": None})
+
     return pick
 
 
@@ -43,26 +45,34 @@ def merged(outcomes: Sequence[Outcome]) -> Outcome:
     for o in outcomes:
         # numbered on across the choices: an attempt is one ledger row keyed by its ordinal
         base = len(out.attempts)
-        out.attempts.extend([dataclasses.replace(a, ordinal=base + k)
-                             for k, a in enumerate(o.attempts, 1)])
+        out.attempts.extend(
+            [dataclasses.replace(a, ordinal=base + k) for k, a in enumerate(o.attempts, 1)]
+        )
         out.unsupported.extend(o.unsupported)
-        if o.first_chunk_at is not None and (out.first_chunk_at is None
-                                             or o.first_chunk_at < out.first_chunk_at):
+        if o.first_chunk_at is not None and (
+            out.first_chunk_at is None or o.first_chunk_at < out.first_chunk_at
+        ):
             out.first_chunk_at = o.first_chunk_at
     return out
 
 
 def summed(usages: Sequence[Usage]) -> Usage:
     """What all choices cost: each fanned-out call was billed its own prompt and output."""
-    return Usage(prompt_tokens=sum(u.prompt_tokens for u in usages),
-                 completion_tokens=sum(u.completion_tokens for u in usages),
-                 cached_tokens=sum(u.cached_tokens for u in usages),
-                 estimated=any(u.estimated for u in usages))
+    return Usage(
+        prompt_tokens=sum(u.prompt_tokens for u in usages),
+        completion_tokens=sum(u.completion_tokens for u in usages),
+        cached_tokens=sum(u.cached_tokens for u in usages),
+        estimated=any(u.estimated for u in usages),
+    )
 
 
-async def complete_all(dispatcher: Dispatcher, decision: RouteDecision,
-                       request_for: RequestFor, outcome: Outcome, count: int
-                       ) -> list[ChatResult]:
+async def complete_all(
+    dispatcher: Dispatcher,
+    decision: RouteDecision,
+    request_for: RequestFor,
+    outcome: Outcome,
+    count: int,
+) -> list[ChatResult]:
     """`count` answers; `outcome` becomes their merged outcome (also when one fails)."""
     parts = [Outcome() for _ in range(count)]
     pick = one_choice(request_for)
@@ -76,16 +86,23 @@ async def complete_all(dispatcher: Dispatcher, decision: RouteDecision,
 Wrap = Callable[[ChatChunk, AsyncIterator[ChatChunk], Outcome], AsyncIterator[ChatChunk]]
 
 
-async def open_all(dispatcher: Dispatcher, decision: RouteDecision, request_for: RequestFor,
-                   outcome: Outcome, count: int, wrap: Wrap) -> AsyncIterator[ChatChunk]:
+async def open_all(
+    dispatcher: Dispatcher,
+    decision: RouteDecision,
+    request_for: RequestFor,
+    outcome: Outcome,
+    count: int,
+    wrap: Wrap,
+) -> AsyncIterator[ChatChunk]:
     """`count` streams opened at once, merged into one whose chunks carry their choice index;
     `wrap` turns each opened stream into its chunks (restoring redacted values); `outcome`
     becomes their merged outcome (also when one fails to open)."""
     parts = [Outcome() for _ in range(count)]
     pick = one_choice(request_for)
     try:
-        tries = await asyncio.gather(*(dispatcher.open_stream(decision, pick, o)
-                                       for o in parts), return_exceptions=True)
+        tries = await asyncio.gather(
+            *(dispatcher.open_stream(decision, pick, o) for o in parts), return_exceptions=True
+        )
     finally:
         _fill(outcome, merged(parts))
     failed = next((t for t in tries if isinstance(t, BaseException)), None)
@@ -96,8 +113,9 @@ async def open_all(dispatcher: Dispatcher, decision: RouteDecision, request_for:
             if aclose is not None:
                 await aclose()
         raise failed
-    return interleave([wrap(first, rest, o) for (first, rest), o in zip(opened, parts,
-                                                                        strict=True)])
+    return interleave(
+        [wrap(first, rest, o) for (first, rest), o in zip(opened, parts, strict=True)]
+    )
 
 
 def _fill(target: Outcome, source: Outcome) -> None:

@@ -32,8 +32,7 @@ from gateway.usage.records import AttemptRecord
 log = logging.getLogger("gateway.dispatch")
 
 # retried on the same backend; a timeout is not (it would likely eat the deadline again)
-_RETRY_SAME = frozenset({FailureKind.TRANSIENT, FailureKind.RATE_LIMIT,
-                         FailureKind.UNREACHABLE})
+_RETRY_SAME = frozenset({FailureKind.TRANSIENT, FailureKind.RATE_LIMIT, FailureKind.UNREACHABLE})
 
 
 @dataclass(slots=True)
@@ -74,12 +73,18 @@ class AttemptCosts(Protocol):
 
 
 class Dispatcher:
-    def __init__(self, providers: Mapping[str, Provider], clock: Clock,
-                 options_for: OptionsFor | None = None, *, stats: LiveStats | None = None,
-                 zone_of: ZoneOf | None = None,
-                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-                 rand: Callable[[], float] | None = None,
-                 costs: AttemptCosts | None = None) -> None:
+    def __init__(
+        self,
+        providers: Mapping[str, Provider],
+        clock: Clock,
+        options_for: OptionsFor | None = None,
+        *,
+        stats: LiveStats | None = None,
+        zone_of: ZoneOf | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        rand: Callable[[], float] | None = None,
+        costs: AttemptCosts | None = None,
+    ) -> None:
         self._providers = providers
         self._costs = costs
         self._clock = clock
@@ -91,8 +96,9 @@ class Dispatcher:
         self._derived: dict[tuple[CallOptions, float | None], CallOptions] = {}
 
     # ---- non-streamed ------------------------------------------------------------------
-    async def complete(self, decision: RouteDecision, request_for: RequestFor,
-                       outcome: Outcome) -> ChatResult:
+    async def complete(
+        self, decision: RouteDecision, request_for: RequestFor, outcome: Outcome
+    ) -> ChatResult:
         async def call(name: str, provider: Provider, options: CallOptions) -> ChatResult:
             if provider.capabilities.enforces_total_timeout:
                 # the provider bounds the whole call by options.total_timeout itself: a second
@@ -102,20 +108,22 @@ class Dispatcher:
                 return await provider.complete(request_for(name), options)
 
         deadline = self._deadline(decision.limits)
-        name, t0, result = await self._attempts(decision, outcome, deadline, call, stream=False,
-                                                admit=self._chat_admit(request_for))
-        self._served(outcome, name, t0,
-                     result.usage.completion_tokens if result.usage else None)
+        name, t0, result = await self._attempts(
+            decision, outcome, deadline, call, stream=False, admit=self._chat_admit(request_for)
+        )
+        self._served(outcome, name, t0, result.usage.completion_tokens if result.usage else None)
         return result
 
     # ---- streamed ----------------------------------------------------------------------
-    async def open_stream(self, decision: RouteDecision, request_for: RequestFor,
-                          outcome: Outcome) -> tuple[ChatChunk, AsyncIterator[ChatChunk]]:
+    async def open_stream(
+        self, decision: RouteDecision, request_for: RequestFor, outcome: Outcome
+    ) -> tuple[ChatChunk, AsyncIterator[ChatChunk]]:
         """Start a stream: the first chunk and the rest. Fallback happens only here, before
         the first chunk is handed to the client."""
 
-        async def call(name: str, provider: Provider, options: CallOptions
-                       ) -> tuple[ChatChunk, AsyncIterator[ChatChunk]]:
+        async def call(
+            name: str, provider: Provider, options: CallOptions
+        ) -> tuple[ChatChunk, AsyncIterator[ChatChunk]]:
             it = provider.stream(request_for(name), options).__aiter__()
             try:
                 if provider.capabilities.enforces_first_chunk_timeout:
@@ -132,18 +140,25 @@ class Dispatcher:
                 raise
 
         deadline = self._deadline(decision.limits)
-        name, t0, (first, it) = await self._attempts(decision, outcome, deadline, call,
-                                                     stream=True,
-                                                     admit=self._chat_admit(request_for))
+        name, t0, (first, it) = await self._attempts(
+            decision, outcome, deadline, call, stream=True, admit=self._chat_admit(request_for)
+        )
         now = self._clock.monotonic()
         outcome.first_chunk_at = now
         record = self._note(outcome, name, "ok", t0)
         outcome.backend = name
         return first, self._tail(name, it, t0, now, record, outcome, deadline)
 
-    async def _tail(self, name: str, it: AsyncIterator[ChatChunk], t0: float, first_at: float,
-                    record: AttemptRecord, outcome: Outcome, deadline: float | None
-                    ) -> AsyncIterator[ChatChunk]:
+    async def _tail(
+        self,
+        name: str,
+        it: AsyncIterator[ChatChunk],
+        t0: float,
+        first_at: float,
+        record: AttemptRecord,
+        outcome: Outcome,
+        deadline: float | None,
+    ) -> AsyncIterator[ChatChunk]:
         pieces = 1
         completion: int | None = None
         # one timer for the whole tail, not an `asyncio.timeout` context per chunk (CPU):
@@ -153,7 +168,8 @@ class Dispatcher:
         timer = None
         if deadline is not None:
             timer = asyncio.get_running_loop().call_later(
-                max(0.0, deadline - self._clock.monotonic()), deadline_state.fire)
+                max(0.0, deadline - self._clock.monotonic()), deadline_state.fire
+            )
         try:
             while True:
                 try:
@@ -164,8 +180,11 @@ class Dispatcher:
                     try:
                         chunk = await it.__anext__()
                     except asyncio.CancelledError:
-                        if (deadline_state.expired and task is not None
-                                and task.uncancel() <= cancelling):
+                        if (
+                            deadline_state.expired
+                            and task is not None
+                            and task.uncancel() <= cancelling
+                        ):
                             raise TimeoutError from None
                         raise
                     finally:
@@ -173,9 +192,11 @@ class Dispatcher:
                 except StopAsyncIteration:
                     break
                 except TimeoutError:
-                    raise ProviderError(FailureKind.INTERRUPTED,
-                                        f"backend '{name}' exceeded the total deadline",
-                                        backend=name) from None
+                    raise ProviderError(
+                        FailureKind.INTERRUPTED,
+                        f"backend '{name}' exceeded the total deadline",
+                        backend=name,
+                    ) from None
                 if chunk.text:
                     pieces += 1
                 if chunk.usage is not None:
@@ -198,9 +219,16 @@ class Dispatcher:
         self._stats.of(name).success(end, (first_at - t0) * 1000, (end - t0) * 1000, tps)
 
     # ---- the attempt loop (chat, streamed chat and embeddings share it) ------------------
-    async def _attempts(self, decision: RouteDecision, outcome: Outcome, deadline: float | None,
-                        call: Attempt[T], *, stream: bool,
-                        admit: Admit | None = None) -> tuple[str, float, T]:
+    async def _attempts(
+        self,
+        decision: RouteDecision,
+        outcome: Outcome,
+        deadline: float | None,
+        call: Attempt[T],
+        *,
+        stream: bool,
+        admit: Admit | None = None,
+    ) -> tuple[str, float, T]:
         """Try the decision's candidates in order, each up to `retries` more times on a
         retryable failure, until `call` succeeds: the backend that served, when its successful
         attempt started and what `call` returned. Every failure is recorded and fed to the live
@@ -253,19 +281,29 @@ class Dispatcher:
         """The walls of `_admit`, with what the backend says it can do checked before its
         circuit: a backend that lacks a capability the request needs (tools, JSON mode,
         streaming) is skipped, not called: no attempt, no fallback, no half-open probe used."""
+
         def admit(decision: RouteDecision, name: str, outcome: Outcome) -> Provider | None:
             return self._admit(decision, name, outcome, request_for)
 
         return admit
 
-    def _admit(self, decision: RouteDecision, name: str, outcome: Outcome,
-               request_for: RequestFor | None = None) -> Provider | None:
+    def _admit(
+        self,
+        decision: RouteDecision,
+        name: str,
+        outcome: Outcome,
+        request_for: RequestFor | None = None,
+    ) -> Provider | None:
         """The second wall of the data boundary, then availability, the capabilities the
         request needs (when `request_for` is given) and the circuit."""
         zone = self._zone_of(name) or "cloud"  # unknown counts as cloud: fail closed
         if zone not in decision.allowed_zones:
-            log.error("refused to call %s: zone %s is outside the decision's %s", name, zone,
-                      sorted(decision.allowed_zones))
+            log.error(
+                "refused to call %s: zone %s is outside the decision's %s",
+                name,
+                zone,
+                sorted(decision.allowed_zones),
+            )
             self._note(outcome, name, "skipped", None, "data_boundary")
             return None
         provider = self._providers.get(name)
@@ -289,8 +327,9 @@ class Dispatcher:
             return None
         return self._clock.monotonic() + limits.total_deadline_s
 
-    def _options(self, name: str, limits: Limits, deadline: float | None, stream: bool
-                 ) -> CallOptions | None:
+    def _options(
+        self, name: str, limits: Limits, deadline: float | None, stream: bool
+    ) -> CallOptions | None:
         base = self._options_for(name)
         total = base.total_timeout
         if deadline is not None:
@@ -318,11 +357,12 @@ class Dispatcher:
             return base
         return replace(base, first_byte_timeout=first, total_timeout=total)
 
-    async def _should_retry(self, exc: ProviderError, attempt: int, limits: Limits,
-                            deadline: float | None) -> bool:
+    async def _should_retry(
+        self, exc: ProviderError, attempt: int, limits: Limits, deadline: float | None
+    ) -> bool:
         if exc.kind not in _RETRY_SAME or attempt >= limits.retries:
             return False
-        backoff = min(limits.max_backoff_s, limits.backoff_s * (2 ** attempt))
+        backoff = min(limits.max_backoff_s, limits.backoff_s * (2**attempt))
         delay = backoff * (0.5 + self._rand())  # jitter: 50%..150%
         if exc.retry_after is not None:
             delay = max(delay, exc.retry_after)
@@ -352,37 +392,59 @@ class Dispatcher:
             return
         self._stats.of(name).failure(self._clock.monotonic(), exc.kind)
 
-    def _note(self, outcome: Outcome, name: str, result: str, t0: float | None,
-              kind: str | None = None, status: int | None = None) -> AttemptRecord:
+    def _note(
+        self,
+        outcome: Outcome,
+        name: str,
+        result: str,
+        t0: float | None,
+        kind: str | None = None,
+        status: int | None = None,
+    ) -> AttemptRecord:
         latency = 0.0 if t0 is None else (self._clock.monotonic() - t0) * 1000
-        rec = AttemptRecord(ordinal=len(outcome.attempts) + 1, backend=name, outcome=result,
-                            failure_kind=kind, status=status, latency_ms=latency)
+        rec = AttemptRecord(
+            ordinal=len(outcome.attempts) + 1,
+            backend=name,
+            outcome=result,
+            failure_kind=kind,
+            status=status,
+            latency_ms=latency,
+        )
         outcome.attempts.append(rec)
         return rec
 
     @staticmethod
     def _timed_out(alias: str, outcome: Outcome) -> UpstreamTimeout:
-        return UpstreamTimeout(f"no backend answered model '{alias}' within the deadline; "
-                               f"tried: {_tried(outcome)}")
+        return UpstreamTimeout(
+            f"no backend answered model '{alias}' within the deadline; tried: {_tried(outcome)}"
+        )
 
     @staticmethod
     def _exhausted(decision: RouteDecision, outcome: Outcome) -> GatewayError:
         alias = decision.alias
         if outcome.unsupported and len(outcome.unsupported) == len(outcome.attempts):
             # every backend lacks what the request needs: the caller's to fix
-            return InvalidRequest(f"model '{alias}' cannot serve this request: "
-                                  + "; ".join(dict.fromkeys(outcome.unsupported)),
-                                  code="unsupported_capability")
+            return InvalidRequest(
+                f"model '{alias}' cannot serve this request: "
+                + "; ".join(dict.fromkeys(outcome.unsupported)),
+                code="unsupported_capability",
+            )
         if not outcome.attempts:
             why = "; ".join(f"{d.backend}: {d.reason}" for d in decision.dropped)
-            return ServiceUnavailable(f"no backend is available for model '{alias}'"
-                                      + (f" ({why})" if why else ""))
+            return ServiceUnavailable(
+                f"no backend is available for model '{alias}'" + (f" ({why})" if why else "")
+            )
         why = "".join(f"; {d.backend}: {d.reason}" for d in decision.dropped)
-        retry = ({"Retry-After": str(max(1, math.ceil(outcome.retry_after)))}
-                 if outcome.retry_after is not None else None)
-        return ServiceUnavailable(f"no backend could serve model '{alias}' (data class: "
-                                  f"{decision.data_class}); tried: {_tried(outcome)}{why}",
-                                  headers=retry)
+        retry = (
+            {"Retry-After": str(max(1, math.ceil(outcome.retry_after)))}
+            if outcome.retry_after is not None
+            else None
+        )
+        return ServiceUnavailable(
+            f"no backend could serve model '{alias}' (data class: "
+            f"{decision.data_class}); tried: {_tried(outcome)}{why}",
+            headers=retry,
+        )
 
 
 class _TailDeadline:
@@ -404,8 +466,7 @@ class _TailDeadline:
 # an upstream's answer that the request itself was wrong (bad value, unknown model name,
 # too large, unprocessable); 401/403/429 and 5xx say something about the backend instead
 CALLER_STATUSES = frozenset({400, 404, 413, 422})
-_CALLER_KINDS = frozenset({FailureKind.CALLER, FailureKind.CONTEXT_LENGTH,
-                           FailureKind.UNSUPPORTED})
+_CALLER_KINDS = frozenset({FailureKind.CALLER, FailureKind.CONTEXT_LENGTH, FailureKind.UNSUPPORTED})
 
 
 def caller_fault(exc: ProviderError) -> bool:
@@ -421,10 +482,10 @@ def _as_provider_error(name: str, raw: BaseException) -> ProviderError:
     if isinstance(raw, ProviderError):
         return raw
     if isinstance(raw, StopAsyncIteration):
-        return ProviderError(FailureKind.PROVIDER, f"backend '{name}' sent an empty stream",
-                             backend=name)
-    return ProviderError(FailureKind.TIMEOUT, f"backend '{name}' missed its deadline",
-                         backend=name)
+        return ProviderError(
+            FailureKind.PROVIDER, f"backend '{name}' sent an empty stream", backend=name
+        )
+    return ProviderError(FailureKind.TIMEOUT, f"backend '{name}' missed its deadline", backend=name)
 
 
 async def _close(it: AsyncIterator[ChatChunk]) -> None:

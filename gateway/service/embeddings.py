@@ -43,8 +43,12 @@ class EmbeddingsRequest:
 
     def as_chat(self) -> ChatRequest:
         """The same text as chat user messages: what the router classifies and routes."""
-        return ChatRequest(model=self.model, max_completion_tokens=1, user=self.user,
-                           messages=[ChatMessage(role="user", content=t) for t in self.inputs])
+        return ChatRequest(
+            model=self.model,
+            max_completion_tokens=1,
+            user=self.user,
+            messages=[ChatMessage(role="user", content=t) for t in self.inputs],
+        )
 
 
 @dataclass(slots=True)
@@ -65,8 +69,7 @@ def parse_embeddings(raw: bytes) -> EmbeddingsRequest:
         raise InvalidRequest("the request body must be a JSON object")
     for name in body:
         if name not in _FIELDS:
-            raise InvalidRequest(f"unknown field '{name}'", param=str(name),
-                                 code="unknown_field")
+            raise InvalidRequest(f"unknown field '{name}'", param=str(name), code="unknown_field")
     model = body.get("model")
     if not isinstance(model, str) or not model:
         raise InvalidRequest("missing required field 'model'", param="model")
@@ -75,17 +78,20 @@ def parse_embeddings(raw: bytes) -> EmbeddingsRequest:
     if fmt is None:
         fmt = "float"
     if fmt not in ("float", "base64"):
-        raise InvalidRequest("'encoding_format' must be 'float' or 'base64'",
-                             param="encoding_format")
+        raise InvalidRequest(
+            "'encoding_format' must be 'float' or 'base64'", param="encoding_format"
+        )
     dims = body.get("dimensions")
-    if dims is not None and (isinstance(dims, bool) or not isinstance(dims, int)
-                             or not 1 <= dims <= 65536):
+    if dims is not None and (
+        isinstance(dims, bool) or not isinstance(dims, int) or not 1 <= dims <= 65536
+    ):
         raise InvalidRequest("'dimensions' must be an integer from 1 to 65536", param="dimensions")
     user = body.get("user")
     if user is not None and not isinstance(user, str):
         raise InvalidRequest("'user' must be a string", param="user")
-    return EmbeddingsRequest(model=model, inputs=inputs, encoding_format=fmt, dimensions=dims,
-                             user=user)
+    return EmbeddingsRequest(
+        model=model, inputs=inputs, encoding_format=fmt, dimensions=dims, user=user
+    )
 
 
 def _inputs(raw: Any) -> tuple[str, ...]:
@@ -93,22 +99,32 @@ def _inputs(raw: Any) -> tuple[str, ...]:
         raise InvalidRequest("missing required field 'input'", param="input")
     items = [raw] if isinstance(raw, str) else raw
     if not isinstance(items, list) or not items:
-        raise InvalidRequest("'input' must be a string or a non-empty array of strings",
-                             param="input")
+        raise InvalidRequest(
+            "'input' must be a string or a non-empty array of strings", param="input"
+        )
     if len(items) > MAX_INPUTS:
         raise InvalidRequest(f"'input' may hold at most {MAX_INPUTS} strings", param="input")
     if not all(isinstance(t, str) for t in items):
-        raise InvalidRequest("token arrays are not supported as 'input': send the text as a "
-                             "string or an array of strings", param="input",
-                             code="unsupported_input")
+        raise InvalidRequest(
+            "token arrays are not supported as 'input': send the text as a "
+            "string or an array of strings",
+            param="input",
+            code="unsupported_input",
+        )
     if any(not t for t in items):
         raise InvalidRequest("'input' may not contain empty strings", param="input")
     return tuple(items)
 
 
 class EmbeddingsService:
-    def __init__(self, router: Router, dispatcher: EmbedDispatcher, sink: Sink, clock: Clock,
-                 budgets: Admission | None = None) -> None:
+    def __init__(
+        self,
+        router: Router,
+        dispatcher: EmbedDispatcher,
+        sink: Sink,
+        clock: Clock,
+        budgets: Admission | None = None,
+    ) -> None:
         self._router = router
         self._dispatcher = dispatcher
         self._sink = sink
@@ -129,8 +145,7 @@ class EmbeddingsService:
                 decision = await self._budgets.admit(ctx, chat, decision)
             vectors, tokens = await self._dispatcher.embed(decision, request.inputs, outcome)
         except GatewayError as exc:
-            self._record(ctx, request.model, decision, outcome, 0, exc.status,
-                         exc.code or exc.type)
+            self._record(ctx, request.model, decision, outcome, 0, exc.status, exc.code or exc.type)
             raise
         except ProviderError as exc:
             self._record(ctx, request.model, decision, outcome, 0, 502, exc.kind.value)
@@ -140,13 +155,19 @@ class EmbeddingsService:
             tokens = sum(estimate_text_tokens(t) for t in request.inputs)
         wrong = _dimension_problem(request, vectors, outcome.backend)
         if wrong is not None:  # the call was made (and billed): the row keeps its tokens
-            self._record(ctx, request.model, decision, outcome, tokens, wrong.status,
-                         wrong.code, estimated=estimated)
+            self._record(
+                ctx,
+                request.model,
+                decision,
+                outcome,
+                tokens,
+                wrong.status,
+                wrong.code,
+                estimated=estimated,
+            )
             raise wrong
-        self._record(ctx, request.model, decision, outcome, tokens, 200, None,
-                     estimated=estimated)
-        return Embedded(vectors=vectors, prompt_tokens=tokens, decision=decision,
-                        outcome=outcome)
+        self._record(ctx, request.model, decision, outcome, tokens, 200, None, estimated=estimated)
+        return Embedded(vectors=vectors, prompt_tokens=tokens, decision=decision, outcome=outcome)
 
     def _embeddable(self, decision: RouteDecision) -> RouteDecision:
         """Keep the candidates that can embed the original text."""
@@ -154,36 +175,65 @@ class EmbeddingsService:
         gone: list[Dropped] = []
         for name in decision.candidates:
             if decision.needs_redaction(name):
-                gone.append(Dropped(name, "embeddings cannot be redacted, and this data may "
-                                    "go to the cloud only redacted",
-                                    DropReason.REDACTION_OFF.value))
+                gone.append(
+                    Dropped(
+                        name,
+                        "embeddings cannot be redacted, and this data may "
+                        "go to the cloud only redacted",
+                        DropReason.REDACTION_OFF.value,
+                    )
+                )
             elif not self._dispatcher.can_embed(name):
-                gone.append(Dropped(name, "does not serve embeddings",
-                                    DropReason.CAPABILITY.value))
+                gone.append(Dropped(name, "does not serve embeddings", DropReason.CAPABILITY.value))
             else:
                 keep.append(name)
         if not gone:
             return decision
-        return dataclasses.replace(decision, candidates=tuple(keep),
-                                   dropped=decision.dropped + tuple(gone))
+        return dataclasses.replace(
+            decision, candidates=tuple(keep), dropped=decision.dropped + tuple(gone)
+        )
 
-    def _record(self, ctx: RequestContext, alias: str, decision: RouteDecision | None,
-                outcome: Outcome, tokens: int, status: int, error: str | None, *,
-                estimated: bool = False) -> None:
+    def _record(
+        self,
+        ctx: RequestContext,
+        alias: str,
+        decision: RouteDecision | None,
+        outcome: Outcome,
+        tokens: int,
+        status: int,
+        error: str | None,
+        *,
+        estimated: bool = False,
+    ) -> None:
         latency = (self._clock.monotonic() - ctx.received_at) * 1000
-        self._sink.record(UsageRecord(
-            request_id=ctx.request_id, created_at=self._clock.now(), alias=alias,
-            status=status, tenant=ctx.tenant, app=ctx.app, key_id=ctx.key_id,
-            backend=outcome.backend, data_class=decision.data_class if decision else None,
-            sensitivity_band=decision.band if decision else None,
-            rule=decision.rule if decision else None, error_kind=error,
-            prompt_tokens=tokens, completion_tokens=0, estimated=estimated,
-            latency_ms=latency, ttft_ms=latency if status == 200 else None,
-            attempts=outcome.attempts, trace=_trace(decision)))
+        self._sink.record(
+            UsageRecord(
+                request_id=ctx.request_id,
+                created_at=self._clock.now(),
+                alias=alias,
+                status=status,
+                tenant=ctx.tenant,
+                app=ctx.app,
+                key_id=ctx.key_id,
+                backend=outcome.backend,
+                data_class=decision.data_class if decision else None,
+                sensitivity_band=decision.band if decision else None,
+                rule=decision.rule if decision else None,
+                error_kind=error,
+                prompt_tokens=tokens,
+                completion_tokens=0,
+                estimated=estimated,
+                latency_ms=latency,
+                ttft_ms=latency if status == 200 else None,
+                attempts=outcome.attempts,
+                trace=_trace(decision),
+            )
+        )
 
 
-def _dimension_problem(request: EmbeddingsRequest, vectors: list[list[float]],
-                       backend: str | None) -> InvalidRequest | None:
+def _dimension_problem(
+    request: EmbeddingsRequest, vectors: list[list[float]], backend: str | None
+) -> InvalidRequest | None:
     """Vectors are never truncated behind the caller's back (that is only meaningful for
     models trained for it): a `dimensions` the backend's vectors do not have is a 400."""
     if request.dimensions is None or not vectors:
@@ -191,9 +241,13 @@ def _dimension_problem(request: EmbeddingsRequest, vectors: list[list[float]],
     have = len(vectors[0])
     if have == request.dimensions:
         return None
-    return InvalidRequest(f"backend '{backend}' serving model '{request.model}' returns "
-                          f"{have}-dimensional vectors; dimensions={request.dimensions} is not "
-                          "supported", param="dimensions", code="unsupported_dimensions")
+    return InvalidRequest(
+        f"backend '{backend}' serving model '{request.model}' returns "
+        f"{have}-dimensional vectors; dimensions={request.dimensions} is not "
+        "supported",
+        param="dimensions",
+        code="unsupported_dimensions",
+    )
 
 
 def _trace(decision: RouteDecision | None) -> dict[str, Any] | None:

@@ -29,8 +29,14 @@ SYNC_ACTOR = "policy-sync:"
 
 
 class PolicySync:
-    def __init__(self, engine: Engine, *, interval_s: float = 1.0, redis_url: str | None = None,
-                 channel: str = "gecit:policy") -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        interval_s: float = 1.0,
+        redis_url: str | None = None,
+        channel: str = "gecit:policy",
+    ) -> None:
         self._engine = engine
         self._interval = interval_s
         self._redis_url = redis_url
@@ -53,7 +59,8 @@ class PolicySync:
         if change.actor.startswith(SYNC_ACTOR) or not change.text:
             return
         task = asyncio.get_running_loop().create_task(
-            self._publish(change.text, change.sha256, change.actor))
+            self._publish(change.text, change.sha256, change.actor)
+        )
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
 
@@ -61,16 +68,23 @@ class PolicySync:
         try:
             head = await asyncio.to_thread(policy_store.append, self._engine, text, sha256, actor)
         except Exception as exc:
-            log.error("policy %s is serving here but was NOT shared with other replicas "
-                      "(store failed: %s)", sha256[:12], type(exc).__name__)
+            log.error(
+                "policy %s is serving here but was NOT shared with other replicas "
+                "(store failed: %s)",
+                sha256[:12],
+                type(exc).__name__,
+            )
             return
         log.info("policy %s shared as document #%d", sha256[:12], head.id)
         if self._redis is not None:
             try:
                 await self._redis.publish(self.channel, f"{head.id} {sha256}")
             except Exception as exc:
-                log.warning("policy notice not published on Redis (%s); replicas will see "
-                            "it at their next poll", type(exc).__name__)
+                log.warning(
+                    "policy notice not published on Redis (%s); replicas will see "
+                    "it at their next poll",
+                    type(exc).__name__,
+                )
 
     async def flush(self) -> None:
         """Wait for pending publications (tests, shutdown)."""
@@ -86,17 +100,23 @@ class PolicySync:
         reloader = self._need_reloader()
         cur = reloader.current()
         head = await asyncio.to_thread(policy_store.newest, self._engine)
-        if text is not None and not await asyncio.to_thread(policy_store.known, self._engine,
-                                                              cur.sha256):
-            head = await asyncio.to_thread(policy_store.append, self._engine, text, cur.sha256,
-                                           f"startup:{cur.source}"[:128])
+        if text is not None and not await asyncio.to_thread(
+            policy_store.known, self._engine, cur.sha256
+        ):
+            head = await asyncio.to_thread(
+                policy_store.append, self._engine, text, cur.sha256, f"startup:{cur.source}"[:128]
+            )
             self._last_id = head.id
         elif text is None:
             self._last_id = head.id if head is not None else 0
         elif head is not None and head.sha256 != cur.sha256:
-            log.warning("policy %s (%s) is older than the shared policy document #%d; serving "
-                        "that (PUT /admin/policy or deploy a new file to change it)",
-                        cur.sha256[:12], cur.source, head.id)
+            log.warning(
+                "policy %s (%s) is older than the shared policy document #%d; serving "
+                "that (PUT /admin/policy or deploy a new file to change it)",
+                cur.sha256[:12],
+                cur.source,
+                head.id,
+            )
         self._started = True
         await self.check_once()
 
@@ -121,13 +141,22 @@ class PolicySync:
             new = await asyncio.to_thread(reloader.compile, doc.text, source)
             reloader.apply_compiled(new, doc.text, f"{SYNC_ACTOR}{doc.actor}"[:128], source)
         except PolicyError as exc:
-            log.error("shared policy document #%d (by %s) refused here:\n%s\nthe running "
-                      "policy (%s) keeps serving", doc.id, doc.actor, exc,
-                      reloader.current().sha256[:12])
+            log.error(
+                "shared policy document #%d (by %s) refused here:\n%s\nthe running "
+                "policy (%s) keeps serving",
+                doc.id,
+                doc.actor,
+                exc,
+                reloader.current().sha256[:12],
+            )
             return False
         except Exception as exc:
-            log.error("shared policy document #%d could not be applied (%s); the running "
-                      "policy keeps serving", doc.id, type(exc).__name__)
+            log.error(
+                "shared policy document #%d could not be applied (%s); the running "
+                "policy keeps serving",
+                doc.id,
+                type(exc).__name__,
+            )
             return False
         return True
 
@@ -148,8 +177,10 @@ class PolicySync:
                 failing = False
             except Exception as exc:
                 if not failing:
-                    log.warning("policy store unreachable (%s); keeping the running policy",
-                                type(exc).__name__)
+                    log.warning(
+                        "policy store unreachable (%s); keeping the running policy",
+                        type(exc).__name__,
+                    )
                 failing = True
 
     async def listen(self) -> None:
@@ -166,8 +197,10 @@ class PolicySync:
             except asyncio.CancelledError:
                 raise
             except (aioredis.RedisError, OSError) as exc:
-                log.warning("Redis policy channel lost (%s); polling only, retrying in 5 s",
-                            type(exc).__name__)
+                log.warning(
+                    "Redis policy channel lost (%s); polling only, retrying in 5 s",
+                    type(exc).__name__,
+                )
                 await asyncio.sleep(5)
 
     # ---- lifecycle ---------------------------------------------------------------------
@@ -182,8 +215,11 @@ class PolicySync:
         try:
             await self.start_up(text)
         except Exception as exc:  # the ledger database may be down: serve, retry in run()
-            log.warning("policy store unreachable at start-up (%s); serving %s and retrying",
-                        type(exc).__name__, self._need_reloader().current().sha256[:12])
+            log.warning(
+                "policy store unreachable at start-up (%s); serving %s and retrying",
+                type(exc).__name__,
+                self._need_reloader().current().sha256[:12],
+            )
         if self._interval > 0:
             _background(stack, self.run(), "policy-sync")
         stack.push_async_callback(self.flush)

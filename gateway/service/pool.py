@@ -84,8 +84,13 @@ class ProviderPool:
             assert loop is not None  # BackendPending is only raised with defer_blocking
             self._finish_in_thread(loop, name, spec, finish)
 
-    def _finish_in_thread(self, loop: asyncio.AbstractEventLoop, name: str, spec: BackendSpec,
-                          finish: Callable[[], Provider]) -> None:
+    def _finish_in_thread(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        name: str,
+        spec: BackendSpec,
+        finish: Callable[[], Provider],
+    ) -> None:
         token = self._pending[name] = object()
 
         def work() -> None:
@@ -104,8 +109,9 @@ class ProviderPool:
 
         threading.Thread(target=work, name=f"build-{name}", daemon=True).start()
 
-    def _finished(self, name: str, spec: BackendSpec, token: object, provider: Provider | None,
-                  reason: str) -> None:
+    def _finished(
+        self, name: str, spec: BackendSpec, token: object, provider: Provider | None, reason: str
+    ) -> None:
         if self._closed or self._pending.get(name) is not token:
             if provider is not None:  # shut down, or the policy changed this backend meanwhile
                 self._retired.append(provider)
@@ -121,8 +127,9 @@ class ProviderPool:
             state = "enabled"
         log.info("backend %-16s kind=%-13s zone=%-7s %s", name, spec.kind, spec.zone, state)
 
-    def _retire(self, provider: Provider, spec: BackendSpec | None,
-                loop: asyncio.AbstractEventLoop | None) -> None:
+    def _retire(
+        self, provider: Provider, spec: BackendSpec | None, loop: asyncio.AbstractEventLoop | None
+    ) -> None:
         self._retired.append(provider)
         if loop is None:  # no loop to close it on: closed at shutdown
             return
@@ -151,13 +158,13 @@ class ProviderPool:
         if spec is None:
             return CallOptions()
         t = spec.timeouts
-        return CallOptions(connect_timeout=t.connect_s, first_byte_timeout=t.first_token_s,
-                           total_timeout=t.total_s)
+        return CallOptions(
+            connect_timeout=t.connect_s, first_byte_timeout=t.first_token_s, total_timeout=t.total_s
+        )
 
     def probes(self) -> dict[str, Probe]:
         """Health probes for on-prem nodes (clouds are judged by their answers)."""
-        return {n: p.check for n, p in self.providers.items()
-                if self.zone_of(n) == "on_prem"}
+        return {n: p.check for n, p in self.providers.items() if self.zone_of(n) == "on_prem"}
 
     async def aclose(self) -> None:
         self._closed = True

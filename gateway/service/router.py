@@ -42,10 +42,15 @@ class ClassifierCache:
 
 
 class PolicyRouter:
-    def __init__(self, policy: PolicySource, stats: LiveStats, clock: Clock,
-                 disabled: Mapping[str, str] | Callable[[], Mapping[str, str]],
-                 budgets: BudgetSource | None = None,
-                 rand: Callable[[], float] | None = None) -> None:
+    def __init__(
+        self,
+        policy: PolicySource,
+        stats: LiveStats,
+        clock: Clock,
+        disabled: Mapping[str, str] | Callable[[], Mapping[str, str]],
+        budgets: BudgetSource | None = None,
+        rand: Callable[[], float] | None = None,
+    ) -> None:
         self._policy = policy
         self._stats = stats
         self._clock = clock
@@ -66,25 +71,34 @@ class PolicyRouter:
         today = datetime.fromtimestamp(self._clock.now(), UTC).date()
         disabled = self._disabled() if callable(self._disabled) else self._disabled
         try:
-            return route(compiled, classifier, ctx, request,
-                         stats=self._stats.view(self._clock.monotonic()),
-                         budget=self._budgets(ctx), disabled=disabled, today=today,
-                         seed=self._rand(), sensitivity=sens)
+            return route(
+                compiled,
+                classifier,
+                ctx,
+                request,
+                stats=self._stats.view(self._clock.monotonic()),
+                budget=self._budgets(ctx),
+                disabled=disabled,
+                today=today,
+                seed=self._rand(),
+                sensitivity=sens,
+            )
         except ValueError as exc:  # an unknown declared data class
             raise InvalidRequest(str(exc), param="data_class") from None
 
 
-def redactor_for(policy: PolicySource, cache: ClassifierCache | None = None
-                 ) -> Callable[[ChatRequest, Sensitivity | None],
-                               Awaitable[tuple[ChatRequest, RedactionMap]]]:
+def redactor_for(
+    policy: PolicySource, cache: ClassifierCache | None = None
+) -> Callable[[ChatRequest, Sensitivity | None], Awaitable[tuple[ChatRequest, RedactionMap]]]:
     """The redaction function ChatService uses: placeholders where the routing decision's
     classification found values (classified here with the current policy's sensitivity
     settings only when the decision does not carry it). A request with more text than the
     policy's `offload_chars` is rewritten in a worker thread, off the event loop."""
     classifiers = cache or ClassifierCache()
 
-    async def redact(request: ChatRequest, found: Sensitivity | None
-                     ) -> tuple[ChatRequest, RedactionMap]:
+    async def redact(
+        request: ChatRequest, found: Sensitivity | None
+    ) -> tuple[ChatRequest, RedactionMap]:
         classifier = classifiers.for_policy(policy())
         redactor = Redactor(classifier)
         if sum(map(len, request_texts(request))) <= classifier.config.offload_chars:

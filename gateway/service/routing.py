@@ -27,22 +27,31 @@ class Routing:
     reloader: PolicyReloader
 
 
-def start_routing(settings: Settings, clock: Clock, compiled: CompiledPolicy,
-                        pool: ProviderPool, stack: contextlib.AsyncExitStack,
-                        sink: ChangeSink | None = None) -> Routing:
+def start_routing(
+    settings: Settings,
+    clock: Clock,
+    compiled: CompiledPolicy,
+    pool: ProviderPool,
+    stack: contextlib.AsyncExitStack,
+    sink: ChangeSink | None = None,
+) -> Routing:
     stats = LiveStats(StatsConfig())
     path = Path(compiled.source) if Path(compiled.source).is_file() else None
 
     def on_swap(_old: CompiledPolicy, new: CompiledPolicy) -> None:
         pool.sync(new)  # everyone else reads the policy from the reloader when they need it
 
-    reloader = PolicyReloader(compiled, clock.now, sink=sink, on_swap=on_swap, path=path,
-                              limits=limits_from(settings))
+    reloader = PolicyReloader(
+        compiled, clock.now, sink=sink, on_swap=on_swap, path=path, limits=limits_from(settings)
+    )
     if path is not None and settings.policy_watch_s > 0:
         _background(stack, reloader.watch(settings.policy_watch_s), "policy-watch")
     if settings.probe_interval_s > 0:
-        _background(stack, run_probes(stats, pool.probes, clock.monotonic,
-                                      settings.probe_interval_s), "health-probes")
+        _background(
+            stack,
+            run_probes(stats, pool.probes, clock.monotonic, settings.probe_interval_s),
+            "health-probes",
+        )
     return Routing(stats=stats, reloader=reloader)
 
 

@@ -20,9 +20,16 @@ from gateway.policy.inputs import BackendLive, CircuitState
 log = logging.getLogger("gateway.stats")
 
 # failures that say something about the backend's health (not about the request)
-_HEALTH_FAILURES = frozenset({FailureKind.TRANSIENT, FailureKind.TIMEOUT,
-                              FailureKind.UNREACHABLE, FailureKind.PROVIDER,
-                              FailureKind.INTERRUPTED, FailureKind.CREDENTIAL})
+_HEALTH_FAILURES = frozenset(
+    {
+        FailureKind.TRANSIENT,
+        FailureKind.TIMEOUT,
+        FailureKind.UNREACHABLE,
+        FailureKind.PROVIDER,
+        FailureKind.INTERRUPTED,
+        FailureKind.CREDENTIAL,
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,8 +118,9 @@ class BackendStats:
         self._probe_at = 0.0
         self._cached: BackendLive | None = None  # dropped by every sample
 
-    def success(self, now: float, ttft_ms: float | None, total_ms: float | None,
-                tokens_per_s: float | None) -> None:
+    def success(
+        self, now: float, ttft_ms: float | None, total_ms: float | None, tokens_per_s: float | None
+    ) -> None:
         if ttft_ms is not None:
             self._ttft.add(now, ttft_ms)
         if total_ms is not None:
@@ -195,7 +203,9 @@ class BackendStats:
             total_p95_ms=self._total.percentile(0.95),
             tokens_per_s=self._tps.percentile(0.5),
             error_rate=outcomes.total / n if n else 0.0,
-            samples=n, circuit=state)
+            samples=n,
+            circuit=state,
+        )
         return snap
 
     def p50(self, now: float) -> tuple[float | None, float | None]:
@@ -216,8 +226,11 @@ class _View(Mapping[str, BackendLive]):
         self._now = now
         self._seen: dict[str, BackendLive] = {}
 
-    def get(self, name: str, default: BackendLive | None = None  # type: ignore[override]
-            ) -> BackendLive | None:
+    def get(
+        self,
+        name: str,
+        default: BackendLive | None = None,  # type: ignore[override]
+    ) -> BackendLive | None:
         snap = self._seen.get(name)
         if snap is None:
             s = self._by_name.get(name)
@@ -266,8 +279,9 @@ class LiveStats:
 Probe = Callable[[], Awaitable[bool]]
 
 
-async def probe_once(stats: LiveStats, probes: Mapping[str, Probe],
-                     now: Callable[[], float]) -> dict[str, bool]:
+async def probe_once(
+    stats: LiveStats, probes: Mapping[str, Probe], now: Callable[[], float]
+) -> dict[str, bool]:
     """Run each health probe once; a failed probe counts as an UNREACHABLE failure, a passed
     one ends an open circuit's cool-down (see `BackendStats.health_passed`)."""
     names = list(probes)
@@ -283,9 +297,13 @@ async def probe_once(stats: LiveStats, probes: Mapping[str, Probe],
     return out
 
 
-async def run_probes(stats: LiveStats, probes: Callable[[], Mapping[str, Probe]],
-                     now: Callable[[], float], interval_s: float,
-                     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+async def run_probes(
+    stats: LiveStats,
+    probes: Callable[[], Mapping[str, Probe]],
+    now: Callable[[], float],
+    interval_s: float,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+) -> None:
     """Probe on-prem nodes forever (cancel the task to stop)."""
     while True:
         await sleep(interval_s)

@@ -29,9 +29,20 @@ from gateway.usage.bulk import insert_rows
 
 GENESIS = "0" * 64
 HEAD_ID = 1
-HASHED_FIELDS: tuple[str, ...] = ("seq", "at", "kind", "request_id", "policy_hash", "data_class",
-                                  "entities", "rule", "destination", "transfer_basis",
-                                  "redaction", "detail")
+HASHED_FIELDS: tuple[str, ...] = (
+    "seq",
+    "at",
+    "kind",
+    "request_id",
+    "policy_hash",
+    "data_class",
+    "entities",
+    "rule",
+    "destination",
+    "transfer_basis",
+    "redaction",
+    "detail",
+)
 
 
 class AuditRow(SQLModel, table=True):
@@ -144,8 +155,9 @@ def _dumps_canonical(body: dict[str, Any], floats: bool) -> bytes:
             return orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
         except TypeError:  # orjson.JSONEncodeError: big ints, non-str keys, lone surrogates
             pass
-    return json.dumps(body, sort_keys=True, separators=(",", ":"),
-                      ensure_ascii=False).encode("utf-8")
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode(
+        "utf-8"
+    )
 
 
 def canonical(fields: Mapping[str, Any]) -> str:
@@ -181,10 +193,17 @@ class AuditLog:
         return self._append_conn(conn, [self._policy_change_fields(entry)])
 
     def _policy_change_fields(self, entry: PolicyChangeEntry) -> dict[str, Any]:
-        detail = {"previous_hash": entry.previous_hash, "source": entry.source,
-                  "accepted": entry.accepted, "actor": entry.actor, "problems": entry.problems}
+        detail = {
+            "previous_hash": entry.previous_hash,
+            "source": entry.source,
+            "accepted": entry.accepted,
+            "actor": entry.actor,
+            "problems": entry.problems,
+        }
         return self._base("policy_change", entry.at) | {
-            "policy_hash": entry.policy_hash, "detail": detail}
+            "policy_hash": entry.policy_hash,
+            "detail": detail,
+        }
 
     def append_in(self, conn: Connection, entries: Sequence[DecisionEntry]) -> int:
         """As append_decisions, inside the caller's transaction (e.g. the ledger write)."""
@@ -192,16 +211,32 @@ class AuditLog:
 
     def _base(self, kind: str, at: datetime | None) -> dict[str, Any]:
         when = at or datetime.fromtimestamp(self.clock.now(), UTC)
-        return {"at": when, "kind": kind, "request_id": None, "policy_hash": None,
-                "data_class": None, "entities": None, "rule": None, "destination": None,
-                "transfer_basis": None, "redaction": False, "detail": None}
+        return {
+            "at": when,
+            "kind": kind,
+            "request_id": None,
+            "policy_hash": None,
+            "data_class": None,
+            "entities": None,
+            "rule": None,
+            "destination": None,
+            "transfer_basis": None,
+            "redaction": False,
+            "detail": None,
+        }
 
     def _decision_fields(self, e: DecisionEntry) -> dict[str, Any]:
         return self._base("decision", e.at) | {
-            "request_id": e.request_id, "policy_hash": e.policy_hash, "data_class": e.data_class,
+            "request_id": e.request_id,
+            "policy_hash": e.policy_hash,
+            "data_class": e.data_class,
             "entities": {str(k): int(v) for k, v in sorted(e.entities.items())},
-            "rule": e.rule, "destination": e.destination, "transfer_basis": e.transfer_basis,
-            "redaction": bool(e.redaction), "detail": {"blocked": True} if e.blocked else None}
+            "rule": e.rule,
+            "destination": e.destination,
+            "transfer_basis": e.transfer_basis,
+            "redaction": bool(e.redaction),
+            "detail": {"blocked": True} if e.blocked else None,
+        }
 
     def _append(self, rows: list[dict[str, Any]]) -> int:
         with self.engine.begin() as conn:
@@ -240,8 +275,10 @@ def _set_head(conn: Connection, seq: int, hash_: str) -> None:
     name = conn.dialect.name
     if name in ("sqlite", "postgresql"):
         m = "?" if name == "sqlite" else "%s"
-        conn.exec_driver_sql(f"UPDATE audit_head SET seq={m}, hash={m} "
-                             f"WHERE audit_head.id = {m}", (seq, hash_, HEAD_ID))
+        conn.exec_driver_sql(
+            f"UPDATE audit_head SET seq={m}, hash={m} WHERE audit_head.id = {m}",
+            (seq, hash_, HEAD_ID),
+        )
         return
     _, head = _tables()
     conn.execute(update(head).where(head.c.id == HEAD_ID).values(seq=seq, hash=hash_))
@@ -254,26 +291,35 @@ def lock_head(conn: Connection) -> tuple[int, str]:
     # compiling them at every ledger batch
     if conn.dialect.name == "sqlite":
         # an UPDATE takes SQLite's write lock now, before the head is read
-        conn.exec_driver_sql("UPDATE audit_head SET seq=audit_head.seq WHERE audit_head.id = ?",
-                             (HEAD_ID,))
-        row = conn.exec_driver_sql("SELECT audit_head.seq, audit_head.hash FROM audit_head "
-                                   "WHERE audit_head.id = ?", (HEAD_ID,)).first()
+        conn.exec_driver_sql(
+            "UPDATE audit_head SET seq=audit_head.seq WHERE audit_head.id = ?", (HEAD_ID,)
+        )
+        row = conn.exec_driver_sql(
+            "SELECT audit_head.seq, audit_head.hash FROM audit_head WHERE audit_head.id = ?",
+            (HEAD_ID,),
+        ).first()
     elif conn.dialect.name == "postgresql":
-        row = conn.exec_driver_sql("SELECT audit_head.seq, audit_head.hash FROM audit_head "
-                                   "WHERE audit_head.id = %s FOR UPDATE", (HEAD_ID,)).first()
+        row = conn.exec_driver_sql(
+            "SELECT audit_head.seq, audit_head.hash FROM audit_head "
+            "WHERE audit_head.id = %s FOR UPDATE",
+            (HEAD_ID,),
+        ).first()
     else:
-        row = conn.execute(select(head.c.seq, head.c.hash).where(head.c.id == HEAD_ID)
-                           .with_for_update()).first()
+        row = conn.execute(
+            select(head.c.seq, head.c.hash).where(head.c.id == HEAD_ID).with_for_update()
+        ).first()
     if row is None:
         conn.execute(insert(head).values(id=HEAD_ID, seq=0, hash=GENESIS))
-        row = conn.execute(select(head.c.seq, head.c.hash).where(head.c.id == HEAD_ID)
-                           .with_for_update()).first()
+        row = conn.execute(
+            select(head.c.seq, head.c.hash).where(head.c.id == HEAD_ID).with_for_update()
+        ).first()
         assert row is not None
     return int(row[0]), str(row[1])
 
 
-def _rows(conn: Connection, batch: int, after: int = 0, upto: int | None = None
-          ) -> Iterator[RowMapping]:
+def _rows(
+    conn: Connection, batch: int, after: int = 0, upto: int | None = None
+) -> Iterator[RowMapping]:
     log, _ = _tables()
     last = after
     while True:
@@ -315,17 +361,27 @@ def verify_chain(conn: Connection, batch: int = 5000) -> VerifyResult:
                 return VerifyResult(False, checked, seq, rid, reason)
             prev, expected, checked = row["hash"], seq + 1, checked + 1
         if head_seq != expected - 1 or head_hash != prev:
-            return VerifyResult(False, checked, None, None,
-                                f"head says #{head_seq} but the log ends at #{expected - 1} "
-                                "(entries removed from the end, or the head was edited)")
+            return VerifyResult(
+                False,
+                checked,
+                None,
+                None,
+                f"head says #{head_seq} but the log ends at #{expected - 1} "
+                "(entries removed from the end, or the head was edited)",
+            )
         log, _ = _tables()
         beyond = conn.execute(select(log.c.seq).where(log.c.seq > head_seq).limit(1)).first()
         if beyond is None:
             return VerifyResult(True, checked)
         new_seq, new_hash = _head(conn)
         if new_seq <= head_seq:
-            return VerifyResult(False, checked, int(beyond[0]), None,
-                                f"entries after the chain head #{head_seq} (added around it)")
+            return VerifyResult(
+                False,
+                checked,
+                int(beyond[0]),
+                None,
+                f"entries after the chain head #{head_seq} (added around it)",
+            )
         head_seq, head_hash = new_seq, new_hash
 
 
@@ -383,12 +439,20 @@ class AuditListener:
             at = _normalise(r["created_at"])
             seq += 1
             body = {
-                "seq": seq, "at": utc_iso(at), "kind": "decision", "request_id": r["id"],
-                "policy_hash": digest, "data_class": r["data_class"], "entities": entities,
-                "rule": r["rule"], "destination": backend, "transfer_basis": transfer,
+                "seq": seq,
+                "at": utc_iso(at),
+                "kind": "decision",
+                "request_id": r["id"],
+                "policy_hash": digest,
+                "data_class": r["data_class"],
+                "entities": entities,
+                "rule": r["rule"],
+                "destination": backend,
+                "transfer_basis": transfer,
                 # the engine redacts only what leaves for the cloud
                 "redaction": bool(trace.get("redact")) and to_cloud,
-                "detail": {"blocked": True} if trace.get("blocked") else None}
+                "detail": {"blocked": True} if trace.get("blocked") else None,
+            }
             digest_hex = sha256(_dumps_canonical(body, False) + prev.encode()).hexdigest()
             body["at"] = at
             body["prev_hash"] = prev
@@ -411,12 +475,21 @@ class AuditListener:
             if r.id in seen:
                 continue
             trace = r.trace or {}
-            entries.append(DecisionEntry(
-                request_id=r.id, policy_hash=digest, data_class=r.data_class,
-                entities=_entities(trace), rule=r.rule, destination=r.backend,
-                transfer_basis=self.basis_of(r.backend) if r.backend else None,
-                # the engine redacts only what leaves for the cloud
-                redaction=bool(trace.get("redact")) and bool(r.backend)
-                and self.zone_of(r.backend) == "cloud",
-                blocked=bool(trace.get("blocked")), at=r.created_at))
+            entries.append(
+                DecisionEntry(
+                    request_id=r.id,
+                    policy_hash=digest,
+                    data_class=r.data_class,
+                    entities=_entities(trace),
+                    rule=r.rule,
+                    destination=r.backend,
+                    transfer_basis=self.basis_of(r.backend) if r.backend else None,
+                    # the engine redacts only what leaves for the cloud
+                    redaction=bool(trace.get("redact"))
+                    and bool(r.backend)
+                    and self.zone_of(r.backend) == "cloud",
+                    blocked=bool(trace.get("blocked")),
+                    at=r.created_at,
+                )
+            )
         self.log.append_in(conn, entries)

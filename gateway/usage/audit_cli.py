@@ -13,21 +13,37 @@ from gateway.settings import Settings
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("audit", help="the hash-chained audit log of routing decisions")
     audit_sub = p.add_subparsers(dest="audit_command", required=True)
-    v = audit_sub.add_parser("verify", help="check the chain; exit 1 and name the first "
-                             "broken entry when it does not hold")
-    v.add_argument("--database-url", dest="database_url",
-                   help="ledger database URL (env GECIT_DATABASE_URL)")
+    v = audit_sub.add_parser(
+        "verify",
+        help="check the chain; exit 1 and name the first broken entry when it does not hold",
+    )
+    v.add_argument(
+        "--database-url", dest="database_url", help="ledger database URL (env GECIT_DATABASE_URL)"
+    )
     v.set_defaults(func=_verify)
-    q = audit_sub.add_parser("quarantine", help="list ledger rows the database refused "
-                             "(kept beside the journal); --replay writes them again")
-    q.add_argument("--database-url", dest="database_url",
-                   help="ledger database URL (env GECIT_DATABASE_URL)")
-    q.add_argument("--journal-path", dest="journal_path",
-                   help="the gateway's journal directory (env GECIT_JOURNAL_PATH)")
-    q.add_argument("--port", type=int, help="the gateway's port, when the journal directory "
-                   "is the default one (env GECIT_PORT)")
-    q.add_argument("--replay", action="store_true",
-                   help="write the quarantined rows now; those still refused stay")
+    q = audit_sub.add_parser(
+        "quarantine",
+        help="list ledger rows the database refused "
+        "(kept beside the journal); --replay writes them again",
+    )
+    q.add_argument(
+        "--database-url", dest="database_url", help="ledger database URL (env GECIT_DATABASE_URL)"
+    )
+    q.add_argument(
+        "--journal-path",
+        dest="journal_path",
+        help="the gateway's journal directory (env GECIT_JOURNAL_PATH)",
+    )
+    q.add_argument(
+        "--port",
+        type=int,
+        help="the gateway's port, when the journal directory is the default one (env GECIT_PORT)",
+    )
+    q.add_argument(
+        "--replay",
+        action="store_true",
+        help="write the quarantined rows now; those still refused stay",
+    )
     q.set_defaults(func=_quarantine)
 
 
@@ -50,20 +66,24 @@ def _quarantine(args: argparse.Namespace) -> int:
     from gateway.usage.wiring import journal_dir
 
     try:
-        settings = Settings.from_env(database_url=args.database_url,
-                                     journal_path=args.journal_path, port=args.port)
+        settings = Settings.from_env(
+            database_url=args.database_url, journal_path=args.journal_path, port=args.port
+        )
     except ValueError as exc:
         print(f"gateway audit: {exc}", file=sys.stderr)
         return 2
-    quarantine = Quarantine(journal_dir(settings.journal_path, settings.database_url,
-                                        settings.port) / FILE_NAME)
+    quarantine = Quarantine(
+        journal_dir(settings.journal_path, settings.database_url, settings.port) / FILE_NAME
+    )
     lines = list(quarantine.lines())
     if args.replay:
         return _replay(settings.database_url, quarantine, lines)
     for line in lines:
         e = line.get("entry") or {}
-        print(f"{e.get('id')}\t{line.get('reason')}\ttenant={e.get('tenant')}\t"
-              f"alias={str(e.get('alias'))[:64]}\tstatus={e.get('status')}")
+        print(
+            f"{e.get('id')}\t{line.get('reason')}\ttenant={e.get('tenant')}\t"
+            f"alias={str(e.get('alias'))[:64]}\tstatus={e.get('status')}"
+        )
     print(f"{len(lines)} quarantined row(s) in {quarantine.path}", file=sys.stderr)
     return 0
 
@@ -90,6 +110,7 @@ def _replay(database_url: str, quarantine: object, lines: list[dict[str, object]
     finally:
         engine.dispose()
     quarantine.replace(keep)
-    print(f"{len(lines) - len(keep)} row(s) written, {len(keep)} still quarantined",
-          file=sys.stderr)
+    print(
+        f"{len(lines) - len(keep)} row(s) written, {len(keep)} still quarantined", file=sys.stderr
+    )
     return 0 if not keep else 1

@@ -63,24 +63,46 @@ class BudgetView:
 
 def _view(row: object) -> BudgetView:
     r = row._mapping  # type: ignore[attr-defined]
-    return BudgetView(r["id"], r["scope"], r["subject"], r["currency"], r["amount_limit"],
-                      r["spent"], r["reserved"], r["period"])
+    return BudgetView(
+        r["id"],
+        r["scope"],
+        r["subject"],
+        r["currency"],
+        r["amount_limit"],
+        r["spent"],
+        r["reserved"],
+        r["period"],
+    )
 
 
-def set_budget(engine: Engine, scope: str, subject: str, amount: Decimal, currency: str,
-               now: float) -> None:
+def set_budget(
+    engine: Engine, scope: str, subject: str, amount: Decimal, currency: str, now: float
+) -> None:
     """Create or change a budget's limit (the counters of the running month are kept)."""
     bid = budget_id(scope, subject)
     ts = datetime.fromtimestamp(now, UTC)
     with engine.begin() as conn:
         found = conn.execute(select(_B.c.id).where(_B.c.id == bid)).first()
         if found is None:
-            conn.execute(_B.insert().values(
-                id=bid, scope=scope, subject=subject, currency=currency, amount_limit=amount,
-                period=period_of(now), spent=Decimal(0), reserved=Decimal(0), updated_at=ts))
+            conn.execute(
+                _B.insert().values(
+                    id=bid,
+                    scope=scope,
+                    subject=subject,
+                    currency=currency,
+                    amount_limit=amount,
+                    period=period_of(now),
+                    spent=Decimal(0),
+                    reserved=Decimal(0),
+                    updated_at=ts,
+                )
+            )
         else:
-            conn.execute(update(_B).where(_B.c.id == bid).values(
-                amount_limit=amount, currency=currency, updated_at=ts))
+            conn.execute(
+                update(_B)
+                .where(_B.c.id == bid)
+                .values(amount_limit=amount, currency=currency, updated_at=ts)
+            )
 
 
 def load_budgets(engine: Engine, ids: Sequence[str]) -> list[BudgetView]:
@@ -95,8 +117,9 @@ def all_budgets(engine: Engine) -> list[BudgetView]:
         return [_view(r) for r in conn.execute(select(_B).order_by(_B.c.id))]
 
 
-def reserve(engine: Engine, request_id: str, amounts: dict[str, Decimal], now: float
-            ) -> list[BudgetView]:
+def reserve(
+    engine: Engine, request_id: str, amounts: dict[str, Decimal], now: float
+) -> list[BudgetView]:
     """Hold `amounts[budget_id]` on each budget; [] on success, else the budgets without room
     (and nothing is held)."""
     period = period_of(now)
@@ -105,18 +128,33 @@ def reserve(engine: Engine, request_id: str, amounts: dict[str, Decimal], now: f
         exhausted: list[BudgetView] = []
         for bid in sorted(amounts):  # a fixed order: no deadlock between replicas
             amount = money(amounts[bid])
-            conn.execute(update(_B).where(_B.c.id == bid, _B.c.period != period).values(
-                period=period, spent=Decimal(0), reserved=Decimal(0), updated_at=ts))
-            took = conn.execute(update(_B).where(
-                _B.c.id == bid, _B.c.spent + _B.c.reserved + amount <= _B.c.amount_limit,
-            ).values(reserved=_B.c.reserved + amount, updated_at=ts))
+            conn.execute(
+                update(_B)
+                .where(_B.c.id == bid, _B.c.period != period)
+                .values(period=period, spent=Decimal(0), reserved=Decimal(0), updated_at=ts)
+            )
+            took = conn.execute(
+                update(_B)
+                .where(
+                    _B.c.id == bid,
+                    _B.c.spent + _B.c.reserved + amount <= _B.c.amount_limit,
+                )
+                .values(reserved=_B.c.reserved + amount, updated_at=ts)
+            )
             if took.rowcount != 1:
                 row = conn.execute(select(_B).where(_B.c.id == bid)).first()
                 if row is not None:
                     exhausted.append(_view(row))
                 continue
-            conn.execute(_H.insert().values(request_id=request_id, budget_id=bid,
-                                            period=period, amount=amount, created_at=ts))
+            conn.execute(
+                _H.insert().values(
+                    request_id=request_id,
+                    budget_id=bid,
+                    period=period,
+                    amount=amount,
+                    created_at=ts,
+                )
+            )
         if exhausted:
             conn.rollback()
     return exhausted
@@ -143,14 +181,12 @@ def settle(conn: Connection, entries: Sequence[Entry]) -> None:
 def _settle_holds(conn: Connection, ids: Sequence[str], entries: dict[str, Entry]) -> None:
     """Settle the holds of `ids`: with the real cost where `entries` has the request, else
     released without spend."""
-    if len(ids) > 1 and conn.exec_driver_sql("SELECT 1 FROM budget_holds LIMIT 1").first() \
-            is None:
+    if len(ids) > 1 and conn.exec_driver_sql("SELECT 1 FROM budget_holds LIMIT 1").first() is None:
         # no hold at all (no budget set, or none in flight): nothing to look up per id. A
         # hold of a request being settled was committed before its request was served, so
         # before this batch; it cannot be missed here.
         return
-    holds = select_in(conn, _H, "request_id", ids,
-                      ("request_id", "budget_id", "period", "amount"))
+    holds = select_in(conn, _H, "request_id", ids, ("request_id", "budget_id", "period", "amount"))
     if not holds:
         return
     bids = sorted({h[1] for h in holds})
@@ -158,28 +194,35 @@ def _settle_holds(conn: Connection, ids: Sequence[str], entries: dict[str, Entry
     sums: dict[tuple[str, str], list[Decimal]] = {}
     for rid, bid, period, amount in holds:
         entry = entries.get(rid)
-        spend = Decimal(0) if entry is None else _spend_in(entry, currency.get(bid, "USD"),
-                                                           amount)
+        spend = Decimal(0) if entry is None else _spend_in(entry, currency.get(bid, "USD"), amount)
         acc = sums.setdefault((bid, period), [Decimal(0), Decimal(0)])
         acc[0] += amount
         acc[1] += spend
     # driver SQL, what SQLAlchemy rendered for the Core UPDATE / DELETE (less CPU per batch)
     to_db = _B.c.reserved.type.dialect_impl(conn.dialect).bind_processor(conn.dialect)
     m = "%s" if conn.dialect.name == "postgresql" else "?"
-    params = [(to_db(spend), to_db(held), bid, period) if to_db is not None
-              else (spend, held, bid, period)
-              for (bid, period), (held, spend) in sorted(sums.items())]  # fixed lock order
-    conn.exec_driver_sql(f"UPDATE budgets SET spent=(budgets.spent + {m}), "
-                         f"reserved=(budgets.reserved - {m}) "
-                         f"WHERE budgets.id = {m} AND budgets.period = {m}", params)
+    params = [
+        (to_db(spend), to_db(held), bid, period)
+        if to_db is not None
+        else (spend, held, bid, period)
+        for (bid, period), (held, spend) in sorted(sums.items())
+    ]  # fixed lock order
+    conn.exec_driver_sql(
+        f"UPDATE budgets SET spent=(budgets.spent + {m}), "
+        f"reserved=(budgets.reserved - {m}) "
+        f"WHERE budgets.id = {m} AND budgets.period = {m}",
+        params,
+    )
     held_ids = sorted({h[0] for h in holds})
     for i in range(0, len(held_ids), 500):
-        part = held_ids[i:i + 500]
+        part = held_ids[i : i + 500]
         if conn.dialect.name == "postgresql":
             conn.exec_driver_sql("DELETE FROM budget_holds WHERE request_id = ANY(%s)", (part,))
         else:
-            conn.exec_driver_sql("DELETE FROM budget_holds WHERE request_id IN "
-                                 f"({', '.join('?' * len(part))})", tuple(part))
+            conn.exec_driver_sql(
+                f"DELETE FROM budget_holds WHERE request_id IN ({', '.join('?' * len(part))})",
+                tuple(part),
+            )
 
 
 def _spend_in(entry: Entry, currency: str, held: Decimal) -> Decimal:
@@ -192,7 +235,11 @@ def sweep_stale_holds(engine: Engine, older_than: float, now: float) -> int:
     """Release holds of requests that never produced a ledger row (their process died)."""
     cutoff = datetime.fromtimestamp(now - older_than, UTC)
     with engine.begin() as conn:
-        ids = [r[0] for r in conn.execute(select(_H.c.request_id).where(
-            _H.c.created_at < cutoff).distinct())]
+        ids = [
+            r[0]
+            for r in conn.execute(
+                select(_H.c.request_id).where(_H.c.created_at < cutoff).distinct()
+            )
+        ]
         _settle_holds(conn, ids, {})
     return len(ids)

@@ -27,8 +27,9 @@ Plan = tuple[str, tuple[tuple[int, Processor], ...]]
 _PLANS: dict[tuple[int, str, tuple[str, ...], bool], Plan] = {}
 
 
-def _plan(conn: Connection, table: Table, cols: tuple[str, ...], compact_json: bool = False
-          ) -> Plan:
+def _plan(
+    conn: Connection, table: Table, cols: tuple[str, ...], compact_json: bool = False
+) -> Plan:
     dialect = conn.dialect
     key = (id(table), dialect.name, cols, compact_json)
     plan = _PLANS.get(key)
@@ -38,8 +39,7 @@ def _plan(conn: Connection, table: Table, cols: tuple[str, ...], compact_json: b
         if dialect.name == "postgresql":
             sql = f"COPY {quote(table.name)} ({names}) FROM STDIN"
         else:
-            sql = (f"INSERT INTO {quote(table.name)} ({names}) VALUES "
-                   f"({', '.join('?' * len(cols))})")
+            sql = f"INSERT INTO {quote(table.name)} ({names}) VALUES ({', '.join('?' * len(cols))})"
         procs = []
         for i, c in enumerate(cols):
             impl = table.c[c].type.dialect_impl(dialect)
@@ -50,13 +50,13 @@ def _plan(conn: Connection, table: Table, cols: tuple[str, ...], compact_json: b
     return plan
 
 
-_SQLITE_DATETIME = "%(year)04d-%(month)02d-%(day)02d %(hour)02d:%(minute)02d:%(second)02d." \
-    "%(microsecond)06d"
+_SQLITE_DATETIME = (
+    "%(year)04d-%(month)02d-%(day)02d %(hour)02d:%(minute)02d:%(second)02d.%(microsecond)06d"
+)
 
 
 def _sqlite_datetime(impl: Any) -> bool:
-    return isinstance(impl, DateTime) \
-        and getattr(impl, "_storage_format", None) == _SQLITE_DATETIME
+    return isinstance(impl, DateTime) and getattr(impl, "_storage_format", None) == _SQLITE_DATETIME
 
 
 def _quick(impl: Any, proc: Processor, dialect: Dialect, compact_json: bool) -> Processor:
@@ -74,6 +74,7 @@ def _quick(impl: Any, proc: Processor, dialect: Dialect, compact_json: bool) -> 
             if value is None:
                 return null
             return proc(value)
+
         return json_text
     if dialect.name != "sqlite":
         return proc
@@ -84,6 +85,7 @@ def _quick(impl: Any, proc: Processor, dialect: Dialect, compact_json: bool) -> 
             if type(value) is datetime and value.tzinfo is UTC:
                 return value.isoformat(" ", "microseconds")[:26]
             return proc(value)
+
         return utc_datetime_text
     if _sqlite_datetime(impl):
         # format_ % {year..microsecond} of the value's own fields, whatever its tzinfo:
@@ -92,14 +94,17 @@ def _quick(impl: Any, proc: Processor, dialect: Dialect, compact_json: bool) -> 
             if type(value) is datetime:
                 return value.isoformat(" ", "microseconds")[:26]
             return proc(value)
+
         return datetime_text
     if isinstance(impl, Boolean):
+
         def boolean(value: Any) -> Any:
             if value is True:
                 return 1
             if value is False:
                 return 0
             return proc(value)
+
         return boolean
     return proc
 
@@ -113,22 +118,25 @@ def _fast(conn: Connection) -> str | None:
     return None
 
 
-def insert_rows(conn: Connection, table: Table, rows: Sequence[Mapping[str, Any]], *,
-                compact_json: bool = False) -> None:
+def insert_rows(
+    conn: Connection, table: Table, rows: Sequence[Mapping[str, Any]], *, compact_json: bool = False
+) -> None:
     """INSERT `rows` (dicts with the same keys, each a column of `table`) in one statement;
     `compact_json`: JSON columns spelled by jsoncodec.dumps (see _quick)."""
     if not rows:
         return
     how = _fast(conn)
     cols = tuple(rows[0])
-    if how is None or any(c not in table.c for c in cols) \
-            or len(set(map(len, rows))) != 1:
+    if how is None or any(c not in table.c for c in cols) or len(set(map(len, rows))) != 1:
         conn.execute(insert(table), list(rows))
         return
     sql, procs = _plan(conn, table, cols, compact_json)
     try:  # column by column: the loops run in C, only the type conversions in Python
-        columns = list(zip(*map(itemgetter(*cols), rows), strict=True)) if len(cols) > 1 \
+        columns = (
+            list(zip(*map(itemgetter(*cols), rows), strict=True))
+            if len(cols) > 1
             else [tuple(r[cols[0]] for r in rows)]
+        )
     except KeyError:  # same length, other keys
         conn.execute(insert(table), list(rows))
         return
@@ -153,8 +161,14 @@ def _placeholder(conn: Connection) -> str:
     return "%s" if conn.dialect.name == "postgresql" else "?"
 
 
-def select_in(conn: Connection, table: Table, column: str, values: Sequence[Any],
-              out: Sequence[str] | None = None, chunk: int = 500) -> list[tuple[Any, ...]]:
+def select_in(
+    conn: Connection,
+    table: Table,
+    column: str,
+    values: Sequence[Any],
+    out: Sequence[str] | None = None,
+    chunk: int = 500,
+) -> list[tuple[Any, ...]]:
     """`SELECT out... FROM table WHERE column IN values` as driver SQL on the caller's
     connection (SQLAlchemy's expanding IN costs ~40 µs per 500 values to build and render);
     `chunk` values per query. On SQLite result values are converted by the columns' result
@@ -166,31 +180,44 @@ def select_in(conn: Connection, table: Table, column: str, values: Sequence[Any]
     dialect = conn.dialect
     quote = dialect.identifier_preparer.quote
     names = tuple(out or (column,))
-    head = (f"SELECT {', '.join(quote(n) for n in names)} FROM {quote(table.name)} "
-            f"WHERE {quote(column)} ")
+    head = (
+        f"SELECT {', '.join(quote(n) for n in names)} FROM {quote(table.name)} "
+        f"WHERE {quote(column)} "
+    )
     # psycopg already returns what SQLAlchemy would (Decimal for NUMERIC, its result
     # processors are None there); SQLite's need converting (REAL money -> Decimal)
-    conv = [table.c[n].type.dialect_impl(dialect).result_processor(dialect, None)
-            if dialect.name == "sqlite" else None for n in names]
+    conv = [
+        table.c[n].type.dialect_impl(dialect).result_processor(dialect, None)
+        if dialect.name == "sqlite"
+        else None
+        for n in names
+    ]
     convert = any(p is not None for p in conv)
     found: list[tuple[Any, ...]] = []
     for i in range(0, len(values), chunk):
-        part = list(values[i:i + chunk])
+        part = list(values[i : i + chunk])
         if dialect.name == "postgresql":
             rows = conn.exec_driver_sql(head + "= ANY(%s)", (part,)).all()
         else:
-            rows = conn.exec_driver_sql(head + f"IN ({', '.join('?' * len(part))})",
-                                        tuple(part)).all()
+            rows = conn.exec_driver_sql(
+                head + f"IN ({', '.join('?' * len(part))})", tuple(part)
+            ).all()
         if convert:
-            found.extend(tuple(v if p is None else p(v) for p, v in zip(conv, r, strict=True))
-                         for r in rows)
+            found.extend(
+                tuple(v if p is None else p(v) for p, v in zip(conv, r, strict=True)) for r in rows
+            )
         else:
             found.extend(tuple(r) for r in rows)
     return found
 
 
-def upsert_sums(conn: Connection, table: Table, keys: Sequence[str], sums: Sequence[str],
-                rows: Sequence[Sequence[Any]]) -> None:
+def upsert_sums(
+    conn: Connection,
+    table: Table,
+    keys: Sequence[str],
+    sums: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+) -> None:
     """`INSERT ... ON CONFLICT (keys) DO UPDATE SET s = table.s + excluded.s` for each sum
     column, executemany'd as driver SQL: what rollups.upsert did with a SQLAlchemy statement
     it built and compiled per batch. `rows` hold the key values then the sums, in order; the
@@ -204,13 +231,17 @@ def upsert_sums(conn: Connection, table: Table, keys: Sequence[str], sums: Seque
     tname = quote(table.name)
     cols = [*keys, *sums]
     mark = _placeholder(conn)
-    sql = (f"INSERT INTO {tname} ({', '.join(quote(c) for c in cols)}) VALUES "
-           f"({', '.join([mark] * len(cols))}) ON CONFLICT "
-           f"({', '.join(quote(k) for k in keys)}) DO UPDATE SET "
-           + ", ".join(f"{quote(c)} = {tname}.{quote(c)} + excluded.{quote(c)}" for c in sums))
-    procs = [(i, p) for i, c in enumerate(cols)
-             if (p := table.c[c].type.dialect_impl(dialect).bind_processor(dialect))
-             is not None]
+    sql = (
+        f"INSERT INTO {tname} ({', '.join(quote(c) for c in cols)}) VALUES "
+        f"({', '.join([mark] * len(cols))}) ON CONFLICT "
+        f"({', '.join(quote(k) for k in keys)}) DO UPDATE SET "
+        + ", ".join(f"{quote(c)} = {tname}.{quote(c)} + excluded.{quote(c)}" for c in sums)
+    )
+    procs = [
+        (i, p)
+        for i, c in enumerate(cols)
+        if (p := table.c[c].type.dialect_impl(dialect).bind_processor(dialect)) is not None
+    ]
     params = []
     for r in rows:
         values = list(r)

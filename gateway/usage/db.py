@@ -27,9 +27,9 @@ HEAD_REVISION = "0006"
 
 def normalise_url(url: str) -> str:
     if url.startswith("postgres://"):
-        url = "postgresql://" + url[len("postgres://"):]
+        url = "postgresql://" + url[len("postgres://") :]
     if url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+        url = "postgresql+psycopg://" + url[len("postgresql://") :]
     return url
 
 
@@ -47,8 +47,13 @@ def make_engine(url: str, *, pool_size: int = 5) -> Engine:
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=pool_size, max_overflow=5,
-                         connect_args={"connect_timeout": 3})
+    return create_engine(
+        url,
+        pool_pre_ping=True,
+        pool_size=pool_size,
+        max_overflow=5,
+        connect_args={"connect_timeout": 3},
+    )
 
 
 def alembic_config() -> Config:
@@ -99,8 +104,10 @@ def require_database_url(url: str) -> None:
     try:
         make_url(normalise_url(url)).get_dialect()
     except (ArgumentError, NoSuchModuleError, ValueError):
-        raise CommandError("the database URL is not one this build can open "
-                           "(sqlite:///PATH or postgresql://USER@HOST/DB)") from None
+        raise CommandError(
+            "the database URL is not one this build can open "
+            "(sqlite:///PATH or postgresql://USER@HOST/DB)"
+        ) from None
     except ImportError as exc:
         raise CommandError(f"the database driver {exc.name} is not installed") from None
 
@@ -122,8 +129,10 @@ def require_reachable(url: str) -> None:
             pass
     except SQLAlchemyError:
         shown = make_url(normalise_url(url)).render_as_string(hide_password=True)
-        raise CommandError(f"the ledger database {shown} does not answer (is it running, and "
-                           "does the URL name it? --database-url / GECIT_DATABASE_URL)") from None
+        raise CommandError(
+            f"the ledger database {shown} does not answer (is it running, and "
+            "does the URL name it? --database-url / GECIT_DATABASE_URL)"
+        ) from None
     finally:
         engine.dispose()
 
@@ -140,14 +149,17 @@ def open_ledger(url: str) -> Engine:
     require_database_url(url)
     path = sqlite_file(url)
     if path is not None and not path.is_file():
-        raise CommandError(f"no ledger at {path}: the file does not exist "
-                           "(--database-url / GECIT_DATABASE_URL names the database "
-                           "`gateway serve` writes)")
+        raise CommandError(
+            f"no ledger at {path}: the file does not exist "
+            "(--database-url / GECIT_DATABASE_URL names the database "
+            "`gateway serve` writes)"
+        )
     engine = make_engine(url)
     if schema_revision(engine) is None:
         engine.dispose()
         shown = make_url(normalise_url(url)).render_as_string(hide_password=True)
-        raise CommandError(f"the database {shown} holds no ledger yet (unreachable, or "
-                           "nothing was ever served with it)")
+        raise CommandError(
+            f"the database {shown} holds no ledger yet (unreachable, or "
+            "nothing was ever served with it)"
+        )
     return engine
-

@@ -22,10 +22,12 @@ _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
 
 
 def _columns(table: Any) -> tuple[tuple[tuple[str, int], ...], tuple[str, ...]]:
-    strings = tuple((c.name, c.type.length) for c in table.columns  # String, AutoString
-                    if isinstance(getattr(c.type, "length", None), int))
-    ints = tuple(c.name for c in table.columns
-                 if isinstance(c.type, Integer) and not c.primary_key)
+    strings = tuple(
+        (c.name, c.type.length)
+        for c in table.columns  # String, AutoString
+        if isinstance(getattr(c.type, "length", None), int)
+    )
+    ints = tuple(c.name for c in table.columns if isinstance(c.type, Integer) and not c.primary_key)
     return strings, ints
 
 
@@ -73,8 +75,7 @@ def _clean(entry: dict[str, Any]) -> bool:
     return True
 
 
-def _fit(row: dict[str, Any], strings: tuple[tuple[str, int], ...],
-         ints: tuple[str, ...]) -> None:
+def _fit(row: dict[str, Any], strings: tuple[tuple[str, int], ...], ints: tuple[str, ...]) -> None:
     for k, n in strings:
         v = row.get(k)
         if type(v) is str and (len(v) > n or "\x00" in v):

@@ -21,8 +21,11 @@ from typing import Any
 
 import orjson
 
-_OPTIONS = (orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
-            | orjson.OPT_PASSTHROUGH_SUBCLASS)
+_OPTIONS = (
+    orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+)
 
 
 def _refuse(value: Any) -> Any:
@@ -38,4 +41,3 @@ def dumps(value: Any) -> str:
     if orjson.loads(out) != value:
         return json.dumps(value)
     return out.decode("utf-8")
-

@@ -46,7 +46,7 @@ def split_key(key: str) -> tuple[str, str] | None:
     """(id, secret) of a well-formed key, else None."""
     if not key.startswith(PREFIX):
         return None
-    body = key[len(PREFIX):]
+    body = key[len(PREFIX) :]
     key_id, sep, secret = body.partition("_")
     if not sep or len(key_id) != 16 or len(secret) < 32:
         return None
@@ -59,12 +59,27 @@ def matches(info: KeyInfo, secret: str) -> bool:
 
 def _info(row: object) -> KeyInfo:
     r = row._mapping  # type: ignore[attr-defined]
-    return KeyInfo(r["id"], r["secret_hash"], r["tenant"], r["app"], r["scope"], r["name"],
-                   r["created_at"], r["revoked_at"])
+    return KeyInfo(
+        r["id"],
+        r["secret_hash"],
+        r["tenant"],
+        r["app"],
+        r["scope"],
+        r["name"],
+        r["created_at"],
+        r["revoked_at"],
+    )
 
 
-def create_key(engine: Engine, tenant: str, app: str = "default", *, scope: str = "api",
-               name: str | None = None, now: float) -> tuple[KeyInfo, str]:
+def create_key(
+    engine: Engine,
+    tenant: str,
+    app: str = "default",
+    *,
+    scope: str = "api",
+    name: str | None = None,
+    now: float,
+) -> tuple[KeyInfo, str]:
     """Store a new key; returns its info and the full key (shown once, never stored)."""
     public = os.urandom(8).hex()
     secret = os.urandom(32).hex()
@@ -73,9 +88,17 @@ def create_key(engine: Engine, tenant: str, app: str = "default", *, scope: str 
     with engine.begin() as conn:
         if conn.execute(select(_T.c.id).where(_T.c.id == tenant)).first() is None:
             conn.execute(_T.insert().values(id=tenant, created_at=ts))
-        conn.execute(_K.insert().values(id=key_id, secret_hash=hash_secret(secret),
-                                        tenant=tenant, app=app, scope=scope, name=name,
-                                        created_at=ts))
+        conn.execute(
+            _K.insert().values(
+                id=key_id,
+                secret_hash=hash_secret(secret),
+                tenant=tenant,
+                app=app,
+                scope=scope,
+                name=name,
+                created_at=ts,
+            )
+        )
     info = KeyInfo(key_id, hash_secret(secret), tenant, app, scope, name, ts, None)
     return info, f"{PREFIX}{public}_{secret}"
 
@@ -96,6 +119,9 @@ def list_keys(engine: Engine, tenant: str | None = None) -> list[KeyInfo]:
 
 def revoke_key(engine: Engine, key_id: str, now: float) -> bool:
     with engine.begin() as conn:
-        done = conn.execute(update(_K).where(_K.c.id == key_id, _K.c.revoked_at.is_(None))
-                            .values(revoked_at=datetime.fromtimestamp(now, UTC)))
+        done = conn.execute(
+            update(_K)
+            .where(_K.c.id == key_id, _K.c.revoked_at.is_(None))
+            .values(revoked_at=datetime.fromtimestamp(now, UTC))
+        )
     return done.rowcount == 1

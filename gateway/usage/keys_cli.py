@@ -40,8 +40,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     b.add_argument("amount", help="e.g. 500 or '500 TRY', '20 USD'")
     b.set_defaults(func=_budget)
     for q in (c, ls, r, b):
-        q.add_argument("--database-url", dest="database_url",
-                       help="ledger database URL (env GECIT_DATABASE_URL)")
+        q.add_argument(
+            "--database-url",
+            dest="database_url",
+            help="ledger database URL (env GECIT_DATABASE_URL)",
+        )
 
 
 def parse_amount(text: str) -> tuple[Decimal, str]:
@@ -71,8 +74,14 @@ def _create(args: argparse.Namespace) -> int:
         print(f"gateway keys: {exc}", file=sys.stderr)
         return 2
     engine = _engine(args)
-    info, key = keys.create_key(engine, args.tenant, args.app, name=args.name,
-                                scope="admin" if args.admin else "api", now=time.time())
+    info, key = keys.create_key(
+        engine,
+        args.tenant,
+        args.app,
+        name=args.name,
+        scope="admin" if args.admin else "api",
+        now=time.time(),
+    )
     print(f"key id: {info.id}  tenant: {info.tenant}  app: {info.app}  scope: {info.scope}")
     if budget is not None:
         budgets.set_budget(engine, "key", info.id, budget[0], budget[1], time.time())

@@ -47,23 +47,48 @@ def make_entry(rec: UsageRecord, cost: Cost, tokens_per_s: float | None) -> Entr
     """The entry of a finished request, its values fitted to the ledger's columns."""
     amount, rate = cost.amount, cost.fx_rate_try  # Cost.known / amount_try inlined (event loop)
     amount_try = cost.amount_try if amount is not None and rate is not None else None
-    return fit_entry({
-        "id": rec.request_id, "created_at": rec.created_at, "tenant": rec.tenant, "app": rec.app,
-        "key_id": rec.key_id, "alias": rec.alias, "backend": rec.backend, "model": rec.model,
-        "data_class": rec.data_class, "sensitivity_band": rec.sensitivity_band,
-        "rule": rec.rule, "status": rec.status,
-        "error_kind": rec.error_kind, "prompt_tokens": rec.prompt_tokens,
-        "completion_tokens": rec.completion_tokens, "cached_tokens": rec.cached_tokens,
-        "estimated": rec.estimated, "cost": None if amount is None else str(amount),
-        "currency": cost.currency if amount is not None else None,
-        "fx_rate_try": None if rate is None else str(rate),
-        "cost_try": None if amount_try is None else str(amount_try),
-        "price_source": cost.source, "streamed": rec.streamed, "latency_ms": rec.latency_ms,
-        "ttft_ms": rec.ttft_ms, "tokens_per_s": tokens_per_s, "trace": rec.trace,
-        "attempts": [{"ordinal": a.ordinal, "backend": a.backend, "outcome": a.outcome,
-                      "failure_kind": a.failure_kind, "status": a.status,
-                      "latency_ms": a.latency_ms} for a in rec.attempts],
-    })
+    return fit_entry(
+        {
+            "id": rec.request_id,
+            "created_at": rec.created_at,
+            "tenant": rec.tenant,
+            "app": rec.app,
+            "key_id": rec.key_id,
+            "alias": rec.alias,
+            "backend": rec.backend,
+            "model": rec.model,
+            "data_class": rec.data_class,
+            "sensitivity_band": rec.sensitivity_band,
+            "rule": rec.rule,
+            "status": rec.status,
+            "error_kind": rec.error_kind,
+            "prompt_tokens": rec.prompt_tokens,
+            "completion_tokens": rec.completion_tokens,
+            "cached_tokens": rec.cached_tokens,
+            "estimated": rec.estimated,
+            "cost": None if amount is None else str(amount),
+            "currency": cost.currency if amount is not None else None,
+            "fx_rate_try": None if rate is None else str(rate),
+            "cost_try": None if amount_try is None else str(amount_try),
+            "price_source": cost.source,
+            "streamed": rec.streamed,
+            "latency_ms": rec.latency_ms,
+            "ttft_ms": rec.ttft_ms,
+            "tokens_per_s": tokens_per_s,
+            "trace": rec.trace,
+            "attempts": [
+                {
+                    "ordinal": a.ordinal,
+                    "backend": a.backend,
+                    "outcome": a.outcome,
+                    "failure_kind": a.failure_kind,
+                    "status": a.status,
+                    "latency_ms": a.latency_ms,
+                }
+                for a in rec.attempts
+            ],
+        }
+    )
 
 
 def entry_cost(entry: Entry, field: str = "cost") -> Decimal | None:
@@ -89,8 +114,12 @@ def existing_ids(conn: Connection, ids: Sequence[str]) -> set[str]:
     return {r[0] for r in select_in(conn, _REQUESTS, "id", ids)}
 
 
-def write_entries(engine: Engine, entries: Sequence[Entry], settle: Settle | None = None,
-                  listeners: Sequence[BatchListener] = ()) -> int:
+def write_entries(
+    engine: Engine,
+    entries: Sequence[Entry],
+    settle: Settle | None = None,
+    listeners: Sequence[BatchListener] = (),
+) -> int:
     """Insert the entries whose id is not in the ledger yet; returns how many were new.
 
     One transaction and, per batch: one query for the ids already written, one INSERT per

@@ -23,8 +23,9 @@ SECONDS_PER_HOUR = Decimal(3600)
 
 
 class NodeCostMeter:
-    def __init__(self, hourly_usd: Decimal, *, charge_idle: bool = False,
-                 start: float = 0.0) -> None:
+    def __init__(
+        self, hourly_usd: Decimal, *, charge_idle: bool = False, start: float = 0.0
+    ) -> None:
         self._rate = hourly_usd / SECONDS_PER_HOUR  # USD per second
         self._charge_idle = charge_idle
         self._at = Decimal(repr(start))
@@ -78,15 +79,20 @@ class OnPremCosts:
     def started(self, backend: str, key: object, now: float) -> None:
         policy = self._policy()
         spec = policy.backends.get(backend)
-        if spec is None or spec.zone != "on_prem" or spec.price is not None \
-                or spec.hourly_cost_usd is None:
+        if (
+            spec is None
+            or spec.zone != "on_prem"
+            or spec.price is not None
+            or spec.hourly_cost_usd is None
+        ):
             return
         idle = bool(getattr(policy.billing, "charge_idle_hours", False))
         k = (backend, spec.hourly_cost_usd, idle)
         meter = self._meters.get(k)
         if meter is None:
-            meter = self._meters[k] = NodeCostMeter(spec.hourly_cost_usd, charge_idle=idle,
-                                                    start=now)
+            meter = self._meters[k] = NodeCostMeter(
+                spec.hourly_cost_usd, charge_idle=idle, start=now
+            )
         meter.started(key, now)
         self._open[key] = meter
 

@@ -57,33 +57,55 @@ class PolicyChangeItem:
 
     @classmethod
     def of(cls, change: ChangeLike) -> PolicyChangeItem:
-        return cls(actor=change.actor[:128], at=datetime.fromtimestamp(change.at, UTC),
-                   sha256=change.sha256, previous_sha256=change.previous_sha256,
-                   source=change.source[:1024])
+        return cls(
+            actor=change.actor[:128],
+            at=datetime.fromtimestamp(change.at, UTC),
+            sha256=change.sha256,
+            previous_sha256=change.previous_sha256,
+            source=change.source[:1024],
+        )
 
 
 def write_change(engine: Engine, audit: AuditLog, item: PolicyChangeItem) -> int:
     """The row and its audit entry in one transaction; returns the audit seq."""
     with engine.begin() as conn:
-        conn.execute(_T.insert().values(
-            changed_at=item.at, source=item.source, sha256=item.sha256,
-            accepted=item.accepted, problems=item.problems, actor=item.actor))
-        return audit.append_policy_change_in(conn, PolicyChangeEntry(
-            policy_hash=item.sha256, previous_hash=item.previous_sha256, source=item.source,
-            accepted=item.accepted, actor=item.actor, problems=item.problems, at=item.at))
+        conn.execute(
+            _T.insert().values(
+                changed_at=item.at,
+                source=item.source,
+                sha256=item.sha256,
+                accepted=item.accepted,
+                problems=item.problems,
+                actor=item.actor,
+            )
+        )
+        return audit.append_policy_change_in(
+            conn,
+            PolicyChangeEntry(
+                policy_hash=item.sha256,
+                previous_hash=item.previous_sha256,
+                source=item.source,
+                accepted=item.accepted,
+                actor=item.actor,
+                problems=item.problems,
+                at=item.at,
+            ),
+        )
 
 
 def last_recorded(engine: Engine) -> str | None:
     """The digest of the newest recorded accepted change, if any."""
     with engine.connect() as conn:
-        row = conn.execute(select(_T.c.sha256).where(_T.c.accepted.is_(True))
-                           .order_by(_T.c.id.desc()).limit(1)).first()
+        row = conn.execute(
+            select(_T.c.sha256).where(_T.c.accepted.is_(True)).order_by(_T.c.id.desc()).limit(1)
+        ).first()
     return str(row[0]) if row is not None else None
 
 
 class PolicyChangeLog:
-    def __init__(self, engine: Engine, audit: AuditLog, *, retry_s: float = 0.5,
-                 max_retry_s: float = 30.0) -> None:
+    def __init__(
+        self, engine: Engine, audit: AuditLog, *, retry_s: float = 0.5, max_retry_s: float = 30.0
+    ) -> None:
         self._engine = engine
         self._audit = audit
         self._retry = retry_s
@@ -115,9 +137,15 @@ class PolicyChangeLog:
             log.warning("policy_changes unreadable at start-up (%s)", type(exc).__name__)
             return
         if last != current_sha256:
-            self._queue.put_nowait(PolicyChangeItem(
-                actor=STARTUP_ACTOR, at=datetime.fromtimestamp(now, UTC),
-                sha256=current_sha256, previous_sha256=last, source=source[:1024]))
+            self._queue.put_nowait(
+                PolicyChangeItem(
+                    actor=STARTUP_ACTOR,
+                    at=datetime.fromtimestamp(now, UTC),
+                    sha256=current_sha256,
+                    previous_sha256=last,
+                    source=source[:1024],
+                )
+            )
 
     async def flush(self) -> None:
         """Wait until every queued change is written (tests, shutdown)."""
@@ -129,8 +157,9 @@ class PolicyChangeLog:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.flush(), timeout_s)
         if not self._queue.empty():
-            log.error("%d policy change(s) not recorded in the ledger at shutdown",
-                      self._queue.qsize())
+            log.error(
+                "%d policy change(s) not recorded in the ledger at shutdown", self._queue.qsize()
+            )
         self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
@@ -145,15 +174,20 @@ class PolicyChangeLog:
                     await asyncio.to_thread(write_change, self._engine, self._audit, item)
                     break
                 except Exception as exc:
-                    log.warning("policy change %s not recorded yet (%s); retrying in %.1f s",
-                                item.sha256[:12], type(exc).__name__, delay)
+                    log.warning(
+                        "policy change %s not recorded yet (%s); retrying in %.1f s",
+                        item.sha256[:12],
+                        type(exc).__name__,
+                        delay,
+                    )
                     await asyncio.sleep(delay)
                     delay = min(delay * 2, self._max_retry)
             self._queue.task_done()
 
 
-async def start_change_log(engine: Engine, clock: Clock, stack: contextlib.AsyncExitStack,
-                           sha256: str, source: str) -> PolicyChangeLog:
+async def start_change_log(
+    engine: Engine, clock: Clock, stack: contextlib.AsyncExitStack, sha256: str, source: str
+) -> PolicyChangeLog:
     """For the composition root: started now, drained and stopped with the app."""
     changes = PolicyChangeLog(engine, AuditLog(engine, clock))
     await changes.start(sha256, source, clock.now())

@@ -60,8 +60,13 @@ def load(engine: Engine, doc_id: int) -> StoredPolicy | None:
         row = conn.execute(select(_T).where(_T.c.id == doc_id)).mappings().first()
     if row is None:
         return None
-    return StoredPolicy(id=int(row["id"]), sha256=row["sha256"], text=row["text"],
-                        actor=row["actor"], created_at=row["created_at"])
+    return StoredPolicy(
+        id=int(row["id"]),
+        sha256=row["sha256"],
+        text=row["text"],
+        actor=row["actor"],
+        created_at=row["created_at"],
+    )
 
 
 def known(engine: Engine, sha256: str) -> bool:
@@ -71,8 +76,7 @@ def known(engine: Engine, sha256: str) -> bool:
     return row is not None
 
 
-def append(engine: Engine, text: str, sha256: str, actor: str,
-           at: datetime | None = None) -> Head:
+def append(engine: Engine, text: str, sha256: str, actor: str, at: datetime | None = None) -> Head:
     """Store a document unless it already is the newest one. Returns the newest head.
 
     Replicas starting together would each see "not stored yet" and insert the same document;
@@ -83,8 +87,13 @@ def append(engine: Engine, text: str, sha256: str, actor: str,
         top = conn.execute(select(_T.c.id, _T.c.sha256).order_by(_T.c.id.desc()).limit(1)).first()
         if top is not None and top[1] == sha256:
             return Head(int(top[0]), sha256)
-        new_id = conn.execute(_T.insert().values(
-            created_at=at or datetime.now(UTC).replace(tzinfo=None), sha256=sha256, text=text,
-            actor=actor[:128])).inserted_primary_key
+        new_id = conn.execute(
+            _T.insert().values(
+                created_at=at or datetime.now(UTC).replace(tzinfo=None),
+                sha256=sha256,
+                text=text,
+                actor=actor[:128],
+            )
+        ).inserted_primary_key
     assert new_id is not None
     return Head(int(new_id[0]), sha256)

@@ -20,8 +20,10 @@ MILLION = Decimal(1_000_000)
 SECONDS_PER_HOUR = Decimal(3600)
 QUANTUM = Decimal("1E-10")  # the ledger's Numeric scale
 VENDORED = Path(__file__).resolve().parent / "data" / "model_prices.json"
-LITELLM_FILES = ("model_prices_and_context_window.json",
-                 "model_prices_and_context_window_backup.json")
+LITELLM_FILES = (
+    "model_prices_and_context_window.json",
+    "model_prices_and_context_window_backup.json",
+)
 
 
 def money(amount: Decimal) -> Decimal:
@@ -80,10 +82,12 @@ class Catalog:
                 continue
             try:
                 cached = entry.get("cache_read_input_token_cost")
-                return UnitPrice(input=Decimal(str(entry["input_cost_per_token"])),
-                                 output=Decimal(str(entry["output_cost_per_token"])),
-                                 cached_input=Decimal(str(cached)) if cached is not None else None,
-                                 source="catalog")
+                return UnitPrice(
+                    input=Decimal(str(entry["input_cost_per_token"])),
+                    output=Decimal(str(entry["output_cost_per_token"])),
+                    cached_input=Decimal(str(cached)) if cached is not None else None,
+                    source="catalog",
+                )
             except (KeyError, ArithmeticError, ValueError):
                 continue
         return None
@@ -125,8 +129,9 @@ def litellm_price_file() -> Path | None:
 
 # the only fields Catalog.lookup reads; the rest of litellm's table (~20 fields per model,
 # 3.5 MB of JSON) would stay resident for nothing (~5 MiB of the idle gateway)
-PRICE_FIELDS = frozenset({"input_cost_per_token", "output_cost_per_token",
-                          "cache_read_input_token_cost"})
+PRICE_FIELDS = frozenset(
+    {"input_cost_per_token", "output_cost_per_token", "cache_read_input_token_cost"}
+)
 
 
 def _price_fields(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -138,11 +143,18 @@ def _price_fields(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def load_catalog(path: Path | None = None) -> Catalog:
     chosen = path or litellm_price_file() or VENDORED
     # prices stay exact as their JSON text (parse_float=str); lookup makes the Decimal
-    data = json.loads(chosen.read_text(encoding="utf-8"), parse_float=str,
-                      object_pairs_hook=_price_fields)
+    data = json.loads(
+        chosen.read_text(encoding="utf-8"), parse_float=str, object_pairs_hook=_price_fields
+    )
     models = data.get("models", data) if isinstance(data, dict) else {}
-    clean = {k: v for k, v in models.items() if isinstance(v, dict) and k != "sample_spec"
-             and "input_cost_per_token" in v and "output_cost_per_token" in v}
+    clean = {
+        k: v
+        for k, v in models.items()
+        if isinstance(v, dict)
+        and k != "sample_spec"
+        and "input_cost_per_token" in v
+        and "output_cost_per_token" in v
+    }
     return Catalog(clean, str(chosen))
 
 
@@ -167,8 +179,9 @@ class ThroughputMeter:
 
 
 class Pricer:
-    def __init__(self, policy: Callable[[], Any], catalog: Catalog,
-                 meter: ThroughputMeter | None = None) -> None:
+    def __init__(
+        self, policy: Callable[[], Any], catalog: Catalog, meter: ThroughputMeter | None = None
+    ) -> None:
         self._policy = policy
         self._catalog = catalog
         self.meter = meter or ThroughputMeter()
@@ -202,10 +215,12 @@ class Pricer:
     def _unit_price(self, backend: str, spec: Any) -> UnitPrice | None:
         if spec.price is not None:
             p = spec.price
-            cached = p.cached_input_per_mtok / MILLION if p.cached_input_per_mtok is not None \
-                else None
-            return UnitPrice(p.input_per_mtok / MILLION, p.output_per_mtok / MILLION, cached,
-                             "policy")
+            cached = (
+                p.cached_input_per_mtok / MILLION if p.cached_input_per_mtok is not None else None
+            )
+            return UnitPrice(
+                p.input_per_mtok / MILLION, p.output_per_mtok / MILLION, cached, "policy"
+            )
         if spec.hourly_cost_usd is not None:
             tps = self.meter.tokens_per_s(backend)
             if tps is None:
@@ -234,5 +249,4 @@ class Pricer:
 def cost_of(unit: UnitPrice, prompt: int, completion: int, cached: int = 0) -> Decimal:
     cached = min(cached, prompt)
     cached_rate = unit.cached_input if unit.cached_input is not None else unit.input
-    return ((prompt - cached) * unit.input + cached * cached_rate
-            + completion * unit.output)
+    return (prompt - cached) * unit.input + cached * cached_rate + completion * unit.output

@@ -40,12 +40,21 @@ Observer = Callable[[UsageRecord, Entry], None]
 
 
 class Recorder:
-    def __init__(self, engine: Engine, pricer: Pricer, journal: Journal | None = None, *,
-                 settle: Settle | None = None, observers: Sequence[Observer] = (),
-                 listeners: Sequence[BatchListener] = (),
-                 batch_size: int = 500, flush_interval: float = 0.2,
-                 sync_interval: float = 0.05, max_buffer: int = 100_000,
-                 quarantine: Quarantine | None = None) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        pricer: Pricer,
+        journal: Journal | None = None,
+        *,
+        settle: Settle | None = None,
+        observers: Sequence[Observer] = (),
+        listeners: Sequence[BatchListener] = (),
+        batch_size: int = 500,
+        flush_interval: float = 0.2,
+        sync_interval: float = 0.05,
+        max_buffer: int = 100_000,
+        quarantine: Quarantine | None = None,
+    ) -> None:
         self._engine = engine
         self.quarantine = quarantine if quarantine is not None else Quarantine(None)
         self._pricer = pricer
@@ -78,8 +87,9 @@ class Recorder:
         if rec.onprem_cost_usd is not None:  # the node's hourly cost, shared (never per-tps)
             cost = self._pricer.shared_onprem(rec.onprem_cost_usd)
         else:
-            cost = self._pricer.price(rec.backend, rec.prompt_tokens, rec.completion_tokens,
-                                      rec.cached_tokens)
+            cost = self._pricer.price(
+                rec.backend, rec.prompt_tokens, rec.completion_tokens, rec.cached_tokens
+            )
         entry = make_entry(rec, cost, tps)
         seq: int | None = None
         if self._journal is not None:
@@ -157,8 +167,9 @@ class Recorder:
             self._leftovers = []
             await asyncio.sleep(self._interval)
             while self._buffer:
-                batch = [self._buffer.popleft()
-                         for _ in range(min(self._batch_size, len(self._buffer)))]
+                batch = [
+                    self._buffer.popleft() for _ in range(min(self._batch_size, len(self._buffer)))
+                ]
                 self.written += await self._write_safely([e for _, e in batch])
                 self._committed(batch)
             if self._journal is not None:
@@ -185,8 +196,11 @@ class Recorder:
         new, refused = await self._until_not_away(entries)
         if refused is None:
             return new
-        log.warning("ledger batch of %d refused (%s); writing it row by row", len(entries),
-                    reason_of(refused))
+        log.warning(
+            "ledger batch of %d refused (%s); writing it row by row",
+            len(entries),
+            reason_of(refused),
+        )
         for entry in entries:
             n, refused = await self._until_not_away([entry])
             new += n
@@ -198,20 +212,23 @@ class Recorder:
         delay = 0.1
         while True:
             try:
-                n = await asyncio.to_thread(write_entries, self._engine, entries,
-                                            self._settle, self._listeners)
+                n = await asyncio.to_thread(
+                    write_entries, self._engine, entries, self._settle, self._listeners
+                )
                 return n, None
             except Exception as exc:
                 if not _database_away(exc) and await self._reachable():
                     return 0, exc
-                log.warning("ledger write failed (%s); retrying in %.1fs",
-                            type(exc).__name__, delay)
+                log.warning(
+                    "ledger write failed (%s); retrying in %.1fs", type(exc).__name__, delay
+                )
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
 
     async def _reachable(self) -> bool:
         """Whether the database answers at all: a refusal while it does not (a restart
         mid-transaction can surface as any error) is a wait, never a quarantine."""
+
         def ping() -> None:
             with self._engine.connect() as conn:
                 conn.execute(text("SELECT 1"))
@@ -226,11 +243,10 @@ class Recorder:
         try:  # entries of an older build may predate fitting: fit them too
             entries = await asyncio.to_thread(lambda: [fit_entry(e) for e in read_segment(path)])
         except OSError as exc:
-            log.error("journal segment %s unreadable (%s); left in place", path.name,
-                      exc.strerror)
+            log.error("journal segment %s unreadable (%s); left in place", path.name, exc.strerror)
             return
         for i in range(0, len(entries), self._batch_size):
-            self.replayed += await self._write_safely(entries[i:i + self._batch_size])
+            self.replayed += await self._write_safely(entries[i : i + self._batch_size])
         if self._journal is not None:
             self._journal.forget(path)
         log.info("journal segment %s replayed", path.name)

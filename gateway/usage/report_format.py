@@ -26,10 +26,23 @@ from gateway.usage.reports import Money, Rates, Report, ReportRow
 
 FORMATS = ("table", "csv", "json")
 BILLING: tuple[str, ...] = Money.FIELDS
-METRICS: tuple[str, ...] = ("currency", "requests", "errors", "error_rate", "prompt_tokens",
-                            "completion_tokens", "total_tokens", "cost", "cost_try", *BILLING,
-                            "on_prem_share", "p95_ttft_ms", "cloud_equivalent", "saving",
-                            "unpriced_requests")
+METRICS: tuple[str, ...] = (
+    "currency",
+    "requests",
+    "errors",
+    "error_rate",
+    "prompt_tokens",
+    "completion_tokens",
+    "total_tokens",
+    "cost",
+    "cost_try",
+    *BILLING,
+    "on_prem_share",
+    "p95_ttft_ms",
+    "cloud_equivalent",
+    "saving",
+    "unpriced_requests",
+)
 UNPRICED_TOKENS: tuple[str, ...] = ("unpriced_prompt_tokens", "unpriced_completion_tokens")
 COST_FIGURES: tuple[str, ...] = ("cost", "cost_try", *BILLING, "cloud_equivalent", "saving")
 RATE_COLUMNS: tuple[str, ...] = ("usd_try", "kdv_rate")  # CSV only: the rates used, per row
@@ -79,18 +92,26 @@ def metrics(row: ReportRow, rates: Rates, full: bool = False) -> dict[str, Any]:
     six = exact if full else money
     tax = exact if full else cents
     figures = row.billing(rates).as_dict()
-    return {"currency": row.currency, "requests": row.requests, "errors": row.errors,
-            "error_rate": round(row.error_rate, 6), "prompt_tokens": row.prompt_tokens,
-            "completion_tokens": row.completion_tokens, "total_tokens": row.total_tokens,
-            "cost": six(row.cost), "cost_try": six(row.cost_try),
-            **{k: tax(v) for k, v in figures.items()},
-            "on_prem_share": round(row.on_prem_share, 6),
-            "p95_ttft_ms": None if p95 is None else round(p95, 1),
-            "cloud_equivalent": six(row.cloud_equivalent), "saving": six(row.saving),
-            "unpriced_requests": row.unpriced_requests,
-            "unpriced_prompt_tokens": row.unpriced_prompt_tokens,
-            "unpriced_completion_tokens": row.unpriced_completion_tokens,
-            "cost_complete": row.cost_complete}
+    return {
+        "currency": row.currency,
+        "requests": row.requests,
+        "errors": row.errors,
+        "error_rate": round(row.error_rate, 6),
+        "prompt_tokens": row.prompt_tokens,
+        "completion_tokens": row.completion_tokens,
+        "total_tokens": row.total_tokens,
+        "cost": six(row.cost),
+        "cost_try": six(row.cost_try),
+        **{k: tax(v) for k, v in figures.items()},
+        "on_prem_share": round(row.on_prem_share, 6),
+        "p95_ttft_ms": None if p95 is None else round(p95, 1),
+        "cloud_equivalent": six(row.cloud_equivalent),
+        "saving": six(row.saving),
+        "unpriced_requests": row.unpriced_requests,
+        "unpriced_prompt_tokens": row.unpriced_prompt_tokens,
+        "unpriced_completion_tokens": row.unpriced_completion_tokens,
+        "cost_complete": row.cost_complete,
+    }
 
 
 def unpriced_line(report: Report) -> str | None:
@@ -99,20 +120,26 @@ def unpriced_line(report: Report) -> str | None:
     if n == 0:
         return None
     total = sum(t.requests for t in report.totals)
-    return (f"{n:,} of {total:,} requests had no known price (cost unknown, not zero): the "
-            "cost, TRY and KDV figures marked incomplete leave them out, and cloud_equivalent "
-            "and saving compare the priced requests only")
+    return (
+        f"{n:,} of {total:,} requests had no known price (cost unknown, not zero): the "
+        "cost, TRY and KDV figures marked incomplete leave them out, and cloud_equivalent "
+        "and saving compare the priced requests only"
+    )
 
 
 def rates_line(rates: Rates) -> str:
     """The rates used, in words, for the table header and the dashboard."""
-    fx = (f"1 USD = {rate_text(rates.usd_try)} TRY (policy billing.usd_try)"
-          if rates.usd_try is not None
-          else "TRY: no rate, billing.usd_try is not set in the policy (TRY figures not shown)")
-    kdv = (f"KDV {percent(rates.kdv_rate)} (policy billing.kdv_rate)"
-           if rates.kdv_rate is not None
-           else "KDV: no rate, billing.kdv_rate is not set in the policy "
-                "(KDV and totals with KDV not shown)")
+    fx = (
+        f"1 USD = {rate_text(rates.usd_try)} TRY (policy billing.usd_try)"
+        if rates.usd_try is not None
+        else "TRY: no rate, billing.usd_try is not set in the policy (TRY figures not shown)"
+    )
+    kdv = (
+        f"KDV {percent(rates.kdv_rate)} (policy billing.kdv_rate)"
+        if rates.kdv_rate is not None
+        else "KDV: no rate, billing.kdv_rate is not set in the policy "
+        "(KDV and totals with KDV not shown)"
+    )
     return f"rates: {fx}; {kdv}"
 
 
@@ -121,23 +148,27 @@ def _notes(rates: Rates) -> dict[str, str]:
     kdv = rates.kdv_rate
     return {
         "p95_ttft_ms": "upper bound of the fixed histogram bucket holding the 95th "
-                       "percentile, merged from daily rollups",
+        "percentile, merged from daily rollups",
         "cloud_equivalent": "the same tokens on the cheapest cloud backend the policy "
-                            "allows for their data class (USD rows only)",
+        "allows for their data class (USD rows only)",
         "days": "UTC days, both ends inclusive",
         "cost_try": "TRY at the rate each request was priced with (from the ledger)",
-        "usd_try": (f"net_try, kdv_try and gross_try use 1 USD = {format(fx, 'f')} TRY, the "
-                    "policy's billing.usd_try when the report was made" if fx is not None else
-                    "billing.usd_try is not set in the policy: the TRY figures are null, "
-                    "not zero"),
-        "kdv": (f"KDV at {percent(kdv)} (the policy's billing.kdv_rate) of the cost before "
-                "tax, shown separately: gross = net + kdv" if kdv is not None else
-                "billing.kdv_rate is not set in the policy: kdv_* and gross_* are null, "
-                "not zero"),
+        "usd_try": (
+            f"net_try, kdv_try and gross_try use 1 USD = {format(fx, 'f')} TRY, the "
+            "policy's billing.usd_try when the report was made"
+            if fx is not None
+            else "billing.usd_try is not set in the policy: the TRY figures are null, not zero"
+        ),
+        "kdv": (
+            f"KDV at {percent(kdv)} (the policy's billing.kdv_rate) of the cost before "
+            "tax, shown separately: gross = net + kdv"
+            if kdv is not None
+            else "billing.kdv_rate is not set in the policy: kdv_* and gross_* are null, not zero"
+        ),
         "money": "exact decimal strings; the CSV and table round half-up to the cent / kuruş",
         "cost_complete": "false when unpriced_requests > 0: those requests had no known price "
-                         "(their cost is unknown, not zero) and are in none of the row's cost "
-                         "figures, which are therefore incomplete",
+        "(their cost is unknown, not zero) and are in none of the row's cost "
+        "figures, which are therefore incomplete",
     }
 
 
@@ -149,11 +180,15 @@ def to_json(report: Report) -> dict[str, Any]:
     if line is not None:
         notes["unpriced"] = line
     return {
-        "from": q.start.isoformat(), "to": q.end.isoformat(), "group_by": list(q.group_by),
+        "from": q.start.isoformat(),
+        "to": q.end.isoformat(),
+        "group_by": list(q.group_by),
         "tenant": q.tenant,
-        "rates": {"usd_try": _as_written(rates.usd_try),
-                  "kdv_rate": _as_written(rates.kdv_rate),
-                  "source": "policy billing"},
+        "rates": {
+            "usd_try": _as_written(rates.usd_try),
+            "kdv_rate": _as_written(rates.kdv_rate),
+            "source": "policy billing",
+        },
         "rows": [{**r.group, **metrics(r, rates, full=True)} for r in report.rows],
         "totals": [metrics(t, rates, full=True) for t in report.totals],
         "cost_complete": all(t.cost_complete for t in report.totals),
@@ -166,8 +201,11 @@ def _records(report: Report, csv_only: bool) -> tuple[list[str], list[list[Any]]
     rates), else the money figures of an incomplete row carry `INCOMPLETE_MARK`."""
     rates = report.rates
     extra = [rate_text(rates.usd_try), rate_text(rates.kdv_rate)] if csv_only else []
-    header = [*report.query.group_by, *METRICS,
-              *((*UNPRICED_TOKENS, COMPLETE_COLUMN, *RATE_COLUMNS) if csv_only else ())]
+    header = [
+        *report.query.group_by,
+        *METRICS,
+        *((*UNPRICED_TOKENS, COMPLETE_COLUMN, *RATE_COLUMNS) if csv_only else ()),
+    ]
     blanks = [""] * (len(report.query.group_by) - 1)
     lines: list[list[Any]] = []
     for r in [*report.rows, *report.totals]:
@@ -200,8 +238,10 @@ def to_table(report: Report) -> str:
     n_keys = len(report.query.group_by)
 
     def fmt(row: list[str]) -> str:
-        return "  ".join(c.ljust(w) if i < n_keys else c.rjust(w)
-                         for i, (c, w) in enumerate(zip(row, widths, strict=True)))
+        return "  ".join(
+            c.ljust(w) if i < n_keys else c.rjust(w)
+            for i, (c, w) in enumerate(zip(row, widths, strict=True))
+        )
 
     out = [rates_line(report.rates), fmt(cells[0]), "  ".join("-" * w for w in widths)]
     out += [fmt(r) for r in cells[1:]]
@@ -210,6 +250,8 @@ def to_table(report: Report) -> str:
         out.append(f"{INCOMPLETE_MARK} cost incomplete: {line}")
     q = report.query
     scope = f" tenant={q.tenant}" if q.tenant else ""
-    out.append(f"({q.start.isoformat()} .. {q.end.isoformat()} UTC{scope}; p95 TTFT from "
-               "bucketed rollups; net/kdv/gross rounded half-up to the cent/kuruş)")
+    out.append(
+        f"({q.start.isoformat()} .. {q.end.isoformat()} UTC{scope}; p95 TTFT from "
+        "bucketed rollups; net/kdv/gross rounded half-up to the cent/kuruş)"
+    )
     return "\n".join(out) + "\n"

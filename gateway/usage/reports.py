@@ -57,8 +57,9 @@ MTOK = Decimal(1_000_000)
 
 # Products of rollup sums (9 decimals) and policy rates are exact well inside 100 digits; the
 # Inexact trap turns any rounding into an error instead of a silently wrong figure.
-EXACT = Context(prec=100, rounding=ROUND_HALF_UP,
-                traps=[Inexact, InvalidOperation, DivisionByZero, Overflow])
+EXACT = Context(
+    prec=100, rounding=ROUND_HALF_UP, traps=[Inexact, InvalidOperation, DivisionByZero, Overflow]
+)
 QUOTIENT = Context(prec=34, rounding=ROUND_HALF_UP, traps=[InvalidOperation, DivisionByZero])
 
 
@@ -133,8 +134,9 @@ class RefPrice:
     output_per_mtok: Decimal
 
     def cost(self, prompt_tokens: int, completion_tokens: int) -> Decimal:
-        return (prompt_tokens * self.input_per_mtok
-                + completion_tokens * self.output_per_mtok) / MTOK
+        return (
+            prompt_tokens * self.input_per_mtok + completion_tokens * self.output_per_mtok
+        ) / MTOK
 
 
 class CloudReference(Protocol):
@@ -153,8 +155,9 @@ class ReportQuery:
     def __post_init__(self) -> None:
         bad = [g for g in self.group_by if g not in GROUP_KEYS]
         if bad:
-            raise ReportError(f"unknown group-by key(s) {', '.join(bad)}; "
-                              f"choose from {', '.join(GROUP_KEYS)}")
+            raise ReportError(
+                f"unknown group-by key(s) {', '.join(bad)}; choose from {', '.join(GROUP_KEYS)}"
+            )
         if not self.group_by:
             raise ReportError("group by at least one of " + ", ".join(GROUP_KEYS))
         if len(set(self.group_by)) != len(self.group_by):
@@ -162,8 +165,7 @@ class ReportQuery:
         if self.end < self.start:
             raise ReportError("the report range ends before it starts", param="from")
         if self.end > LAST_DAY:
-            raise ReportError(f"the report range must end by {LAST_DAY.isoformat()}",
-                              param="to")
+            raise ReportError(f"the report range must end by {LAST_DAY.isoformat()}", param="to")
 
 
 @dataclass
@@ -185,8 +187,18 @@ class ReportRow:
     unpriced_prompt_tokens: int = 0
     unpriced_completion_tokens: int = 0
 
-    SUMS = ("requests", "errors", "prompt_tokens", "completion_tokens", "cost", "cost_try",
-            "on_prem_requests", "cloud_equivalent", "comparable_cost", *UNPRICED_COLUMNS)
+    SUMS = (
+        "requests",
+        "errors",
+        "prompt_tokens",
+        "completion_tokens",
+        "cost",
+        "cost_try",
+        "on_prem_requests",
+        "cloud_equivalent",
+        "comparable_cost",
+        *UNPRICED_COLUMNS,
+    )
 
     @property
     def total_tokens(self) -> int:
@@ -269,8 +281,16 @@ def _is_month_end(d: date) -> bool:
     return _next_month(d) == date.fromordinal(d.toordinal() + 1)
 
 
-SUMMED: tuple[str, ...] = ("requests", "errors", "prompt_tokens", "completion_tokens",
-                           "cost_nanos", "cost_try_nanos", *UNPRICED_COLUMNS, *BUCKET_COLUMNS)
+SUMMED: tuple[str, ...] = (
+    "requests",
+    "errors",
+    "prompt_tokens",
+    "completion_tokens",
+    "cost_nanos",
+    "cost_try_nanos",
+    *UNPRICED_COLUMNS,
+    *BUCKET_COLUMNS,
+)
 
 
 def _select(roll: Table, q: ReportQuery, day_col: str, lo: date, hi: date) -> Any:
@@ -278,27 +298,34 @@ def _select(roll: Table, q: ReportQuery, day_col: str, lo: date, hi: date) -> An
     keys = [c[g] for g in q.group_by]
     extra = [c[k] for k in ("zone", "data_class", "currency") if k not in q.group_by]
     sums = [func.sum(c[n]) for n in SUMMED]
-    stmt = (select(*keys, *extra, *sums).where(c[day_col] >= lo, c[day_col] <= hi)
-            .group_by(*keys, *extra))
+    stmt = (
+        select(*keys, *extra, *sums)
+        .where(c[day_col] >= lo, c[day_col] <= hi)
+        .group_by(*keys, *extra)
+    )
     if q.tenant is not None:
         stmt = stmt.where(c.tenant == q.tenant)
     return stmt
 
 
 def _part(q: ReportQuery, rec: Sequence[Any], reference: CloudReference) -> ReportRow:
-    cols = list(q.group_by) + [k for k in ("zone", "data_class", "currency")
-                               if k not in q.group_by]
-    named = dict(zip(cols, rec[:len(cols)], strict=True))
-    v = dict(zip(SUMMED, (int(x or 0) for x in rec[len(cols):]), strict=True))
-    row = ReportRow(group={g: _text(named[g]) for g in q.group_by},
-                    currency=str(named["currency"]), requests=v["requests"],
-                    errors=v["errors"], prompt_tokens=v["prompt_tokens"],
-                    completion_tokens=v["completion_tokens"], cost=from_nanos(v["cost_nanos"]),
-                    cost_try=from_nanos(v["cost_try_nanos"]),
-                    buckets=[v[b] for b in BUCKET_COLUMNS],
-                    unpriced_requests=v["unpriced_requests"],
-                    unpriced_prompt_tokens=v["unpriced_prompt_tokens"],
-                    unpriced_completion_tokens=v["unpriced_completion_tokens"])
+    cols = list(q.group_by) + [k for k in ("zone", "data_class", "currency") if k not in q.group_by]
+    named = dict(zip(cols, rec[: len(cols)], strict=True))
+    v = dict(zip(SUMMED, (int(x or 0) for x in rec[len(cols) :]), strict=True))
+    row = ReportRow(
+        group={g: _text(named[g]) for g in q.group_by},
+        currency=str(named["currency"]),
+        requests=v["requests"],
+        errors=v["errors"],
+        prompt_tokens=v["prompt_tokens"],
+        completion_tokens=v["completion_tokens"],
+        cost=from_nanos(v["cost_nanos"]),
+        cost_try=from_nanos(v["cost_try_nanos"]),
+        buckets=[v[b] for b in BUCKET_COLUMNS],
+        unpriced_requests=v["unpriced_requests"],
+        unpriced_prompt_tokens=v["unpriced_prompt_tokens"],
+        unpriced_completion_tokens=v["unpriced_completion_tokens"],
+    )
     if named["zone"] == "on_prem":
         row.on_prem_requests = row.requests
     prices = reference.prices(str(named["data_class"])) if row.currency == "USD" else ()
@@ -314,14 +341,21 @@ def _text(v: Any) -> str:
     return v.isoformat() if isinstance(v, date) else str(v)
 
 
-def run_report(engine: Engine, q: ReportQuery, reference: CloudReference | None = None,
-               rates: Rates | None = None) -> Report:
+def run_report(
+    engine: Engine,
+    q: ReportQuery,
+    reference: CloudReference | None = None,
+    rates: Rates | None = None,
+) -> Report:
     ref = reference or NoReference()
     groups: dict[tuple[Any, ...], ReportRow] = {}
     totals: dict[str, ReportRow] = {}
     with engine.connect() as conn:
-        records = [rec for table, col, lo, hi in _segments(q)
-                   for rec in conn.execute(_select(table, q, col, lo, hi))]
+        records = [
+            rec
+            for table, col, lo, hi in _segments(q)
+            for rec in conn.execute(_select(table, q, col, lo, hi))
+        ]
         for rec in records:
             part = _part(q, rec, ref)
             key = (*part.group.values(), part.currency)

@@ -21,18 +21,29 @@ def _day(text: str) -> date:
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("report", help="cost report from the daily rollups")
-    p.add_argument("--from", dest="start", type=_day,
-                   help="first UTC day (default: the 1st of this month)")
+    p.add_argument(
+        "--from", dest="start", type=_day, help="first UTC day (default: the 1st of this month)"
+    )
     p.add_argument("--to", dest="end", type=_day, help="last UTC day, inclusive (default: today)")
-    p.add_argument("--group-by", dest="group_by", default="tenant",
-                   help="comma list of tenant,app,backend,model,data_class,day")
+    p.add_argument(
+        "--group-by",
+        dest="group_by",
+        default="tenant",
+        help="comma list of tenant,app,backend,model,data_class,day",
+    )
     p.add_argument("--format", choices=("table", "csv", "json"), default="table")
     p.add_argument("--tenant", help="only this tenant's traffic")
     p.add_argument("--database-url", dest="database_url", help="env GECIT_DATABASE_URL")
-    p.add_argument("--policy", help="policy YAML for the cloud reference and the billing rates "
-                   "(USD->TRY, KDV) (env GECIT_POLICY)")
-    p.add_argument("--rebuild", action="store_true",
-                   help="recompute the rollups of the range from the ledger first")
+    p.add_argument(
+        "--policy",
+        help="policy YAML for the cloud reference and the billing rates "
+        "(USD->TRY, KDV) (env GECIT_POLICY)",
+    )
+    p.add_argument(
+        "--rebuild",
+        action="store_true",
+        help="recompute the rollups of the range from the ledger first",
+    )
     p.set_defaults(func=_report)
 
 
@@ -49,10 +60,12 @@ def _report(args: argparse.Namespace) -> int:
     settings = Settings.from_env(database_url=args.database_url, policy=args.policy)
     today = datetime.now(UTC).date()
     try:
-        query = ReportQuery(start=args.start or today.replace(day=1), end=args.end or today,
-                            group_by=tuple(g.strip() for g in args.group_by.split(",")
-                                           if g.strip()),
-                            tenant=args.tenant)
+        query = ReportQuery(
+            start=args.start or today.replace(day=1),
+            end=args.end or today,
+            group_by=tuple(g.strip() for g in args.group_by.split(",") if g.strip()),
+            tenant=args.tenant,
+        )
         policy = load_file(settings.policy, limits_from(settings)).policy
     except (ReportError, PolicyError) as exc:
         print(f"gateway report: {exc}", file=sys.stderr)
@@ -61,13 +74,13 @@ def _report(args: argparse.Namespace) -> int:
     try:
         if args.rebuild:
             rebuild(engine, zone_resolver(zones_of(policy)), query.start, query.end)
-        report = run_report(engine, query, PolicyCloudReference(policy, today),
-                            Rates.of(policy.billing))
+        report = run_report(
+            engine, query, PolicyCloudReference(policy, today), Rates.of(policy.billing)
+        )
     finally:
         engine.dispose()
     if args.format == "json":
-        sys.stdout.write(orjson.dumps(to_json(report), option=orjson.OPT_INDENT_2).decode()
-                         + "\n")
+        sys.stdout.write(orjson.dumps(to_json(report), option=orjson.OPT_INDENT_2).decode() + "\n")
     elif args.format == "csv":
         sys.stdout.write(to_csv(report))
     else:

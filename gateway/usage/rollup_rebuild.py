@@ -69,21 +69,39 @@ def _ledger_aggregate(req: Table, dialect: str, zones: dict[str, str]) -> Select
     """GROUP BY the rollup key over the ledger, in rollup column order (KEY + SUM columns)."""
     c = req.c
     cur = func.coalesce(c.currency, "USD")
-    cost = [func.coalesce(func.sum(cast(func.round(c[name] * NANOS_INT), BigInteger)), 0)
-            for name in ("cost", "cost_try")]
+    cost = [
+        func.coalesce(func.sum(cast(func.round(c[name] * NANOS_INT), BigInteger)), 0)
+        for name in ("cost", "cost_try")
+    ]
     backend = func.coalesce(c.backend, "")
-    zone: Any = (case(*[(backend == b, z) for b, z in zones.items()], else_="")
-                 if zones else literal(""))
-    group = [_utc_date(c.created_at, dialect), func.coalesce(c.tenant, ""),
-             func.coalesce(c.app, ""), backend, func.coalesce(c.model, ""),
-             func.coalesce(c.data_class, ""), zone, cur]
+    zone: Any = (
+        case(*[(backend == b, z) for b, z in zones.items()], else_="") if zones else literal("")
+    )
+    group = [
+        _utc_date(c.created_at, dialect),
+        func.coalesce(c.tenant, ""),
+        func.coalesce(c.app, ""),
+        backend,
+        func.coalesce(c.model, ""),
+        func.coalesce(c.data_class, ""),
+        zone,
+        cur,
+    ]
     err = case(((c.status >= 400) | c.error_kind.is_not(None), 1), else_=0)
     unknown = c.cost.is_(None)
-    unpriced = [func.sum(case((unknown, v), else_=0))
-                for v in (1, c.prompt_tokens, c.completion_tokens)]
-    return select(*group, func.count(), func.sum(err), func.sum(c.prompt_tokens),
-                  func.sum(c.completion_tokens), *cost, *_bucket_sums(c.ttft_ms),
-                  *unpriced).group_by(*group)
+    unpriced = [
+        func.sum(case((unknown, v), else_=0)) for v in (1, c.prompt_tokens, c.completion_tokens)
+    ]
+    return select(
+        *group,
+        func.count(),
+        func.sum(err),
+        func.sum(c.prompt_tokens),
+        func.sum(c.completion_tokens),
+        *cost,
+        *_bucket_sums(c.ttft_ms),
+        *unpriced,
+    ).group_by(*group)
 
 
 def utc_midnight(day: date) -> datetime:
@@ -98,8 +116,9 @@ def _as_date(v: Any) -> date:
     return date.fromisoformat(str(v)[:10])
 
 
-def rebuild(engine: Engine, zone_of: ZoneOf, start: date | None = None,
-            end: date | None = None) -> int:
+def rebuild(
+    engine: Engine, zone_of: ZoneOf, start: date | None = None, end: date | None = None
+) -> int:
     """Recompute rollups for UTC days in [start, end] (all days when None) from the ledger,
     in the database (INSERT ... SELECT ... GROUP BY). One transaction, so readers see the old
     rows or the new ones. Returns the number of rollup rows written."""
@@ -119,8 +138,7 @@ def rebuild(engine: Engine, zone_of: ZoneOf, start: date | None = None,
         conn.execute(delete(roll).where(*days))
         conn.execute(roll.insert().from_select(list(KEY_COLUMNS + SUM_COLUMNS), agg))
         _rebuild_months(conn, roll, start, end)
-        return int(conn.execute(select(func.count()).select_from(roll).where(*days))
-                   .scalar_one())
+        return int(conn.execute(select(func.count()).select_from(roll).where(*days)).scalar_one())
 
 
 def _month_expr(col: Any, dialect: str) -> Any:
@@ -129,8 +147,7 @@ def _month_expr(col: Any, dialect: str) -> Any:
     return func.date(col, "start of month")
 
 
-def _rebuild_months(conn: Connection, roll: Table, start: date | None, end: date | None
-                    ) -> None:
+def _rebuild_months(conn: Connection, roll: Table, start: date | None, end: date | None) -> None:
     """Recompute the months that [start, end] touches from the (complete) daily rows."""
     days: list[Any] = []
     months: list[Any] = []
@@ -141,7 +158,6 @@ def _rebuild_months(conn: Connection, roll: Table, start: date | None, end: date
         days.append(roll.c.day <= end.replace(day=monthrange(end.year, end.month)[1]))
         months.append(MONTHLY.c.month <= month_of(end))
     keys = [_month_expr(roll.c.day, conn.dialect.name), *[roll.c[k] for k in KEY_COLUMNS[1:]]]
-    agg = (select(*keys, *[func.sum(roll.c[c]) for c in SUM_COLUMNS]).where(*days)
-           .group_by(*keys))
+    agg = select(*keys, *[func.sum(roll.c[c]) for c in SUM_COLUMNS]).where(*days).group_by(*keys)
     conn.execute(delete(MONTHLY).where(*months))
     conn.execute(MONTHLY.insert().from_select(list(MONTH_KEY_COLUMNS + SUM_COLUMNS), agg))

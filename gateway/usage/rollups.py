@@ -41,17 +41,34 @@ from gateway.usage.bulk import upsert_sums
 from gateway.usage.tables import RequestRow
 
 # Upper bounds (ms) of the TTFT buckets; one more bucket holds everything above the last bound.
-TTFT_BOUNDS_MS: tuple[int, ...] = (50, 100, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000,
-                                   10000)
+TTFT_BOUNDS_MS: tuple[int, ...] = (50, 100, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000, 10000)
 N_BUCKETS = len(TTFT_BOUNDS_MS) + 1
 BUCKET_COLUMNS: tuple[str, ...] = tuple(f"ttft_b{i:02d}" for i in range(N_BUCKETS))
-KEY_COLUMNS: tuple[str, ...] = ("day", "tenant", "app", "backend", "model", "data_class", "zone",
-                                "currency")
-UNPRICED_COLUMNS: tuple[str, ...] = ("unpriced_requests", "unpriced_prompt_tokens",
-                                     "unpriced_completion_tokens")
-SUM_COLUMNS: tuple[str, ...] = ("requests", "errors", "prompt_tokens", "completion_tokens",
-                                "cost_nanos", "cost_try_nanos", *BUCKET_COLUMNS,
-                                *UNPRICED_COLUMNS)
+KEY_COLUMNS: tuple[str, ...] = (
+    "day",
+    "tenant",
+    "app",
+    "backend",
+    "model",
+    "data_class",
+    "zone",
+    "currency",
+)
+UNPRICED_COLUMNS: tuple[str, ...] = (
+    "unpriced_requests",
+    "unpriced_prompt_tokens",
+    "unpriced_completion_tokens",
+)
+SUM_COLUMNS: tuple[str, ...] = (
+    "requests",
+    "errors",
+    "prompt_tokens",
+    "completion_tokens",
+    "cost_nanos",
+    "cost_try_nanos",
+    *BUCKET_COLUMNS,
+    *UNPRICED_COLUMNS,
+)
 
 ZoneOf = Callable[[str], str | None]
 """backend name -> "on_prem" | "cloud" | None (unknown backend)."""
@@ -61,8 +78,7 @@ def _count_column(name: str | None = None, *, server_default: bool = False) -> A
     """A NOT NULL BIGINT sum column; the unpriced counts (migration 0005) also carry a server
     default of 0, which is how they were added to tables that already had rows."""
     args: tuple[Any, ...] = (BigInteger,) if name is None else (name, BigInteger)
-    return Column(*args, nullable=False, default=0,
-                  server_default="0" if server_default else None)
+    return Column(*args, nullable=False, default=0, server_default="0" if server_default else None)
 
 
 class RollupRow(SQLModel, table=True):
@@ -81,13 +97,13 @@ class RollupRow(SQLModel, table=True):
     requests: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
     errors: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
     prompt_tokens: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
-    completion_tokens: int = Field(default=0,
-                                   sa_column=Column(BigInteger, nullable=False, default=0))
+    completion_tokens: int = Field(
+        default=0, sa_column=Column(BigInteger, nullable=False, default=0)
+    )
     # money as exact integer nano-units of `currency` (1e-9): exact sums on SQLite and PostgreSQL
     cost_nanos: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
     # the same traffic in TRY at the rate each ledger row was priced with
-    cost_try_nanos: int = Field(default=0,
-                                sa_column=Column(BigInteger, nullable=False, default=0))
+    cost_try_nanos: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
     ttft_b00: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
     ttft_b01: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
     ttft_b02: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
@@ -103,17 +119,23 @@ class RollupRow(SQLModel, table=True):
     ttft_b12: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
     # requests whose cost is unknown (NULL in the ledger) and their tokens: not in the cost sums
     unpriced_requests: int = Field(default=0, sa_column=_count_column(server_default=True))
-    unpriced_prompt_tokens: int = Field(default=0,
-                                        sa_column=_count_column(server_default=True))
-    unpriced_completion_tokens: int = Field(default=0,
-                                            sa_column=_count_column(server_default=True))
+    unpriced_prompt_tokens: int = Field(default=0, sa_column=_count_column(server_default=True))
+    unpriced_completion_tokens: int = Field(default=0, sa_column=_count_column(server_default=True))
 
 
 MONTH_KEY_COLUMNS: tuple[str, ...] = ("month", *KEY_COLUMNS[1:])
-_KEY_LENGTHS = {"tenant": 128, "app": 128, "backend": 128, "model": 256, "data_class": 16,
-                "zone": 16, "currency": 3}
+_KEY_LENGTHS = {
+    "tenant": 128,
+    "app": 128,
+    "backend": 128,
+    "model": 256,
+    "data_class": 16,
+    "zone": 16,
+    "currency": 3,
+}
 MONTHLY = Table(
-    "usage_monthly", SQLModel.metadata,
+    "usage_monthly",
+    SQLModel.metadata,
     Column("month", Date, primary_key=True),  # the 1st of the UTC month
     *[Column(k, String(n), primary_key=True) for k, n in _KEY_LENGTHS.items()],
     *[_count_column(c, server_default=c in UNPRICED_COLUMNS) for c in SUM_COLUMNS],
@@ -176,21 +198,34 @@ class Delta:
 
     def sums(self) -> tuple[int, ...]:
         """The SUM_COLUMNS values, in that order."""
-        return (self.requests, self.errors, self.prompt_tokens, self.completion_tokens,
-                to_nanos(self.cost), to_nanos(self.cost_try), *self.buckets,
-                self.unpriced_requests, self.unpriced_prompt_tokens,
-                self.unpriced_completion_tokens)
+        return (
+            self.requests,
+            self.errors,
+            self.prompt_tokens,
+            self.completion_tokens,
+            to_nanos(self.cost),
+            to_nanos(self.cost_try),
+            *self.buckets,
+            self.unpriced_requests,
+            self.unpriced_prompt_tokens,
+            self.unpriced_completion_tokens,
+        )
 
     def values(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"requests": self.requests, "errors": self.errors,
-                               "prompt_tokens": self.prompt_tokens,
-                               "completion_tokens": self.completion_tokens,
-                               "cost_nanos": to_nanos(self.cost),
-                               "cost_try_nanos": to_nanos(self.cost_try)}
+        out: dict[str, Any] = {
+            "requests": self.requests,
+            "errors": self.errors,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "cost_nanos": to_nanos(self.cost),
+            "cost_try_nanos": to_nanos(self.cost_try),
+        }
         out.update(zip(BUCKET_COLUMNS, self.buckets, strict=True))
-        out.update(unpriced_requests=self.unpriced_requests,
-                   unpriced_prompt_tokens=self.unpriced_prompt_tokens,
-                   unpriced_completion_tokens=self.unpriced_completion_tokens)
+        out.update(
+            unpriced_requests=self.unpriced_requests,
+            unpriced_prompt_tokens=self.unpriced_prompt_tokens,
+            unpriced_completion_tokens=self.unpriced_completion_tokens,
+        )
         return out
 
 
@@ -219,9 +254,22 @@ def _utc_day(ts: datetime) -> date:
     return ts.date()
 
 
-_ROW_FIELDS = ("created_at", "tenant", "app", "backend", "model", "data_class", "currency",
-               "status", "error_kind", "prompt_tokens", "completion_tokens", "cost", "cost_try",
-               "ttft_ms")
+_ROW_FIELDS = (
+    "created_at",
+    "tenant",
+    "app",
+    "backend",
+    "model",
+    "data_class",
+    "currency",
+    "status",
+    "error_kind",
+    "prompt_tokens",
+    "completion_tokens",
+    "cost",
+    "cost_try",
+    "ttft_ms",
+)
 
 
 def aggregate(rows: Iterable[RequestRow], zone_of: ZoneOf) -> dict[Key, Delta]:
@@ -244,8 +292,16 @@ def aggregate_rows(rows: Iterable[Mapping[str, Any]], zone_of: ZoneOf) -> dict[K
         day = days.get(ts)
         if day is None:
             day = days[ts] = _utc_day(ts)
-        key: Key = (day, r["tenant"] or "", r["app"] or "", backend, r["model"] or "",
-                    r["data_class"] or "", zone, r["currency"] or "USD")
+        key: Key = (
+            day,
+            r["tenant"] or "",
+            r["app"] or "",
+            backend,
+            r["model"] or "",
+            r["data_class"] or "",
+            zone,
+            r["currency"] or "USD",
+        )
         d = deltas.get(key)
         if d is None:
             d = deltas[key] = Delta()
@@ -272,8 +328,9 @@ def aggregate_rows(rows: Iterable[Mapping[str, Any]], zone_of: ZoneOf) -> dict[K
     return deltas
 
 
-def _upsert(conn: Connection, table: Table, keys: tuple[str, ...],
-            deltas: dict[Key, Delta]) -> None:
+def _upsert(
+    conn: Connection, table: Table, keys: tuple[str, ...], deltas: dict[Key, Delta]
+) -> None:
     upsert_sums(conn, table, keys, SUM_COLUMNS, [(*k, *d.sums()) for k, d in deltas.items()])
 
 

@@ -39,14 +39,26 @@ def journal_dir(journal_path: str | None, database_url: str, port: int) -> Path:
     return Path(f".gecit-{port}-{tag}.journal")
 
 
-async def start_ledger(settings: Any, engine: Engine, policy: Callable[[], Any],
-                       stack: contextlib.AsyncExitStack, *, observers: Sequence[Observer] = (),
-                       listeners: Sequence[BatchListener] = ()) -> Ledger:
+async def start_ledger(
+    settings: Any,
+    engine: Engine,
+    policy: Callable[[], Any],
+    stack: contextlib.AsyncExitStack,
+    *,
+    observers: Sequence[Observer] = (),
+    listeners: Sequence[BatchListener] = (),
+) -> Ledger:
     pricer = Pricer(policy, load_catalog())
     journal = Journal(journal_dir(settings.journal_path, settings.database_url, settings.port))
-    recorder = Recorder(engine, pricer, journal, settle=budgets.settle, observers=observers,
-                        listeners=listeners,
-                        quarantine=Quarantine(journal.dir / QUARANTINE_FILE))
+    recorder = Recorder(
+        engine,
+        pricer,
+        journal,
+        settle=budgets.settle,
+        observers=observers,
+        listeners=listeners,
+        quarantine=Quarantine(journal.dir / QUARANTINE_FILE),
+    )
     await recorder.start()
     stack.push_async_callback(recorder.stop)
     return Ledger(recorder, pricer, journal)

@@ -18,9 +18,15 @@ from gateway.emulators.replicate import build_app as replicate_app
 from gateway.policy.loader import load_text
 from gateway.settings import Settings
 
-TOOLS = [{"type": "function", "function": {
-    "name": "weather",
-    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}]
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "weather",
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+        },
+    }
+]
 
 
 @pytest.fixture
@@ -39,8 +45,9 @@ rules:
      action: block}}
   - {{name: in-order, match: {{aliases: [chat, rep-only]}}, objective: ordered}}
 """)
-        settings = Settings(database_url=f"sqlite:///{tmp_path / 'l.db'}", local_engine=False,
-                            probe_interval_s=0)
+        settings = Settings(
+            database_url=f"sqlite:///{tmp_path / 'l.db'}", local_engine=False, probe_interval_s=0
+        )
         app = create_app(settings, Seams(env={"REPLICATE_API_TOKEN": "r8_test"}), policy=policy)
         with TestClient(app) as c:
             c.db_path = tmp_path / "l.db"  # type: ignore[attr-defined]
@@ -48,12 +55,16 @@ rules:
 
 
 def ask(model: str) -> dict[str, object]:
-    return {"model": model, "tools": TOOLS,
-            "messages": [{"role": "user", "content": "Weather in Istanbul?"}]}
+    return {
+        "model": model,
+        "tools": TOOLS,
+        "messages": [{"role": "user", "content": "Weather in Istanbul?"}],
+    }
 
 
 def test_skipped_for_lacking_tools_is_no_attempt_and_no_fallback(
-        client: tuple[TestClient, EmulatorServer, EmulatorServer]) -> None:
+    client: tuple[TestClient, EmulatorServer, EmulatorServer],
+) -> None:
     c, rep, node = client
     for stream in (False, True):
         r = c.post("/v1/chat/completions", json={**ask("chat"), "stream": stream})
@@ -70,14 +81,16 @@ def test_skipped_for_lacking_tools_is_no_attempt_and_no_fallback(
 
     c.portal.call(drain)  # type: ignore[union-attr]
     con = sqlite3.connect(c.db_path)  # type: ignore[attr-defined]
-    rows = con.execute("select backend, outcome, failure_kind from attempts "
-                       "order by request_id, ordinal").fetchall()
+    rows = con.execute(
+        "select backend, outcome, failure_kind from attempts order by request_id, ordinal"
+    ).fetchall()
     con.close()
     assert rows == [("rep", "skipped", "unsupported"), ("node", "ok", None)] * 2
 
 
 def test_when_no_backend_can_serve_the_request_it_is_a_400_naming_what_is_missing(
-        client: tuple[TestClient, EmulatorServer, EmulatorServer]) -> None:
+    client: tuple[TestClient, EmulatorServer, EmulatorServer],
+) -> None:
     c, rep, _ = client
     r = c.post("/v1/chat/completions", json=ask("rep-only"))
     assert r.status_code == 400, r.text

@@ -28,8 +28,9 @@ PERSONAL = f"Müşterimiz Ayşe Yılmaz, T.C. kimlik no {TCKN}, iade istiyor."
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[TestClient, EmulatorServer]]:
     with EmulatorServer(openai_app) as emu:
-        settings = Settings(database_url=f"sqlite:///{tmp_path / 'l.db'}", local_engine=False,
-                            max_choices=3)
+        settings = Settings(
+            database_url=f"sqlite:///{tmp_path / 'l.db'}", local_engine=False, max_choices=3
+        )
         app = create_app(settings, policy=load_text(policy_yaml(emu.url)))
         with TestClient(app) as c:
             emu.state.mode = Mode(echo=True, echo_piece=3)
@@ -52,7 +53,8 @@ def _streamed(text: str) -> dict[int, str]:
 
 @pytest.mark.parametrize("edge", [True, False])
 def test_each_choice_is_redacted_out_and_restored_back(
-        served: tuple[TestClient, EmulatorServer], edge: bool) -> None:
+    served: tuple[TestClient, EmulatorServer], edge: bool
+) -> None:
     client, emu = served
     if not edge:
         client.app.edge = None  # type: ignore[attr-defined]  # FastAPI's route
@@ -71,7 +73,8 @@ def test_each_choice_is_redacted_out_and_restored_back(
 
 @pytest.mark.parametrize("edge", [True, False])
 def test_more_than_the_maximum_is_a_400_naming_n(
-        served: tuple[TestClient, EmulatorServer], edge: bool) -> None:
+    served: tuple[TestClient, EmulatorServer], edge: bool
+) -> None:
     client, emu = served
     if not edge:
         client.app.edge = None  # type: ignore[attr-defined]
@@ -82,8 +85,7 @@ def test_more_than_the_maximum_is_a_400_naming_n(
     assert emu.state.requests == []
 
 
-def test_the_budget_estimate_covers_every_choice(
-        served: tuple[TestClient, EmulatorServer]) -> None:
+def test_the_budget_estimate_covers_every_choice(served: tuple[TestClient, EmulatorServer]) -> None:
     client, _ = served
     gate = client.app.state.runtime.budgets
     one = ChatRequest.model_validate(_body(max_tokens=100))

@@ -28,20 +28,24 @@ def served(tmp_path: Path) -> Iterator[tuple[TestClient, EmulatorServer]]:
 
 
 @pytest.mark.parametrize("edge", [True, False])
-@pytest.mark.parametrize(("options", "param"), [
-    ({"logprobs": True}, "logprobs"),
-    ({"logprobs": True, "top_logprobs": 3}, "logprobs"),
-    ({"top_logprobs": 2}, "top_logprobs"),
-    ({"logprobs": True, "stream": True}, "logprobs"),
-])
+@pytest.mark.parametrize(
+    ("options", "param"),
+    [
+        ({"logprobs": True}, "logprobs"),
+        ({"logprobs": True, "top_logprobs": 3}, "logprobs"),
+        ({"top_logprobs": 2}, "top_logprobs"),
+        ({"logprobs": True, "stream": True}, "logprobs"),
+    ],
+)
 def test_logprobs_are_refused_not_answered_null(
-        served: tuple[TestClient, EmulatorServer], edge: bool, options: dict[str, object],
-        param: str) -> None:
+    served: tuple[TestClient, EmulatorServer], edge: bool, options: dict[str, object], param: str
+) -> None:
     client, emu = served
     if not edge:
         client.app.edge = None  # type: ignore[attr-defined]  # FastAPI's route
-    err = assert_openai_error(client.post("/v1/chat/completions", json=chat_body(**options)),
-                              400, param)
+    err = assert_openai_error(
+        client.post("/v1/chat/completions", json=chat_body(**options)), 400, param
+    )
     assert err["code"] == "unsupported_parameter"
     assert "log probabilities" in str(err["message"])
     assert emu.state.requests == []

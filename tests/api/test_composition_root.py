@@ -34,8 +34,13 @@ aliases:
 
 @pytest.fixture
 def client(openai_emulator: EmulatorServer, tmp_path: Path) -> Iterator[TestClient]:
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'l.db'}", local_engine=False,
-                        journal_path=str(tmp_path / "j"), probe_interval_s=0, policy_sync_s=0)
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'l.db'}",
+        local_engine=False,
+        journal_path=str(tmp_path / "j"),
+        probe_interval_s=0,
+        policy_sync_s=0,
+    )
     app = create_app(settings, policy=load_text(policy_yaml(openai_emulator.url, "first", "30")))
     with TestClient(app) as c:
         yield c
@@ -53,7 +58,8 @@ def test_the_runtime_is_typed_fields_without_a_string_keyed_bag(client: TestClie
 
 
 def test_a_policy_swap_is_seen_by_runtime_pricing_and_handlers(
-        client: TestClient, openai_emulator: EmulatorServer) -> None:
+    client: TestClient, openai_emulator: EmulatorServer
+) -> None:
     rt = client.app.state.runtime  # type: ignore[attr-defined]
     assert rt.ledger.pricer.fx_rate_try() == Decimal("30")
     assert [m["id"] for m in client.get("/v1/models").json()["data"]] == ["first"]
@@ -61,6 +67,8 @@ def test_a_policy_swap_is_seen_by_runtime_pricing_and_handlers(
     assert rt.policy is new  # read through the reloader, not copied at swap time
     assert rt.ledger.pricer.fx_rate_try() == Decimal("40")  # pricing's view follows it too
     assert [m["id"] for m in client.get("/v1/models").json()["data"]] == ["second"]
-    r = client.post("/v1/chat/completions",
-                    json={"model": "second", "messages": [{"role": "user", "content": "selam"}]})
+    r = client.post(
+        "/v1/chat/completions",
+        json={"model": "second", "messages": [{"role": "user", "content": "selam"}]},
+    )
     assert r.status_code == 200, r.text

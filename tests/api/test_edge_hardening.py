@@ -67,7 +67,8 @@ def _chat_calls(emulator: EmulatorServer) -> int:
 # ---- body size ------------------------------------------------------------------------------
 @pytest.mark.parametrize("path", ["/v1/chat/completions", "/v1/embeddings"])
 def test_a_declared_body_over_the_limit_is_refused_with_413(
-        emulator: EmulatorServer, tmp_path: Path, path: str) -> None:
+    emulator: EmulatorServer, tmp_path: Path, path: str
+) -> None:
     app = _app(emulator, tmp_path, max_body_bytes=1024)
     with TestClient(app) as c:
         body = b'{"model":"chat","messages":[{"role":"user","content":"' + b"a" * 4096 + b'"}]}'
@@ -82,7 +83,8 @@ def test_a_declared_body_over_the_limit_is_refused_with_413(
 
 @pytest.mark.parametrize("path", ["/v1/chat/completions", "/v1/embeddings", "/admin/policy"])
 def test_a_chunked_body_is_counted_and_stopped_at_the_limit(
-        emulator: EmulatorServer, tmp_path: Path, path: str) -> None:
+    emulator: EmulatorServer, tmp_path: Path, path: str
+) -> None:
     app = _app(emulator, tmp_path, max_body_bytes=1024, admin_key=ADMIN)
 
     def pieces() -> Iterator[bytes]:  # no Content-Length: chunked
@@ -93,23 +95,31 @@ def test_a_chunked_body_is_counted_and_stopped_at_the_limit(
 
     with TestClient(app) as c:
         method = c.put if path == "/admin/policy" else c.post
-        r = method(path, content=pieces(), headers={"content-type": "application/json",
-                                                    "authorization": f"Bearer {ADMIN}"})
+        r = method(
+            path,
+            content=pieces(),
+            headers={"content-type": "application/json", "authorization": f"Bearer {ADMIN}"},
+        )
         assert r.status_code == 413, r.text
         assert r.json()["error"]["code"] == "request_too_large"
         assert _chat_calls(emulator) == 0
 
 
-def test_messages_and_characters_per_request_are_bounded(emulator: EmulatorServer,
-                                                          tmp_path: Path) -> None:
+def test_messages_and_characters_per_request_are_bounded(
+    emulator: EmulatorServer, tmp_path: Path
+) -> None:
     app = _app(emulator, tmp_path, max_messages=3, max_request_chars=100)
     with TestClient(app) as c:
         many = {"model": "chat", "messages": [{"role": "user", "content": "a"}] * 4}
         r = c.post("/v1/chat/completions", json=many)
         assert r.status_code == 400 and r.json()["error"]["code"] == "too_many_messages"
-        long = {"model": "chat", "messages": [{"role": "user", "content": "a" * 60},
-                                              {"role": "user", "content": [
-                                                  {"type": "text", "text": "b" * 60}]}]}
+        long = {
+            "model": "chat",
+            "messages": [
+                {"role": "user", "content": "a" * 60},
+                {"role": "user", "content": [{"type": "text", "text": "b" * 60}]},
+            ],
+        }
         r = c.post("/v1/chat/completions", json=long)
         assert r.status_code == 400 and r.json()["error"]["code"] == "request_too_long"
         assert _chat_calls(emulator) == 0
@@ -118,30 +128,42 @@ def test_messages_and_characters_per_request_are_bounded(emulator: EmulatorServe
 
 
 def test_messages_are_counted_before_parsing_even_with_escaped_keys(
-        emulator: EmulatorServer, tmp_path: Path) -> None:
+    emulator: EmulatorServer, tmp_path: Path
+) -> None:
     app = _app(emulator, tmp_path, max_messages=3)
     escaped = b'{"\\u0072ole":"user","content":"a"}'
     with TestClient(app) as c:
-        for body in (b'{"model":"chat","messages":[' + b",".join([escaped] * 4) + b"]}",
-                     b'{"model":"chat","messages":[' + b",".join(
-                         [b'{"role":"user","content":"a"}'] * 100_000) + b"]}"):
-            r = c.post("/v1/chat/completions", content=body,
-                       headers={"content-type": "application/json"})
+        for body in (
+            b'{"model":"chat","messages":[' + b",".join([escaped] * 4) + b"]}",
+            b'{"model":"chat","messages":['
+            + b",".join([b'{"role":"user","content":"a"}'] * 100_000)
+            + b"]}",
+        ):
+            r = c.post(
+                "/v1/chat/completions", content=body, headers={"content-type": "application/json"}
+            )
             assert r.status_code == 400 and r.json()["error"]["code"] == "too_many_messages"
         # escapes in ordinary text (Turkish from json.dumps) within the limit are served
-        ok = (b'{"model":"chat","messages":[{"\\u0072ole":"user","content":"'
-              + b"\\u00e7ok g\\u00fczel " * 50 + b'"}]}')
-        r = c.post("/v1/chat/completions", content=ok,
-                   headers={"content-type": "application/json"})
+        ok = (
+            b'{"model":"chat","messages":[{"\\u0072ole":"user","content":"'
+            + b"\\u00e7ok g\\u00fczel " * 50
+            + b'"}]}'
+        )
+        r = c.post("/v1/chat/completions", content=ok, headers={"content-type": "application/json"})
         assert r.status_code == 200, r.text
 
 
-async def test_refused_sizes_still_get_their_ledger_rows(emulator: EmulatorServer,
-                                                         tmp_path: Path) -> None:
+async def test_refused_sizes_still_get_their_ledger_rows(
+    emulator: EmulatorServer, tmp_path: Path
+) -> None:
     app = _app(emulator, tmp_path, max_messages=1, max_body_bytes=2048)
     with TestClient(app) as c:
-        assert c.post("/v1/chat/completions",
-                      json={**CHAT, "messages": CHAT["messages"] * 2}).status_code == 400
+        assert (
+            c.post(
+                "/v1/chat/completions", json={**CHAT, "messages": CHAT["messages"] * 2}
+            ).status_code
+            == 400
+        )
         assert c.post("/v1/chat/completions", content=b"x" * 4096).status_code == 413
     rows = sorted(await _rows(app, tmp_path), key=lambda r: r[1])
     assert rows == [("default", 400, "too_many_messages"), ("default", 413, "request_too_large")]
@@ -149,7 +171,8 @@ async def test_refused_sizes_still_get_their_ledger_rows(emulator: EmulatorServe
 
 # ---- auth before the body -------------------------------------------------------------------
 async def test_unauthenticated_requests_are_refused_before_the_body_and_leave_no_rows(
-        emulator: EmulatorServer, tmp_path: Path) -> None:
+    emulator: EmulatorServer, tmp_path: Path
+) -> None:
     app = _app(emulator, tmp_path, require_keys=True, auth_failures_per_minute=1000)
     key = _key(tmp_path)
     with TestClient(app) as c:
@@ -159,8 +182,9 @@ async def test_unauthenticated_requests_are_refused_before_the_body_and_leave_no
                 assert r.status_code == 401, (path, r.text)
                 assert r.json()["error"]["type"] == "authentication_error"
         # a caller with a key and a bad body: refused and recorded under its tenant
-        bad = c.post("/v1/chat/completions", content=b"{}",
-                     headers={"authorization": f"Bearer {key}"})
+        bad = c.post(
+            "/v1/chat/completions", content=b"{}", headers={"authorization": f"Bearer {key}"}
+        )
         assert bad.status_code == 400
     rows = await _rows(app, tmp_path)
     assert rows == [("acme", 400, "invalid_request")]
@@ -177,7 +201,8 @@ def _receive_counting(body: bytes) -> tuple[Any, list[int]]:
 
 
 def test_the_lean_route_never_asks_for_the_body_of_an_unknown_caller(
-        emulator: EmulatorServer, tmp_path: Path) -> None:
+    emulator: EmulatorServer, tmp_path: Path
+) -> None:
     app = _app(emulator, tmp_path, require_keys=True)
     with TestClient(app) as c:
         receive, asked = _receive_counting(b"x" * 65536)
@@ -186,25 +211,39 @@ def test_the_lean_route_never_asks_for_the_body_of_an_unknown_caller(
         async def send(message: dict[str, Any]) -> None:
             sent.append(message)
 
-        scope = {"type": "http", "method": "POST", "path": "/v1/chat/completions",
-                 "headers": [(b"content-length", b"104857600")], "client": ("10.0.0.9", 1),
-                 "query_string": b"", "root_path": ""}
+        scope = {
+            "type": "http",
+            "method": "POST",
+            "path": "/v1/chat/completions",
+            "headers": [(b"content-length", b"104857600")],
+            "client": ("10.0.0.9", 1),
+            "query_string": b"",
+            "root_path": "",
+        }
         c.portal.call(app, scope, receive, send)  # type: ignore[union-attr]
         assert sent[0]["status"] == 401
         assert asked[0] == 0  # not one piece of the 100 MB body was asked for
 
 
 # ---- bearer bytes and failed-auth rate limit -----------------------------------------------
-@pytest.mark.parametrize("token", ["gk_" + "é" * 16 + "_" + "ğ" * 40, "ş" * 20, "gk_\x01\x02",
-                                   "gk_0123456789abcdef_" + "ü" * 40])
-def test_odd_bearer_bytes_are_a_401_never_a_500(emulator: EmulatorServer, tmp_path: Path,
-                                               token: str) -> None:
+@pytest.mark.parametrize(
+    "token",
+    ["gk_" + "é" * 16 + "_" + "ğ" * 40, "ş" * 20, "gk_\x01\x02", "gk_0123456789abcdef_" + "ü" * 40],
+)
+def test_odd_bearer_bytes_are_a_401_never_a_500(
+    emulator: EmulatorServer, tmp_path: Path, token: str
+) -> None:
     app = _app(emulator, tmp_path, require_keys=True, admin_key=ADMIN)
     raw = ("Bearer " + token).encode("utf-8")
     with TestClient(app) as c:
-        for method, path in (("GET", "/admin/reports/cost"), ("GET", "/admin/policy"),
-                             ("POST", "/v1/chat/completions"), ("GET", "/v1/models"),
-                             ("POST", "/v1/embeddings"), ("GET", "/metrics")):
+        for method, path in (
+            ("GET", "/admin/reports/cost"),
+            ("GET", "/admin/policy"),
+            ("POST", "/v1/chat/completions"),
+            ("GET", "/v1/models"),
+            ("POST", "/v1/embeddings"),
+            ("GET", "/metrics"),
+        ):
             r = c.request(method, path, json=CHAT, headers={"authorization": raw})
             assert r.status_code == 401, (path, r.status_code, r.text)
             assert r.json()["error"]["code"] == "invalid_api_key"
@@ -212,19 +251,26 @@ def test_odd_bearer_bytes_are_a_401_never_a_500(emulator: EmulatorServer, tmp_pa
         assert r.status_code == 401
 
 
-def test_failed_key_checks_are_rate_limited_per_address(emulator: EmulatorServer,
-                                                        tmp_path: Path) -> None:
-    app = _app(emulator, tmp_path, require_keys=True, admin_key=ADMIN,
-               auth_failures_per_minute=5)
+def test_failed_key_checks_are_rate_limited_per_address(
+    emulator: EmulatorServer, tmp_path: Path
+) -> None:
+    app = _app(emulator, tmp_path, require_keys=True, admin_key=ADMIN, auth_failures_per_minute=5)
     key = _key(tmp_path)
     with TestClient(app) as c:
         for _ in range(5):
-            r = c.post("/v1/chat/completions", json=CHAT,
-                       headers={"authorization": "Bearer gk_0123456789abcdef_" + "0" * 40})
+            r = c.post(
+                "/v1/chat/completions",
+                json=CHAT,
+                headers={"authorization": "Bearer gk_0123456789abcdef_" + "0" * 40},
+            )
             assert r.status_code == 401
         for path in ("/v1/chat/completions", "/v1/models", "/admin/policy"):
-            r = c.request("GET" if path != "/v1/chat/completions" else "POST", path, json=CHAT,
-                          headers={"authorization": f"Bearer {ADMIN}"})
+            r = c.request(
+                "GET" if path != "/v1/chat/completions" else "POST",
+                path,
+                json=CHAT,
+                headers={"authorization": f"Bearer {ADMIN}"},
+            )
             assert r.status_code == 429, (path, r.status_code)
             assert r.json()["error"]["code"] == "too_many_auth_failures"
             assert 1 <= int(r.headers["retry-after"]) <= 60
@@ -232,19 +278,25 @@ def test_failed_key_checks_are_rate_limited_per_address(emulator: EmulatorServer
         r = c.post("/v1/chat/completions", json=CHAT, headers={"authorization": f"Bearer {key}"})
         assert r.status_code == 429
     with TestClient(app, client=("10.1.2.3", 4000)) as other:  # another address is served
-        r = other.post("/v1/chat/completions", json=CHAT,
-                       headers={"authorization": f"Bearer {key}"})
+        r = other.post(
+            "/v1/chat/completions", json=CHAT, headers={"authorization": f"Bearer {key}"}
+        )
         assert r.status_code == 200
 
 
 # ---- /metrics -------------------------------------------------------------------------------
-def test_metrics_need_a_key_when_keys_are_required(emulator: EmulatorServer,
-                                                   tmp_path: Path) -> None:
+def test_metrics_need_a_key_when_keys_are_required(
+    emulator: EmulatorServer, tmp_path: Path
+) -> None:
     app = _app(emulator, tmp_path, require_keys=True, admin_key=ADMIN, metrics_key=METRICS)
     key = _key(tmp_path, tenant="secret-tenant-name")
     with TestClient(app) as c:
-        assert c.post("/v1/chat/completions", json=CHAT,
-                      headers={"authorization": f"Bearer {key}"}).status_code == 200
+        assert (
+            c.post(
+                "/v1/chat/completions", json=CHAT, headers={"authorization": f"Bearer {key}"}
+            ).status_code
+            == 200
+        )
         r = c.get("/metrics")
         assert r.status_code == 401 and b"secret-tenant-name" not in r.content
         assert c.get("/metrics", headers={"authorization": f"Bearer {key}"}).status_code == 403
@@ -253,8 +305,9 @@ def test_metrics_need_a_key_when_keys_are_required(emulator: EmulatorServer,
             assert r.status_code == 200 and b"gecit_requests_total" in r.content
 
 
-def test_metrics_stay_open_in_keyless_loopback_mode(emulator: EmulatorServer,
-                                                    tmp_path: Path) -> None:
+def test_metrics_stay_open_in_keyless_loopback_mode(
+    emulator: EmulatorServer, tmp_path: Path
+) -> None:
     app = _app(emulator, tmp_path)
     with TestClient(app) as c:
         assert c.get("/metrics").status_code == 200
@@ -263,14 +316,18 @@ def test_metrics_stay_open_in_keyless_loopback_mode(emulator: EmulatorServer,
 # ---- the circuit ----------------------------------------------------------------------------
 @pytest.mark.parametrize("stream", [True, False])
 def test_a_callers_bad_requests_never_open_the_circuit_for_others(
-        emulator: EmulatorServer, tmp_path: Path, stream: bool) -> None:
+    emulator: EmulatorServer, tmp_path: Path, stream: bool
+) -> None:
     app = _app(emulator, tmp_path, require_keys=True)
     bad_key, good_key = _key(tmp_path, "mallory"), _key(tmp_path, "alice")
     with TestClient(app) as c:
         bad = {"authorization": f"Bearer {bad_key}"}
         for _ in range(5):  # a value no upstream body can carry
-            r = c.post("/v1/chat/completions", headers=bad,
-                       json={**CHAT, "stream": stream, "max_tokens": 10 ** 30})
+            r = c.post(
+                "/v1/chat/completions",
+                headers=bad,
+                json={**CHAT, "stream": stream, "max_tokens": 10**30},
+            )
             assert r.status_code == 400, r.text
         for status in (400, 404, 413, 422):  # the upstream says the request was wrong
             emulator.state.mode = Mode(kind="status", status=status, times=3)
@@ -278,8 +335,11 @@ def test_a_callers_bad_requests_never_open_the_circuit_for_others(
                 r = c.post("/v1/chat/completions", headers=bad, json={**CHAT, "stream": stream})
                 assert r.status_code in (400, 502, 503), r.text
         emulator.state.mode = Mode()
-        r = c.post("/v1/chat/completions", json={**CHAT, "stream": stream},
-                   headers={"authorization": f"Bearer {good_key}"})
+        r = c.post(
+            "/v1/chat/completions",
+            json={**CHAT, "stream": stream},
+            headers={"authorization": f"Bearer {good_key}"},
+        )
         assert r.status_code == 200, r.text
         stats = app.state.runtime.stats.of("primary")
         assert stats.circuit(time.monotonic()) == "closed"

@@ -63,14 +63,20 @@ def emulators() -> Iterator[dict[str, EmulatorServer]]:
 
 
 @pytest.fixture(scope="module")
-def gateway(emulators: dict[str, EmulatorServer], tmp_path_factory: pytest.TempPathFactory
-            ) -> Iterator[ServedGateway]:
+def gateway(
+    emulators: dict[str, EmulatorServer], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServedGateway]:
     tmp = tmp_path_factory.mktemp("embeddings")
     url = f"sqlite:///{tmp / 'ledger.db'}"
     key = new_key(url, "acme", "search")
-    settings = Settings(database_url=url, local_engine=False, require_keys=True,
-                        journal_path=str(tmp / "journal"),
-                        probe_interval_s=0, policy_watch_s=0)
+    settings = Settings(
+        database_url=url,
+        local_engine=False,
+        require_keys=True,
+        journal_path=str(tmp / "journal"),
+        probe_interval_s=0,
+        policy_watch_s=0,
+    )
     policy = policy_yaml(emulators["cloud"].url, emulators["node"].url)
     with ServedGateway(settings, policy, key=key, db=tmp / "ledger.db", graceful_s=1) as gw:
         yield gw
@@ -80,8 +86,9 @@ def gateway(emulators: dict[str, EmulatorServer], tmp_path_factory: pytest.TempP
 def client(gateway: ServedGateway, emulators: dict[str, EmulatorServer]) -> openai.OpenAI:
     for e in emulators.values():
         e.state.reset()
-    return openai.OpenAI(base_url=gateway.url + "/v1", api_key=gateway.key,
-                         max_retries=0, timeout=10)
+    return openai.OpenAI(
+        base_url=gateway.url + "/v1", api_key=gateway.key, max_retries=0, timeout=10
+    )
 
 
 def embedding_calls(srv: EmulatorServer) -> list[Any]:
@@ -89,7 +96,8 @@ def embedding_calls(srv: EmulatorServer) -> list[Any]:
 
 
 def test_public_input_is_served_by_the_first_allowed_backend(
-        client: openai.OpenAI, emulators: dict[str, EmulatorServer]) -> None:
+    client: openai.OpenAI, emulators: dict[str, EmulatorServer]
+) -> None:
     raw = client.embeddings.with_raw_response.create(model="embed", input=PUBLIC)
     assert raw.headers["x-gecit-backend"] == "cloud"
     assert raw.headers["x-gecit-data-class"] == "public"
@@ -117,16 +125,20 @@ def test_base64_is_little_endian_float32(gateway: ServedGateway) -> None:
 
     import httpx
 
-    r = httpx.post(gateway.url + "/v1/embeddings", json={
-        "model": "embed", "input": PUBLIC, "encoding_format": "base64"}, timeout=10,
-        headers={"authorization": f"Bearer {gateway.key}"})
+    r = httpx.post(
+        gateway.url + "/v1/embeddings",
+        json={"model": "embed", "input": PUBLIC, "encoding_format": "base64"},
+        timeout=10,
+        headers={"authorization": f"Bearer {gateway.key}"},
+    )
     assert r.status_code == 200, r.text
     raw = base64.b64decode(r.json()["data"][0]["embedding"])
     assert list(struct.unpack("<3f", raw)) == emulated_vector(PUBLIC)
 
 
 def test_special_category_input_never_reaches_the_cloud(
-        client: openai.OpenAI, emulators: dict[str, EmulatorServer]) -> None:
+    client: openai.OpenAI, emulators: dict[str, EmulatorServer]
+) -> None:
     raw = client.embeddings.with_raw_response.create(model="embed", input=[PUBLIC, SPECIAL])
     assert raw.headers["x-gecit-data-class"] == "special"
     assert raw.headers["x-gecit-backend"] == "node"
@@ -137,7 +149,8 @@ def test_special_category_input_never_reaches_the_cloud(
 
 
 def test_special_with_on_prem_down_is_refused_without_any_cloud_call(
-        client: openai.OpenAI, emulators: dict[str, EmulatorServer]) -> None:
+    client: openai.OpenAI, emulators: dict[str, EmulatorServer]
+) -> None:
     emulators["node"].state.mode = Mode(kind="status", status=503)
     with pytest.raises(openai.APIStatusError) as err:
         client.embeddings.create(model="embed", input=SPECIAL)
@@ -149,7 +162,8 @@ def test_special_with_on_prem_down_is_refused_without_any_cloud_call(
 
 
 def test_cloud_failure_falls_back_before_answering(
-        client: openai.OpenAI, emulators: dict[str, EmulatorServer]) -> None:
+    client: openai.OpenAI, emulators: dict[str, EmulatorServer]
+) -> None:
     emulators["cloud"].state.mode = Mode(kind="status", status=500)
     raw = client.embeddings.with_raw_response.create(model="embed", input=PUBLIC)
     assert raw.headers["x-gecit-backend"] == "node"
@@ -157,21 +171,40 @@ def test_cloud_failure_falls_back_before_answering(
     assert raw.parse().data[0].embedding == emulated_vector(PUBLIC)
 
 
-@pytest.mark.parametrize(("body", "param", "code"), [
-    ({"model": "embed", "input": [[1, 2, 3]]}, "input", "unsupported_input"),
-    ({"model": "embed", "input": [12, 34]}, "input", "unsupported_input"),
-    ({"model": "embed", "input": []}, "input", "invalid_request"),
-    ({"model": "embed", "input": ["ok", ""]}, "input", "invalid_request"),
-    ({"model": "embed"}, "input", "invalid_request"),
-    ({"input": "x"}, "model", "invalid_request"),
-    ({"model": "embed", "input": "x", "encoding_format": "int8"}, "encoding_format",
-     "invalid_request"),
-    ({"model": "embed", "input": "x", "dimensions": 0}, "dimensions", "invalid_request"),
-], ids=["token-arrays", "token-array", "empty", "empty-string", "no-input", "no-model",
-        "format", "dimensions"])
-def test_bad_bodies_are_openai_shaped_400s(client: openai.OpenAI,
-                                           emulators: dict[str, EmulatorServer],
-                                           body: dict[str, Any], param: str, code: str) -> None:
+@pytest.mark.parametrize(
+    ("body", "param", "code"),
+    [
+        ({"model": "embed", "input": [[1, 2, 3]]}, "input", "unsupported_input"),
+        ({"model": "embed", "input": [12, 34]}, "input", "unsupported_input"),
+        ({"model": "embed", "input": []}, "input", "invalid_request"),
+        ({"model": "embed", "input": ["ok", ""]}, "input", "invalid_request"),
+        ({"model": "embed"}, "input", "invalid_request"),
+        ({"input": "x"}, "model", "invalid_request"),
+        (
+            {"model": "embed", "input": "x", "encoding_format": "int8"},
+            "encoding_format",
+            "invalid_request",
+        ),
+        ({"model": "embed", "input": "x", "dimensions": 0}, "dimensions", "invalid_request"),
+    ],
+    ids=[
+        "token-arrays",
+        "token-array",
+        "empty",
+        "empty-string",
+        "no-input",
+        "no-model",
+        "format",
+        "dimensions",
+    ],
+)
+def test_bad_bodies_are_openai_shaped_400s(
+    client: openai.OpenAI,
+    emulators: dict[str, EmulatorServer],
+    body: dict[str, Any],
+    param: str,
+    code: str,
+) -> None:
     with pytest.raises(openai.BadRequestError) as err:
         client.post("/embeddings", cast_to=object, body=body)
     assert err.value.status_code == 400
@@ -181,8 +214,9 @@ def test_bad_bodies_are_openai_shaped_400s(client: openai.OpenAI,
     assert all(embedding_calls(e) == [] for e in emulators.values())
 
 
-def test_keys_are_checked_like_chat(gateway: ServedGateway,
-                                    emulators: dict[str, EmulatorServer]) -> None:
+def test_keys_are_checked_like_chat(
+    gateway: ServedGateway, emulators: dict[str, EmulatorServer]
+) -> None:
     import httpx
 
     wrong = openai.OpenAI(base_url=gateway.url + "/v1", api_key="gk_nope_bad", max_retries=0)
@@ -216,7 +250,8 @@ def rows(db: Path, where: str) -> list[tuple[Any, ...]]:
     try:
         return con.execute(
             "select alias, backend, status, data_class, prompt_tokens, completion_tokens, "
-            "attempts, error_kind, trace from requests where " + where).fetchall()
+            "attempts, error_kind, trace from requests where " + where
+        ).fetchall()
     finally:
         con.close()
 
@@ -233,8 +268,9 @@ def wait_rows(db: Path, where: str, n: int) -> list[tuple[Any, ...]]:
         time.sleep(0.05)
 
 
-def test_each_request_has_a_ledger_row_without_text(gateway: ServedGateway,
-                                                    client: openai.OpenAI) -> None:
+def test_each_request_has_a_ledger_row_without_text(
+    gateway: ServedGateway, client: openai.OpenAI
+) -> None:
     marker = "Tekil-isaret-93kq sipariş özeti"
     client.embeddings.create(model="embed", input=[marker, "ikinci metin"])
     with pytest.raises(openai.BadRequestError):

@@ -47,8 +47,10 @@ def _long(word: str, n: int) -> str:
 
 @pytest.fixture
 def setup(tmp_path: Path) -> Iterator[tuple[TestClient, EmulatorServer, EmulatorServer]]:
-    with EmulatorServer(partial(vllm_app, profile="l40s-8b", time_scale=0.1)) as gpu, \
-            EmulatorServer(openai_app) as cloud:
+    with (
+        EmulatorServer(partial(vllm_app, profile="l40s-8b", time_scale=0.1)) as gpu,
+        EmulatorServer(openai_app) as cloud,
+    ):
         settings = Settings(database_url=f"sqlite:///{tmp_path / 'l.db'}", local_engine=False)
         policy = load_text(POLICY.format(gpu=gpu.url, cloud=cloud.url))
         with TestClient(create_app(settings, policy=policy)) as c:
@@ -56,13 +58,16 @@ def setup(tmp_path: Path) -> Iterator[tuple[TestClient, EmulatorServer, Emulator
 
 
 def _ask(c: TestClient, text: str, data_class: str = "public") -> object:
-    return c.post("/v1/chat/completions", headers={"x-data-class": data_class},
-                  json={"model": "chat", "max_tokens": 2,
-                        "messages": [{"role": "user", "content": text}]})
+    return c.post(
+        "/v1/chat/completions",
+        headers={"x-data-class": data_class},
+        json={"model": "chat", "max_tokens": 2, "messages": [{"role": "user", "content": text}]},
+    )
 
 
 def test_busy_pool_spills_public_and_refuses_special_with_retry_after(
-        setup: tuple[TestClient, EmulatorServer, EmulatorServer]) -> None:
+    setup: tuple[TestClient, EmulatorServer, EmulatorServer],
+) -> None:
     c, gpu, cloud = setup
     warm = _ask(c, _long("ab", 1000))  # Geçit measures the node's prefill speed (~500/s)
     assert warm.headers["x-gecit-node"] == "l40s"  # type: ignore[attr-defined]

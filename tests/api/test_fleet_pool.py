@@ -26,7 +26,8 @@ SYSTEM = "Sen Anadolu Hastanesi'nin randevu asistanısın. " * 60
 
 def pool_yaml(urls: list[str], base: str | None = None) -> str:
     endpoints = "\n".join(
-        f"      - {{name: gpu{i}, base_url: '{u}', engine: vllm}}" for i, u in enumerate(urls))
+        f"      - {{name: gpu{i}, base_url: '{u}', engine: vllm}}" for i, u in enumerate(urls)
+    )
     return f"""
 version: 1
 backends:
@@ -58,8 +59,9 @@ def _client(urls: list[str], tmp_path: Path) -> TestClient:
 
 
 def _turn(client: TestClient, messages: list[dict[str, str]]) -> tuple[str, str]:
-    r = client.post("/v1/chat/completions",
-                    json={"model": "chat", "max_tokens": 8, "messages": messages})
+    r = client.post(
+        "/v1/chat/completions", json={"model": "chat", "max_tokens": 8, "messages": messages}
+    )
     assert r.status_code == 200, r.text
     return r.headers["x-gecit-node"], r.json()["choices"][0]["message"]["content"]
 
@@ -69,11 +71,15 @@ def _served(node: EmulatorServer) -> int:
 
 
 def test_a_conversation_stays_on_the_node_holding_its_prefix(
-        nodes: list[EmulatorServer], tmp_path: Path) -> None:
+    nodes: list[EmulatorServer], tmp_path: Path
+) -> None:
     with _client([n.url for n in nodes], tmp_path) as client:
+
         def first_turn(k: int) -> tuple[str, list[dict[str, str]]]:
-            msgs = [{"role": "system", "content": f"Bölüm {k}. {SYSTEM}"},
-                    {"role": "user", "content": f"Merhaba, {k}. soru."}]
+            msgs = [
+                {"role": "system", "content": f"Bölüm {k}. {SYSTEM}"},
+                {"role": "user", "content": f"Merhaba, {k}. soru."},
+            ]
             node, answer = _turn(client, msgs)
             return node, [*msgs, {"role": "assistant", "content": answer}]
 
@@ -86,13 +92,21 @@ def test_a_conversation_stays_on_the_node_holding_its_prefix(
     assert sum(_served(n) for n in nodes) == 12
 
 
-def test_stream_names_the_node_and_it_served(nodes: list[EmulatorServer],
-                                             tmp_path: Path) -> None:
+def test_stream_names_the_node_and_it_served(nodes: list[EmulatorServer], tmp_path: Path) -> None:
     before = [_served(n) for n in nodes]
-    with _client([n.url for n in nodes], tmp_path) as client, client.stream(
-            "POST", "/v1/chat/completions",
-            json={"model": "chat", "stream": True, "max_tokens": 5,
-                  "messages": [{"role": "user", "content": "Tahlil sonuçlarım çıktı mı?"}]}) as r:
+    with (
+        _client([n.url for n in nodes], tmp_path) as client,
+        client.stream(
+            "POST",
+            "/v1/chat/completions",
+            json={
+                "model": "chat",
+                "stream": True,
+                "max_tokens": 5,
+                "messages": [{"role": "user", "content": "Tahlil sonuçlarım çıktı mı?"}],
+            },
+        ) as r,
+    ):
         assert r.status_code == 200
         node = r.headers["x-gecit-node"]
         assert [ln for ln in r.iter_lines() if ln][-1] == "data: [DONE]"
@@ -113,11 +127,28 @@ def test_pool_validation_and_explain(nodes: list[EmulatorServer], tmp_path: Path
         load_text(pool_yaml([nodes[0].url], base="http://127.0.0.1:1"))
     path = tmp_path / "p.yaml"
     path.write_text(pool_yaml([n.url for n in nodes]), encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-m", "gateway", "policy", "explain", str(path),
-                           "--model", "chat", "--text", "Randevu almak istiyorum"],
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gateway",
+            "policy",
+            "explain",
+            str(path),
+            "--model",
+            "chat",
+            "--text",
+            "Randevu almak istiyorum",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     got = json.loads(proc.stdout)["nodes"]["gpus"]
     assert got["node"] in {"gpu0", "gpu1", "gpu2"} and sorted(got["order"]) == [
-        "gpu0", "gpu1", "gpu2"]
+        "gpu0",
+        "gpu1",
+        "gpu2",
+    ]
     assert "predicted TTFT" in got["reason"] and "no live engine signals" in got["reason"]

@@ -71,8 +71,11 @@ class Env:
     def ask(self, key: str | None = None, **headers: str) -> Any:
         if key is not None:
             headers["authorization"] = f"Bearer {key}"
-        return self.client.post("/v1/chat/completions", headers=headers, json={
-            "model": "chat", "messages": [{"role": "user", "content": "Bugün hava nasıl?"}]})
+        return self.client.post(
+            "/v1/chat/completions",
+            headers=headers,
+            json={"model": "chat", "messages": [{"role": "user", "content": "Bugün hava nasıl?"}]},
+        )
 
     def rows(self, sql: str, n: int = 1, timeout: float = 5.0) -> list[Any]:
         engine = make_engine(self.db)
@@ -103,17 +106,20 @@ def _prepare_db(tmp: Path) -> tuple[str, dict[str, str]]:
     return db, keys
 
 
-def _start(emulators: tuple[EmulatorServer, EmulatorServer], tmp: Path,
-           **settings: Any) -> Iterator[Env]:
+def _start(
+    emulators: tuple[EmulatorServer, EmulatorServer], tmp: Path, **settings: Any
+) -> Iterator[Env]:
     cloud, local = emulators
     for e in emulators:
         e.state.reset()
     db, keys = _prepare_db(tmp)
     settings = {"probe_interval_s": 0, "policy_sync_s": 0, **settings}
     clock = ShiftedClock()
-    app = create_app(Settings(database_url=db, local_engine=False, journal_path=str(tmp / "j"),
-                              **settings),
-                     seams=Seams(clock=clock), policy=load_text(policy_yaml(cloud.url, local.url)))
+    app = create_app(
+        Settings(database_url=db, local_engine=False, journal_path=str(tmp / "j"), **settings),
+        seams=Seams(clock=clock),
+        policy=load_text(policy_yaml(cloud.url, local.url)),
+    )
     with TestClient(app) as client:
         yield Env(client, db, keys, clock, cloud, local)
 
@@ -166,7 +172,8 @@ def test_no_key_on_loopback_is_the_default_tenant(env: Env) -> None:
 
 
 def test_keys_required_refuses_a_missing_key_and_serves_a_valid_one(
-        emulators: tuple[EmulatorServer, EmulatorServer], tmp_path: Path) -> None:
+    emulators: tuple[EmulatorServer, EmulatorServer], tmp_path: Path
+) -> None:
     for env in _start(emulators, tmp_path, require_keys=True):
         err = _openai_error(env.ask(), 401)
         assert "missing API key" in err["message"]
@@ -187,20 +194,25 @@ def _sample(body: str, name: str, **labels: str) -> float | None:
 
 def test_metrics_move_after_a_request(env: Env) -> None:
     before = env.client.get("/metrics").text
-    assert _sample(before, "gecit_requests_total", backend="cloud", data_class="public",
-                   status="200") is None
+    assert (
+        _sample(before, "gecit_requests_total", backend="cloud", data_class="public", status="200")
+        is None
+    )
     assert env.ask().headers["x-gecit-backend"] == "cloud"
     body = env.client.get("/metrics").text
-    assert _sample(body, "gecit_requests_total", backend="cloud", data_class="public",
-                   status="200") == 1.0
-    prompt = _sample(body, "gecit_tokens_total", backend="cloud", data_class="public",
-                     kind="prompt")
-    completion = _sample(body, "gecit_tokens_total", backend="cloud", data_class="public",
-                         kind="completion")
+    assert (
+        _sample(body, "gecit_requests_total", backend="cloud", data_class="public", status="200")
+        == 1.0
+    )
+    prompt = _sample(
+        body, "gecit_tokens_total", backend="cloud", data_class="public", kind="prompt"
+    )
+    completion = _sample(
+        body, "gecit_tokens_total", backend="cloud", data_class="public", kind="completion"
+    )
     assert prompt and prompt > 0 and completion and completion > 0
     assert _sample(body, "gecit_cost_usd_total", backend="cloud", data_class="public")
-    assert _sample(body, "gecit_budget_remaining", budget="tenant:acme",
-                   currency="USD") == 0.01
+    assert _sample(body, "gecit_budget_remaining", budget="tenant:acme", currency="USD") == 0.01
     assert _sample(body, "gecit_budget_remaining", budget="tenant:beta", currency="USD")
 
 
@@ -229,7 +241,8 @@ def test_exhausted_refuse_budget_is_429_naming_the_budget(env: Env) -> None:
 
 
 def test_lifespan_sweeps_holds_left_by_a_dead_process(
-        emulators: tuple[EmulatorServer, EmulatorServer], tmp_path: Path) -> None:
+    emulators: tuple[EmulatorServer, EmulatorServer], tmp_path: Path
+) -> None:
     db, _ = _prepare_db(tmp_path)
     engine = make_engine(db)
     now = time.time()
@@ -242,13 +255,13 @@ def test_lifespan_sweeps_holds_left_by_a_dead_process(
     engine.dispose()
     extra = {"budget_sweep_s": 0.05, "budget_hold_stale_s": 60}
     for env in _start_existing(emulators, tmp_path, db, extra):
-        rows = env.rows("SELECT request_id FROM budget_holds WHERE request_id != 'req_live'",
-                        n=0)
+        rows = env.rows("SELECT request_id FROM budget_holds WHERE request_id != 'req_live'", n=0)
         deadline = time.monotonic() + 5
         while rows and time.monotonic() < deadline:
             time.sleep(0.05)
-            rows = env.rows("SELECT request_id FROM budget_holds "
-                            "WHERE request_id != 'req_live'", n=0)
+            rows = env.rows(
+                "SELECT request_id FROM budget_holds WHERE request_id != 'req_live'", n=0
+            )
         assert rows == []
         left = env.rows("SELECT request_id FROM budget_holds")
         assert [r[0] for r in left] == ["req_live"]  # a fresh hold is not touched
@@ -256,13 +269,23 @@ def test_lifespan_sweeps_holds_left_by_a_dead_process(
         assert Decimal(str(reserved)) == Decimal("0.001") and Decimal(str(spent)) == 0
 
 
-def _start_existing(emulators: tuple[EmulatorServer, EmulatorServer], tmp: Path, db: str,
-                    extra: dict[str, Any]) -> Iterator[Env]:
+def _start_existing(
+    emulators: tuple[EmulatorServer, EmulatorServer], tmp: Path, db: str, extra: dict[str, Any]
+) -> Iterator[Env]:
     cloud, local = emulators
     clock = ShiftedClock()
-    app = create_app(Settings(database_url=db, local_engine=False, journal_path=str(tmp / "j2"),
-                              probe_interval_s=0, policy_sync_s=0, **extra),
-                     seams=Seams(clock=clock), policy=load_text(policy_yaml(cloud.url, local.url)))
+    app = create_app(
+        Settings(
+            database_url=db,
+            local_engine=False,
+            journal_path=str(tmp / "j2"),
+            probe_interval_s=0,
+            policy_sync_s=0,
+            **extra,
+        ),
+        seams=Seams(clock=clock),
+        policy=load_text(policy_yaml(cloud.url, local.url)),
+    )
     with TestClient(app) as client:
         yield Env(client, db, {}, clock, cloud, local)
 

@@ -61,35 +61,39 @@ def _both(app: GatewayApp, call: Any) -> tuple[Any, Any]:
 CHAT = {"model": "chat", "messages": [{"role": "user", "content": "merhaba"}]}
 
 
-@pytest.mark.parametrize("kwargs", [
-    {"json": CHAT},
-    {"json": {**CHAT, "stream": True, "stream_options": {"include_usage": True}}},
-    {"json": {**CHAT, "stream": True}},
-    {"content": b"{not json", "headers": {"content-type": "application/json"}},
-    {"json": {"model": "chat"}},
-    {"json": {**CHAT, "model": "nope"}},
-    {"json": CHAT, "headers": {"authorization": "Bearer gk_0123456789abcdef_" + "0" * 40}},
-    {"json": {**CHAT, "metadata": {"data_class": "bogus"}}},
-    {"content": b"x" * (8 * 1024 * 1024 + 1), "headers": {"content-type": "application/json"}},
-    {"json": {**CHAT, "messages": CHAT["messages"] * 3000}},
-])
-def test_chat_answers_match_fastapi(app_client: tuple[GatewayApp, TestClient],
-                                    kwargs: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"json": CHAT},
+        {"json": {**CHAT, "stream": True, "stream_options": {"include_usage": True}}},
+        {"json": {**CHAT, "stream": True}},
+        {"content": b"{not json", "headers": {"content-type": "application/json"}},
+        {"json": {"model": "chat"}},
+        {"json": {**CHAT, "model": "nope"}},
+        {"json": CHAT, "headers": {"authorization": "Bearer gk_0123456789abcdef_" + "0" * 40}},
+        {"json": {**CHAT, "metadata": {"data_class": "bogus"}}},
+        {"content": b"x" * (8 * 1024 * 1024 + 1), "headers": {"content-type": "application/json"}},
+        {"json": {**CHAT, "messages": CHAT["messages"] * 3000}},
+    ],
+)
+def test_chat_answers_match_fastapi(
+    app_client: tuple[GatewayApp, TestClient], kwargs: dict[str, Any]
+) -> None:
     app, c = app_client
     lean, plain = _both(app, lambda: c.post("/v1/chat/completions", **kwargs))
     assert lean == plain
 
 
 @pytest.mark.parametrize("path", ["/healthz", "/readyz"])
-def test_health_answers_match_fastapi(app_client: tuple[GatewayApp, TestClient],
-                                      path: str) -> None:
+def test_health_answers_match_fastapi(app_client: tuple[GatewayApp, TestClient], path: str) -> None:
     app, c = app_client
     lean, plain = _both(app, lambda: c.get(path))
     assert lean == plain
 
 
-def test_unexpected_exception_is_the_same_500(app_client: tuple[GatewayApp, TestClient],
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unexpected_exception_is_the_same_500(
+    app_client: tuple[GatewayApp, TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
     app, c = app_client
 
     async def boom(*_a: object) -> None:
@@ -100,8 +104,7 @@ def test_unexpected_exception_is_the_same_500(app_client: tuple[GatewayApp, Test
     assert lean == plain and lean[0] == 500 and b"secret" not in lean[2]
 
 
-def test_other_methods_and_routes_go_to_fastapi(app_client: tuple[GatewayApp, TestClient]
-                                                ) -> None:
+def test_other_methods_and_routes_go_to_fastapi(app_client: tuple[GatewayApp, TestClient]) -> None:
     _, c = app_client
     r = c.get("/v1/chat/completions")
     assert r.status_code == 405 and r.json()["error"]["code"] == "method_not_allowed"
@@ -112,20 +115,32 @@ def test_other_methods_and_routes_go_to_fastapi(app_client: tuple[GatewayApp, Te
 async def test_ledger_rows_match(app_client: tuple[GatewayApp, TestClient]) -> None:
     app, c = app_client
     _both(app, lambda: c.post("/v1/chat/completions", json=CHAT))
-    _both(app, lambda: c.post("/v1/chat/completions", content=b"[", headers={
-        "content-type": "application/json"}))
+    _both(
+        app,
+        lambda: c.post(
+            "/v1/chat/completions", content=b"[", headers={"content-type": "application/json"}
+        ),
+    )
     await app.state.runtime.recorder.drain(5)
     db = sqlite3.connect(c.db_path)  # type: ignore[attr-defined]
-    cols = "alias, status, tenant, app, backend, data_class, rule, error_kind, prompt_tokens, " \
-           "completion_tokens, estimated, streamed"
+    cols = (
+        "alias, status, tenant, app, backend, data_class, rule, error_kind, prompt_tokens, "
+        "completion_tokens, estimated, streamed"
+    )
     rows = db.execute(f"SELECT {cols} FROM requests ORDER BY created_at").fetchall()
     assert len(rows) == 4 and rows[0] == rows[1] and rows[2] == rows[3]
 
 
 def test_split_headers_is_starlette_headers() -> None:
-    raw = [(b"authorization", b"Bearer first"), (b"authorization", b"Bearer second"),
-           (b"x-data-class", b"public"), (b"x-data-class", b"personal"),
-           (b"cookie", b"c=1"), (b"x-api-key", b"k"), (b"x-\xc3\xbc", b"\xc3\xbc")]
+    raw = [
+        (b"authorization", b"Bearer first"),
+        (b"authorization", b"Bearer second"),
+        (b"x-data-class", b"public"),
+        (b"x-data-class", b"personal"),
+        (b"cookie", b"c=1"),
+        (b"x-api-key", b"k"),
+        (b"x-\xc3\xbc", b"\xc3\xbc"),
+    ]
     token, headers = split_headers(raw)
     assert token == "first"
     assert headers == {"x-data-class": "personal", "x-Ã¼": "Ã¼"}

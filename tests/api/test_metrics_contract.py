@@ -30,9 +30,31 @@ DASHBOARD = ROOT / "infra" / "grafana" / "dashboards" / "gecit-gateway.json"
 DOCS = ROOT / "docs" / "deployment.md"
 ADMIN = "admin-secret-for-tests"
 # PromQL words that are not metric names; a new function in the dashboard goes here
-PROMQL = frozenset({"sum", "max", "min", "avg", "count", "by", "without", "rate", "irate",
-                    "increase", "histogram_quantile", "clamp_min", "clamp_max", "on",
-                    "ignoring", "group_left", "group_right", "and", "or", "unless", "offset"})
+PROMQL = frozenset(
+    {
+        "sum",
+        "max",
+        "min",
+        "avg",
+        "count",
+        "by",
+        "without",
+        "rate",
+        "irate",
+        "increase",
+        "histogram_quantile",
+        "clamp_min",
+        "clamp_max",
+        "on",
+        "ignoring",
+        "group_left",
+        "group_right",
+        "and",
+        "or",
+        "unless",
+        "offset",
+    }
+)
 FROM_PROMETHEUS = frozenset({"up"})  # series Prometheus makes itself for every scrape
 ADDED_BY_PROMETHEUS = frozenset({"job", "instance"})  # target labels
 
@@ -62,18 +84,26 @@ billing:
 def scrape(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     tmp = tmp_path_factory.mktemp("metrics-contract")
     with EmulatorServer(openai_app) as cloud, EmulatorServer(openai_app) as local:
-        settings = Settings(database_url=f"sqlite:///{tmp / 'ledger.db'}", local_engine=False,
-                            admin_key=ADMIN, journal_path=str(tmp / "journal"),
-                            probe_interval_s=0, policy_sync_s=0)
-        app = create_app(settings, seams=Seams(),
-                         policy=load_text(policy_yaml(cloud.url, local.url)))
+        settings = Settings(
+            database_url=f"sqlite:///{tmp / 'ledger.db'}",
+            local_engine=False,
+            admin_key=ADMIN,
+            journal_path=str(tmp / "journal"),
+            probe_interval_s=0,
+            policy_sync_s=0,
+        )
+        app = create_app(
+            settings, seams=Seams(), policy=load_text(policy_yaml(cloud.url, local.url))
+        )
         with TestClient(app) as client:
             yield _traffic(client, cloud)
 
 
 def _ask(client: TestClient, model: str) -> Any:
-    return client.post("/v1/chat/completions", json={
-        "model": model, "messages": [{"role": "user", "content": "Bugün hava nasıl?"}]})
+    return client.post(
+        "/v1/chat/completions",
+        json={"model": model, "messages": [{"role": "user", "content": "Bugün hava nasıl?"}]},
+    )
 
 
 def _traffic(client: TestClient, cloud: EmulatorServer) -> str:
@@ -86,8 +116,11 @@ def _traffic(client: TestClient, cloud: EmulatorServer) -> str:
     cloud.state.mode = Mode()
     assert fell_back.status_code == 200, fell_back.text
     assert fell_back.headers["x-gecit-backend"] == "local"
-    bad = client.put("/admin/policy", headers={"authorization": f"Bearer {ADMIN}"},
-                     content="version: 1\nbackends: 3\n")
+    bad = client.put(
+        "/admin/policy",
+        headers={"authorization": f"Bearer {ADMIN}"},
+        content="version: 1\nbackends: 3\n",
+    )
     assert bad.status_code == 422, bad.text
     body: str = client.get("/metrics").text
     return body
@@ -134,7 +167,8 @@ def _dashboard_exprs() -> list[str]:
 def test_the_parser_finds_names_and_labels() -> None:
     names, labels = _expr_parts(
         'histogram_quantile(0.95, sum by (le, backend) (rate(x_bucket{job="g",status=~"5.."}'
-        "[$__rate_interval]))) / clamp_min(y_total{job=\"g\"}, 1e-9) / 1e6")
+        '[$__rate_interval]))) / clamp_min(y_total{job="g"}, 1e-9) / 1e6'
+    )
     assert names == {"x_bucket", "y_total"}
     assert labels == {"le", "backend", "job", "status"}
 
@@ -160,24 +194,27 @@ def test_every_dashboard_series_is_exported_with_the_labels_it_uses(scrape: str)
 
 def test_the_traffic_moved_the_new_series(scrape: str) -> None:
     assert _value(scrape, "gecit_blocked_total", reason="rule:no-forbidden") == 1.0
-    assert _value(scrape, "gecit_fallbacks_total", from_backend="cloud",
-                  to_backend="local") == 1.0
+    assert _value(scrape, "gecit_fallbacks_total", from_backend="cloud", to_backend="local") == 1.0
     assert _value(scrape, "gecit_policy_reloads_total", result="rejected") == 1.0
     assert _value(scrape, "gecit_policy_reloads_total", result="accepted") == 0.0
     assert _value(scrape, "gecit_backend_up", backend="local") == 1.0
     assert _value(scrape, "gecit_backend_up", backend="cloud") == 1.0  # one failure: closed
-    assert _value(scrape, "gecit_requests_total", backend="none", data_class="public",
-                  status="403") == 1.0
-    assert _value(scrape, "gecit_request_latency_seconds_count", backend="cloud",
-                  data_class="public") == 1.0
+    assert (
+        _value(scrape, "gecit_requests_total", backend="none", data_class="public", status="403")
+        == 1.0
+    )
+    assert (
+        _value(scrape, "gecit_request_latency_seconds_count", backend="cloud", data_class="public")
+        == 1.0
+    )
     rss = _value(scrape, "process_resident_memory_bytes")
     assert rss is not None and rss > 0
 
 
 def _docs_table() -> dict[str, set[str]]:
     text = DOCS.read_text()
-    section = text[text.index("## Metrics the dashboard expects"):]
-    section = section[:section.index("\n## ", 1)]
+    section = text[text.index("## Metrics the dashboard expects") :]
+    section = section[: section.index("\n## ", 1)]
     rows: dict[str, set[str]] = {}
     for line in section.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -194,8 +231,9 @@ def test_the_docs_table_is_what_the_gateway_exports(scrape: str) -> None:
     table = _docs_table()
     exported = {n for n in samples if n.startswith("gecit_")}
     for name, labels in table.items():
-        scraped = [n for n in samples
-                   if n in (name, f"{name}_bucket", f"{name}_sum", f"{name}_count")]
+        scraped = [
+            n for n in samples if n in (name, f"{name}_bucket", f"{name}_sum", f"{name}_count")
+        ]
         assert scraped, f"{name} is in the docs table but not in the scrape"
         have = set().union(*(set(ls) for n in scraped for ls in samples[n])) - {"le"}
         assert have == labels, (name, have, labels)

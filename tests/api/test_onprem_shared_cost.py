@@ -44,8 +44,7 @@ def client(tmp_path: Path) -> Iterator[tuple[TestClient, Path]]:
 
 
 def _stream(c: TestClient, i: int) -> None:
-    body = {"model": "chat", "stream": True,
-            "messages": [{"role": "user", "content": f"soru {i}"}]}
+    body = {"model": "chat", "stream": True, "messages": [{"role": "user", "content": f"soru {i}"}]}
     with c.stream("POST", "/v1/chat/completions", json=body) as r:
         assert r.status_code == 200
         list(r.iter_lines())
@@ -57,8 +56,9 @@ def _costs_per_token(c: TestClient, db: Path) -> list[Decimal]:
 
     c.portal.call(drain)  # type: ignore[union-attr]
     con = sqlite3.connect(db)
-    rows = con.execute("select cost, completion_tokens, price_source from requests "
-                       "order by created_at").fetchall()
+    rows = con.execute(
+        "select cost, completion_tokens, price_source from requests order by created_at"
+    ).fetchall()
     con.close()
     assert all(source == "on_prem" for _, _, source in rows)
     return [Decimal(str(cost)) / tokens for cost, tokens, _ in rows]

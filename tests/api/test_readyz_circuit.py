@@ -14,8 +14,9 @@ from gateway.policy.loader import load_text
 from gateway.settings import Settings
 
 
-def test_readyz_check_that_passes_half_opens_the_circuit(openai_emulator: EmulatorServer,
-                                                         tmp_path: Path) -> None:
+def test_readyz_check_that_passes_half_opens_the_circuit(
+    openai_emulator: EmulatorServer, tmp_path: Path
+) -> None:
     policy = load_text(f"""
 version: 1
 backends:
@@ -23,13 +24,17 @@ backends:
 aliases:
   chat: {{backends: [node]}}
 """)
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'l.db'}", local_engine=False,
-                        probe_interval_s=0)  # no background probes: /readyz only
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'l.db'}", local_engine=False, probe_interval_s=0
+    )  # no background probes: /readyz only
     body = {"model": "chat", "messages": [{"role": "user", "content": "merhaba"}]}
     with TestClient(create_app(settings, policy=policy)) as c:
         openai_emulator.state.mode = Mode(kind="status", status=500)
-        assert [c.post("/v1/chat/completions", json=body).status_code
-                for _ in range(3)] == [503, 503, 503]
+        assert [c.post("/v1/chat/completions", json=body).status_code for _ in range(3)] == [
+            503,
+            503,
+            503,
+        ]
         openai_emulator.state.mode = Mode()  # the node is back
         kept = c.post("/v1/chat/completions", json=body)
         assert kept.status_code == 503 and "circuit open" in kept.json()["error"]["message"]

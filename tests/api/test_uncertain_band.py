@@ -49,18 +49,22 @@ def emulators() -> Iterator[dict[str, EmulatorServer]]:
         yield {"cloud": c, "local": loc}
 
 
-def _serve(emulators: dict[str, EmulatorServer], tmp_path: Path, when: str
-           ) -> list[tuple[str, str, str]]:
+def _serve(
+    emulators: dict[str, EmulatorServer], tmp_path: Path, when: str
+) -> list[tuple[str, str, str]]:
     """Sends TOPIC then PLAIN; returns (backend, data class, band) per ledger row."""
     for e in emulators.values():
         e.state.reset()
     text = policy_yaml(emulators["cloud"].url, emulators["local"].url, when)
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'l.db'}", local_engine=False,
-                        probe_interval_s=0)
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'l.db'}", local_engine=False, probe_interval_s=0
+    )
     with TestClient(create_app(settings, policy=load_text(text))) as client:
         for prompt in (TOPIC, PLAIN):
-            r = client.post("/v1/chat/completions", json={
-                "model": "chat", "messages": [{"role": "user", "content": prompt}]})
+            r = client.post(
+                "/v1/chat/completions",
+                json={"model": "chat", "messages": [{"role": "user", "content": prompt}]},
+            )
             assert r.status_code == 200, r.text
 
         async def drain() -> None:
@@ -68,25 +72,29 @@ def _serve(emulators: dict[str, EmulatorServer], tmp_path: Path, when: str
 
         client.portal.call(drain)  # type: ignore[union-attr]
     con = sqlite3.connect(tmp_path / "l.db")
-    rows = con.execute("select backend, data_class, sensitivity_band from requests "
-                       "order by created_at").fetchall()
+    rows = con.execute(
+        "select backend, data_class, sensitivity_band from requests order by created_at"
+    ).fetchall()
     con.close()
     return [tuple(r) for r in rows]
 
 
 def test_prefer_on_prem_serves_an_uncertain_request_on_prem(
-        emulators: dict[str, EmulatorServer], tmp_path: Path) -> None:
+    emulators: dict[str, EmulatorServer], tmp_path: Path
+) -> None:
     rows = _serve(emulators, tmp_path, "prefer_on_prem")
     assert rows == [("local", "public", "uncertain"), ("cloud", "public", "confident")]
 
 
 def test_as_detected_routes_an_uncertain_request_by_its_class(
-        emulators: dict[str, EmulatorServer], tmp_path: Path) -> None:
+    emulators: dict[str, EmulatorServer], tmp_path: Path
+) -> None:
     rows = _serve(emulators, tmp_path, "as_detected")
     assert rows == [("cloud", "public", "uncertain"), ("cloud", "public", "confident")]
 
 
 def test_special_keeps_an_uncertain_request_on_prem_as_special(
-        emulators: dict[str, EmulatorServer], tmp_path: Path) -> None:
+    emulators: dict[str, EmulatorServer], tmp_path: Path
+) -> None:
     rows = _serve(emulators, tmp_path, "special")
     assert rows == [("local", "special", "uncertain"), ("cloud", "public", "confident")]

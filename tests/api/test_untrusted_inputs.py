@@ -63,23 +63,29 @@ def capture() -> Iterator[str]:
 
 @pytest.fixture
 def client(openai_emulator: EmulatorServer, tmp_path: Path) -> Iterator[TestClient]:
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'l.db'}", local_engine=False,
-                        admin_key=ADMIN, journal_path=str(tmp_path / "journal"),
-                        report_max_days=90,
-                        probe_interval_s=0, policy_sync_s=0)
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'l.db'}",
+        local_engine=False,
+        admin_key=ADMIN,
+        journal_path=str(tmp_path / "journal"),
+        report_max_days=90,
+        probe_interval_s=0,
+        policy_sync_s=0,
+    )
     env = {"GECIT_ADMIN_KEY": ADMIN, "GECIT_DATABASE_URL": settings.database_url}
-    app = create_app(settings, Seams(env=env),
-                     policy=load_text(policy_yaml(openai_emulator.url)))
+    app = create_app(settings, Seams(env=env), policy=load_text(policy_yaml(openai_emulator.url)))
     with TestClient(app) as c:
         c.db_path = tmp_path / "l.db"  # type: ignore[attr-defined]
         yield c
 
 
 def test_a_policy_put_cannot_send_the_admin_key_to_another_host(
-        client: TestClient, capture: str) -> None:
+    client: TestClient, capture: str
+) -> None:
     for var in ("GECIT_ADMIN_KEY", "GECIT_DATABASE_URL"):
-        doc = policy_yaml(capture).replace("model: emulated-model}",
-                                           f"model: m, api_key_env: {var}}}")
+        doc = policy_yaml(capture).replace(
+            "model: emulated-model}", f"model: m, api_key_env: {var}}}"
+        )
         put = client.put("/admin/policy", headers=AUTH, content=doc)
         assert put.status_code == 422, put.text
         problems = put.json()["error"]["problems"]
@@ -90,8 +96,9 @@ def test_a_policy_put_cannot_send_the_admin_key_to_another_host(
 
 
 def test_a_backend_at_the_metadata_address_is_refused(client: TestClient) -> None:
-    put = client.put("/admin/policy", headers=AUTH,
-                     content=policy_yaml("http://169.254.169.254/latest"))
+    put = client.put(
+        "/admin/policy", headers=AUTH, content=policy_yaml("http://169.254.169.254/latest")
+    )
     assert put.status_code == 422
     assert "metadata" in put.json()["error"]["problems"][0]["message"]
 
@@ -103,20 +110,22 @@ def test_a_yaml_bomb_or_binary_policy_is_a_listed_problem(client: TestClient) ->
     bomb = client.put("/admin/policy", headers=AUTH, content="\n".join(lines))
     assert bomb.status_code == 422
     assert bomb.json()["error"]["problems"] == [
-        {"path": "<root>", "line": 1, "message": "YAML anchors (&name) are not allowed in a "
-                                                 "policy"}]
+        {"path": "<root>", "line": 1, "message": "YAML anchors (&name) are not allowed in a policy"}
+    ]
     binary = client.put("/admin/policy", headers=AUTH, content=b"\x89PNG\r\n\x1a\n\x00\xff")
     assert binary.status_code == 422
     assert binary.json()["error"]["problems"][0]["message"] == "not UTF-8 text (a binary file?)"
-    deep = client.post("/admin/policy/explain", headers=AUTH,
-                       json={"model": "chat", "text": "x", "policy": "a: " + "[" * 5000})
+    deep = client.post(
+        "/admin/policy/explain",
+        headers=AUTH,
+        json={"model": "chat", "text": "x", "policy": "a: " + "[" * 5000},
+    )
     assert deep.status_code == 422
     assert client.get("/admin/policy", headers=AUTH).json()["sha256"] == before
 
 
 @pytest.mark.parametrize("path", ["/admin/reports/cost", "/admin/dashboard"])
-def test_report_ranges_are_capped_and_dates_parsed_safely(client: TestClient,
-                                                          path: str) -> None:
+def test_report_ranges_are_capped_and_dates_parsed_safely(client: TestClient, path: str) -> None:
     huge = client.get(f"{path}?from=0001-01-01&to=9999-11-30", headers=AUTH)
     assert huge.status_code == 400, huge.text
     err = huge.json()["error"]
@@ -156,8 +165,9 @@ def _rows(db: Path) -> list[tuple[Any, ...]]:
     deadline = time.monotonic() + 5
     while True:
         with sqlite3.connect(db) as conn:
-            rows = conn.execute("SELECT status, error_kind, streamed FROM requests "
-                                "ORDER BY created_at").fetchall()
+            rows = conn.execute(
+                "SELECT status, error_kind, streamed FROM requests ORDER BY created_at"
+            ).fetchall()
         if len(rows) >= 2 or time.monotonic() > deadline:
             return rows
         time.sleep(0.05)
@@ -169,12 +179,15 @@ def test_a_500_still_writes_its_row(client: TestClient) -> None:
     body = {"model": "chat", "messages": [{"role": "user", "content": "hi"}]}
     assert client.post("/v1/chat/completions", json=body).status_code == 500
     assert client.post("/v1/chat/completions", json={**body, "stream": True}).status_code == 500
-    assert _rows(client.db_path) == [(500, "internal_error", 0),  # type: ignore[attr-defined]
-                                     (500, "internal_error", 1)]
+    assert _rows(client.db_path) == [
+        (500, "internal_error", 0),  # type: ignore[attr-defined]
+        (500, "internal_error", 1),
+    ]
 
 
-def test_a_quarantined_row_is_counted_on_metrics(openai_emulator: EmulatorServer,
-                                                 tmp_path: Path) -> None:
+def test_a_quarantined_row_is_counted_on_metrics(
+    openai_emulator: EmulatorServer, tmp_path: Path
+) -> None:
     from gateway.usage.journal import Journal
     from gateway.usage.ledger import make_entry
     from gateway.usage.pricing import Cost
@@ -183,15 +196,23 @@ def test_a_quarantined_row_is_counted_on_metrics(openai_emulator: EmulatorServer
     journal = Journal(tmp_path / "journal")  # left by an earlier process: one good row and
     journal.open()  # one no database can take (its time is not a time)
     for rid in ("req_good", "req_poison"):
-        entry = make_entry(UsageRecord(request_id=rid, created_at=time.time(), alias="chat",
-                                       status=200), Cost(None, "policy", None), None)
+        entry = make_entry(
+            UsageRecord(request_id=rid, created_at=time.time(), alias="chat", status=200),
+            Cost(None, "policy", None),
+            None,
+        )
         if rid == "req_poison":
             entry["created_at"] = "not-a-time"
         journal.append(entry)
     journal.close()
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'l.db'}", local_engine=False,
-                        admin_key=ADMIN, journal_path=str(tmp_path / "journal"),
-                        probe_interval_s=0, policy_sync_s=0)
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'l.db'}",
+        local_engine=False,
+        admin_key=ADMIN,
+        journal_path=str(tmp_path / "journal"),
+        probe_interval_s=0,
+        policy_sync_s=0,
+    )
     app = create_app(settings, policy=load_text(policy_yaml(openai_emulator.url)))
     with TestClient(app) as c:
         deadline = time.monotonic() + 10

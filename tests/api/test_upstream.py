@@ -21,8 +21,7 @@ from gateway.upstream import UpstreamError, derive_policy, fetch_models, models_
 
 @pytest.fixture
 def gateway(openai_emulator: EmulatorServer, tmp_path: Path) -> Iterator[TestClient]:
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'l.db'}",
-                        upstream=openai_emulator.url)
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'l.db'}", upstream=openai_emulator.url)
     with TestClient(create_app(settings)) as c:
         c.db_path = tmp_path / "l.db"  # type: ignore[attr-defined]
         yield c
@@ -42,8 +41,9 @@ def test_aliases_are_the_models_the_upstream_lists(gateway: TestClient) -> None:
     assert gateway.get("/readyz").status_code == 200
 
 
-def test_chat_goes_through_every_feature(gateway: TestClient,
-                                         openai_emulator: EmulatorServer) -> None:
+def test_chat_goes_through_every_feature(
+    gateway: TestClient, openai_emulator: EmulatorServer
+) -> None:
     body = {"model": MODEL, "messages": [{"role": "user", "content": "Merhaba, nasılsın?"}]}
     r = gateway.post("/v1/chat/completions", json=body)
     assert r.status_code == 200, r.text
@@ -53,9 +53,14 @@ def test_chat_goes_through_every_feature(gateway: TestClient,
     sent = [e for e in openai_emulator.state.requests if e.path.endswith("/chat/completions")]
     assert orjson.loads(sent[-1].body)["model"] == MODEL
 
-    special = {"model": MODEL, "stream": True, "stream_options": {"include_usage": True},
-               "messages": [{"role": "user",
-                             "content": "Ben diyabet hastasıyım, insülin dozumu nasıl olmalı?"}]}
+    special = {
+        "model": MODEL,
+        "stream": True,
+        "stream_options": {"include_usage": True},
+        "messages": [
+            {"role": "user", "content": "Ben diyabet hastasıyım, insülin dozumu nasıl olmalı?"}
+        ],
+    }
     with gateway.stream("POST", "/v1/chat/completions", json=special) as s:
         assert s.status_code == 200
         assert s.headers["x-gecit-data-class"] == "special"  # on-prem: still served
@@ -67,8 +72,13 @@ def test_chat_goes_through_every_feature(gateway: TestClient,
         await gateway.app.state.runtime.recorder.drain(5)  # type: ignore[attr-defined]
 
     gateway.portal.call(drain)  # type: ignore[union-attr]
-    rows = sqlite3.connect(gateway.db_path).execute(  # type: ignore[attr-defined]
-        "select backend, data_class from requests order by created_at").fetchall()
+    rows = (
+        sqlite3.connect(gateway.db_path)
+        .execute(  # type: ignore[attr-defined]
+            "select backend, data_class from requests order by created_at"
+        )
+        .fetchall()
+    )
     assert rows == [("upstream", "public"), ("upstream", "special")]
 
 
@@ -99,8 +109,10 @@ rules:
     assert p.aliases["mixed"].backends == ["upstream", "cloud"]
     assert p.rules[0].allow_backends == ["upstream", "upstream-2"]
     assert out.sha256 != base.sha256
-    assert derive_policy(base, "http://127.0.0.1:8000/v1", ["llama-3", "qwen/2.5"]).sha256 \
+    assert (
+        derive_policy(base, "http://127.0.0.1:8000/v1", ["llama-3", "qwen/2.5"]).sha256
         == out.sha256
+    )
 
 
 def test_derive_from_the_default_policy() -> None:

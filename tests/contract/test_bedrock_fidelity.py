@@ -44,8 +44,11 @@ def emulator(server: EmulatorServer) -> EmulatorServer:
 def raw_client(emulator: EmulatorServer) -> Any:
     """boto3 with its own client-side checks off: what it sends is what the test wrote."""
     return fake_session().client(
-        "bedrock-runtime", region_name=REGION, endpoint_url=emulator.url,
-        config=Config(parameter_validation=False, retries={"total_max_attempts": 1}))
+        "bedrock-runtime",
+        region_name=REGION,
+        endpoint_url=emulator.url,
+        config=Config(parameter_validation=False, retries={"total_max_attempts": 1}),
+    )
 
 
 @pytest.fixture
@@ -65,39 +68,67 @@ def _refusal(client: Any, **params: Any) -> str:
 
 
 def test_a_valid_request_is_answered(raw_client: Any) -> None:
-    answer = raw_client.converse(modelId=MODEL, messages=[USER],
-                                 inferenceConfig={"maxTokens": 20, "temperature": 0.5})
+    answer = raw_client.converse(
+        modelId=MODEL, messages=[USER], inferenceConfig={"maxTokens": 20, "temperature": 0.5}
+    )
     assert answer["stopReason"] == "end_turn"
 
 
 def test_refuses_a_request_botocores_model_marks_invalid(raw_client: Any) -> None:
     missing_content = {"modelId": MODEL, "messages": [{"role": "user"}]}
-    input_shape = botocore.session.get_session().get_service_model(
-        "bedrock-runtime").operation_model("Converse").input_shape
+    input_shape = (
+        botocore.session.get_session()
+        .get_service_model("bedrock-runtime")
+        .operation_model("Converse")
+        .input_shape
+    )
     # botocore's own verdict on the same request
     assert ParamValidator().validate(missing_content, input_shape).has_errors()
     message = _refusal(raw_client, messages=[{"role": "user"}])
     assert "messages.1.member.content" in message and "must not be null" in message
 
 
-@pytest.mark.parametrize(("params", "where"), [
-    ({"messages": [{"role": "tool", "content": [{"text": "x"}]}]}, "messages.1.member.role"),
-    ({"messages": [USER], "inferenceConfig": {"temperature": 3}},
-     "inferenceConfig.temperature"),
-    ({"messages": [USER], "inferenceConfig": {"maxTokens": 0}}, "inferenceConfig.maxTokens"),
-    ({"messages": [USER], "inferenceConfig": {"maxTokens": "10"}}, "inferenceConfig.maxTokens"),
-    ({"messages": [USER], "toolConfig": {"tools": [{"toolSpec": {
-        "name": "x" * 65, "inputSchema": {"json": {}}}}]}},
-     "toolConfig.tools.1.member.toolSpec.name"),
-    ({"messages": [{"role": "user", "content": [{"text": "a",
-                                                 "cachePoint": {"type": "default"}}]}]},
-     "messages.1.member.content.1.member"),
-    ({"messages": [USER], "toolConfig": {"tools": [{"toolSpec": {
-        "name": "hava.durumu", "inputSchema": {"json": {}}}}]}},
-     "toolConfig.tools.1.member.toolSpec.name"),
-])
-def test_refuses_every_kind_of_shape_violation(raw_client: Any, params: dict[str, Any],
-                                               where: str) -> None:
+@pytest.mark.parametrize(
+    ("params", "where"),
+    [
+        ({"messages": [{"role": "tool", "content": [{"text": "x"}]}]}, "messages.1.member.role"),
+        (
+            {"messages": [USER], "inferenceConfig": {"temperature": 3}},
+            "inferenceConfig.temperature",
+        ),
+        ({"messages": [USER], "inferenceConfig": {"maxTokens": 0}}, "inferenceConfig.maxTokens"),
+        ({"messages": [USER], "inferenceConfig": {"maxTokens": "10"}}, "inferenceConfig.maxTokens"),
+        (
+            {
+                "messages": [USER],
+                "toolConfig": {
+                    "tools": [{"toolSpec": {"name": "x" * 65, "inputSchema": {"json": {}}}}]
+                },
+            },
+            "toolConfig.tools.1.member.toolSpec.name",
+        ),
+        (
+            {
+                "messages": [
+                    {"role": "user", "content": [{"text": "a", "cachePoint": {"type": "default"}}]}
+                ]
+            },
+            "messages.1.member.content.1.member",
+        ),
+        (
+            {
+                "messages": [USER],
+                "toolConfig": {
+                    "tools": [{"toolSpec": {"name": "hava.durumu", "inputSchema": {"json": {}}}}]
+                },
+            },
+            "toolConfig.tools.1.member.toolSpec.name",
+        ),
+    ],
+)
+def test_refuses_every_kind_of_shape_violation(
+    raw_client: Any, params: dict[str, Any], where: str
+) -> None:
     """Enum, range, type, length, union and pattern constraints: each is in botocore's model,
     and botocore's client-side validation checks only some of them."""
     message = _refusal(raw_client, **params)
@@ -107,49 +138,92 @@ def test_refuses_every_kind_of_shape_violation(raw_client: Any, params: dict[str
 
 def test_unknown_members_are_findings() -> None:
     """boto3 cannot even serialize an unknown member; any other client gets the 400."""
-    findings = rules.shape_findings("Converse", {"messages": [USER], "temperature": 0.2},
-                                    {"modelId": MODEL})
-    assert findings == ["Value at 'temperature' failed to satisfy constraint: Member is not a "
-                        "known member"]
+    findings = rules.shape_findings(
+        "Converse", {"messages": [USER], "temperature": 0.2}, {"modelId": MODEL}
+    )
+    assert findings == [
+        "Value at 'temperature' failed to satisfy constraint: Member is not a known member"
+    ]
 
 
-@pytest.mark.parametrize(("messages", "extra", "expected"), [
-    ([{"role": "assistant", "content": [{"text": "Merhaba"}]}, USER], {},
-     rules.FIRST_TURN_USER),
-    ([USER, USER], {}, rules.ALTERNATE_ROLES),
-    ([{"role": "user", "content": []}], {}, "messages.0 is empty"),
-    ([USER, {"role": "assistant", "content": [{"toolUse": {
-        "toolUseId": "t1", "name": "get_weather", "input": {}}}]},
-      {"role": "user", "content": [{"toolResult": {"toolUseId": "t1",
-                                                   "content": [{"text": "14"}]}}]}],
-     {}, rules.TOOL_CONFIG_REQUIRED),
-    ([USER, {"role": "assistant", "content": [{"text": "Bakıyorum"}]},
-      {"role": "user", "content": [{"toolResult": {"toolUseId": "t1",
-                                                   "content": [{"text": "14"}]}}]}],
-     {"toolConfig": {"tools": [{"toolSpec": {"name": "get_weather",
-                                             "inputSchema": {"json": {}}}}]}},
-     "exceeds the number of toolUse blocks of previous turn"),
-])
-def test_refuses_what_the_conversation_rules_forbid(raw_client: Any, messages: list[Any],
-                                                    extra: dict[str, Any], expected: str) -> None:
+@pytest.mark.parametrize(
+    ("messages", "extra", "expected"),
+    [
+        (
+            [{"role": "assistant", "content": [{"text": "Merhaba"}]}, USER],
+            {},
+            rules.FIRST_TURN_USER,
+        ),
+        ([USER, USER], {}, rules.ALTERNATE_ROLES),
+        ([{"role": "user", "content": []}], {}, "messages.0 is empty"),
+        (
+            [
+                USER,
+                {
+                    "role": "assistant",
+                    "content": [
+                        {"toolUse": {"toolUseId": "t1", "name": "get_weather", "input": {}}}
+                    ],
+                },
+                {
+                    "role": "user",
+                    "content": [{"toolResult": {"toolUseId": "t1", "content": [{"text": "14"}]}}],
+                },
+            ],
+            {},
+            rules.TOOL_CONFIG_REQUIRED,
+        ),
+        (
+            [
+                USER,
+                {"role": "assistant", "content": [{"text": "Bakıyorum"}]},
+                {
+                    "role": "user",
+                    "content": [{"toolResult": {"toolUseId": "t1", "content": [{"text": "14"}]}}],
+                },
+            ],
+            {
+                "toolConfig": {
+                    "tools": [{"toolSpec": {"name": "get_weather", "inputSchema": {"json": {}}}}]
+                }
+            },
+            "exceeds the number of toolUse blocks of previous turn",
+        ),
+    ],
+)
+def test_refuses_what_the_conversation_rules_forbid(
+    raw_client: Any, messages: list[Any], extra: dict[str, Any], expected: str
+) -> None:
     assert expected in _refusal(raw_client, messages=messages, **extra)
 
 
 def _tool_history(tools: bool) -> ChatRequest:
-    body: dict[str, Any] = {"model": "m", "messages": [
-        {"role": "user", "content": "İstanbul'da hava nasıl?"},
-        {"role": "assistant", "content": None, "tool_calls": [
-            {"id": "tooluse_1", "type": "function",
-             "function": {"name": "get_weather", "arguments": '{"city": "İstanbul"}'}}]},
-        {"role": "tool", "tool_call_id": "tooluse_1", "content": '{"temp_c": 14}'},
-    ]}
+    body: dict[str, Any] = {
+        "model": "m",
+        "messages": [
+            {"role": "user", "content": "İstanbul'da hava nasıl?"},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "tooluse_1",
+                        "type": "function",
+                        "function": {"name": "get_weather", "arguments": '{"city": "İstanbul"}'},
+                    }
+                ],
+            },
+            {"role": "tool", "tool_call_id": "tooluse_1", "content": '{"temp_c": 14}'},
+        ],
+    }
     if tools:
         body["tools"] = [{"type": "function", "function": {"name": "get_weather"}}]
     return ChatRequest.model_validate(body)
 
 
-async def test_a_tool_history_without_tools_is_accepted(emulator: EmulatorServer,
-                                                         provider: BedrockProvider) -> None:
+async def test_a_tool_history_without_tools_is_accepted(
+    emulator: EmulatorServer, provider: BedrockProvider
+) -> None:
     result = await provider.complete(_tool_history(tools=False), FAST)
     assert result.text == emulator.state.mode.reply
     sent = emulator.state.requests[-1].json()
@@ -158,11 +232,18 @@ async def test_a_tool_history_without_tools_is_accepted(emulator: EmulatorServer
     assert "".join(c.text for c in chunks) == emulator.state.mode.reply
 
 
-async def test_an_assistant_first_conversation_is_never_sent(emulator: EmulatorServer,
-                                                             provider: BedrockProvider) -> None:
-    request = ChatRequest.model_validate({"model": "m", "messages": [
-        {"role": "assistant", "content": "Merhaba, size nasıl yardımcı olabilirim?"},
-        {"role": "user", "content": "Hava nasıl?"}]})
+async def test_an_assistant_first_conversation_is_never_sent(
+    emulator: EmulatorServer, provider: BedrockProvider
+) -> None:
+    request = ChatRequest.model_validate(
+        {
+            "model": "m",
+            "messages": [
+                {"role": "assistant", "content": "Merhaba, size nasıl yardımcı olabilirim?"},
+                {"role": "user", "content": "Hava nasıl?"},
+            ],
+        }
+    )
     with pytest.raises(ProviderError) as err:
         await provider.complete(request, FAST)
     assert err.value.kind == FailureKind.UNSUPPORTED
@@ -171,10 +252,12 @@ async def test_an_assistant_first_conversation_is_never_sent(emulator: EmulatorS
 
 @pytest.mark.parametrize("reason", sorted(STOP_REASONS))
 async def test_every_stop_reason_is_mapped_whole_and_streamed(
-        emulator: EmulatorServer, provider: BedrockProvider, reason: str) -> None:
+    emulator: EmulatorServer, provider: BedrockProvider, reason: str
+) -> None:
     emulator.state.mode = Mode(stop_reason=reason)
-    request = ChatRequest.model_validate({"model": "m", "messages": [
-        {"role": "user", "content": "Merhaba"}]})
+    request = ChatRequest.model_validate(
+        {"model": "m", "messages": [{"role": "user", "content": "Merhaba"}]}
+    )
     result = await provider.complete(request, FAST)
     assert result.finish_reason == STOP_REASONS[reason]
     chunks = [c async for c in provider.stream(request, FAST)]
@@ -183,8 +266,10 @@ async def test_every_stop_reason_is_mapped_whole_and_streamed(
 
 @pytest.mark.parametrize("reason", ["malformed_model_output", "malformed_tool_use"])
 async def test_a_malformed_output_is_an_error_finish_not_a_stop(
-        emulator: EmulatorServer, provider: BedrockProvider, reason: str) -> None:
+    emulator: EmulatorServer, provider: BedrockProvider, reason: str
+) -> None:
     emulator.state.mode = Mode(stop_reason=reason)
-    request = ChatRequest.model_validate({"model": "m", "messages": [
-        {"role": "user", "content": "Merhaba"}]})
+    request = ChatRequest.model_validate(
+        {"model": "m", "messages": [{"role": "user", "content": "Merhaba"}]}
+    )
     assert (await provider.complete(request, FAST)).finish_reason == "error"

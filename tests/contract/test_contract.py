@@ -18,8 +18,10 @@ FAST = CallOptions(connect_timeout=2.0, first_byte_timeout=5.0, total_timeout=10
 def req(**kw: object) -> ChatRequest:
     base: dict[str, object] = {
         "model": "alias",
-        "messages": [{"role": "system", "content": "Kısa yanıt ver."},
-                     {"role": "user", "content": "Merhaba, nasılsın?"}],
+        "messages": [
+            {"role": "system", "content": "Kısa yanıt ver."},
+            {"role": "user", "content": "Merhaba, nasılsın?"},
+        ],
     }
     base.update(kw)
     return ChatRequest.model_validate(base)
@@ -71,13 +73,24 @@ async def test_tool_call_round_trip(harness: Harness) -> None:
     call = first.tool_calls[0]
     assert call.name == "get_weather"
     assert "İstanbul" in call.arguments
-    follow = req(tools=[_TOOL], messages=[
-        {"role": "user", "content": "İstanbul'da hava nasıl?"},
-        {"role": "assistant", "content": None, "tool_calls": [
-            {"id": call.id, "type": "function",
-             "function": {"name": call.name, "arguments": call.arguments}}]},
-        {"role": "tool", "tool_call_id": call.id, "content": '{"temp_c": 14}'},
-    ])
+    follow = req(
+        tools=[_TOOL],
+        messages=[
+            {"role": "user", "content": "İstanbul'da hava nasıl?"},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": call.id,
+                        "type": "function",
+                        "function": {"name": call.name, "arguments": call.arguments},
+                    }
+                ],
+            },
+            {"role": "tool", "tool_call_id": call.id, "content": '{"temp_c": 14}'},
+        ],
+    )
     second = await harness.provider.complete(follow, FAST)
     assert second.finish_reason == "stop"
     assert second.text == harness.reply
@@ -138,7 +151,15 @@ async def test_mid_stream_cut_is_reported_as_interrupted(harness: Harness) -> No
     assert err.value.kind == FailureKind.INTERRUPTED
 
 
-_TOOL = {"type": "function", "function": {
-    "name": "get_weather", "description": "Weather for a city",
-    "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
-                   "required": ["city"]}}}
+_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "Weather for a city",
+        "parameters": {
+            "type": "object",
+            "properties": {"city": {"type": "string"}},
+            "required": ["city"],
+        },
+    },
+}

@@ -19,15 +19,24 @@ from tests.contract.harnesses.vertex import LOCATION, MODEL, PROJECT, _make
 
 from .test_contract import FAST
 
-PATH = (f"/v1beta1/projects/{PROJECT}/locations/{LOCATION}/publishers/google/models/"
-        f"{MODEL}:generateContent")
+PATH = (
+    f"/v1beta1/projects/{PROJECT}/locations/{LOCATION}/publishers/google/models/"
+    f"{MODEL}:generateContent"
+)
 USER = {"role": "user", "parts": [{"text": "Merhaba"}]}
 
 
 def request(stream: bool) -> ChatRequest:
-    return ChatRequest.model_validate({"model": "m", "stream": stream, "messages": [
-        {"role": "system", "content": "Kısa yanıt ver."},
-        {"role": "user", "content": "Merhaba"}]})
+    return ChatRequest.model_validate(
+        {
+            "model": "m",
+            "stream": stream,
+            "messages": [
+                {"role": "system", "content": "Kısa yanıt ver."},
+                {"role": "user", "content": "Merhaba"},
+            ],
+        }
+    )
 
 
 @pytest.fixture(scope="module")
@@ -54,24 +63,42 @@ async def test_a_valid_body_is_answered(server: EmulatorServer) -> None:
     assert answer.status_code == 200
 
 
-@pytest.mark.parametrize(("body", "where"), [
-    ({"contents": [USER], "generationConfig": {"max_tokens": 5}},
-     "generationConfig.max_tokens"),
-    ({"contents": [USER], "generationConfig": {"temperature": "sıcak"}},
-     "generationConfig.temperature"),
-    ({"contents": [{"role": "user", "parts": [{"text": "x", "content": "y"}]}]},
-     "contents[0].parts[0].content"),
-    ({"contents": [USER], "tools": [{"functionDeclarations": [{"name": "f", "args": {}}]}]},
-     "tools[0].functionDeclarations[0].args"),
-    ({"contents": [USER], "temperature": 0.2}, '"temperature"'),
-    ({"contents": [{"role": "assistant", "parts": [{"text": "x"}]}]}, "contents[0].role"),
-    ({"contents": [{"role": "user", "parts": []}]}, "contents[0].parts"),
-    ({"contents": []}, "empty contents"),
-    ({"contents": [{"role": "user", "parts": [{"text": "x", "functionCall": {"name": "f"}}]}]},
-     "contents[0].parts[0]"),
-])
-async def test_refuses_what_google_genai_types_refuse(server: EmulatorServer,
-                                                      body: dict[str, Any], where: str) -> None:
+@pytest.mark.parametrize(
+    ("body", "where"),
+    [
+        (
+            {"contents": [USER], "generationConfig": {"max_tokens": 5}},
+            "generationConfig.max_tokens",
+        ),
+        (
+            {"contents": [USER], "generationConfig": {"temperature": "sıcak"}},
+            "generationConfig.temperature",
+        ),
+        (
+            {"contents": [{"role": "user", "parts": [{"text": "x", "content": "y"}]}]},
+            "contents[0].parts[0].content",
+        ),
+        (
+            {"contents": [USER], "tools": [{"functionDeclarations": [{"name": "f", "args": {}}]}]},
+            "tools[0].functionDeclarations[0].args",
+        ),
+        ({"contents": [USER], "temperature": 0.2}, '"temperature"'),
+        ({"contents": [{"role": "assistant", "parts": [{"text": "x"}]}]}, "contents[0].role"),
+        ({"contents": [{"role": "user", "parts": []}]}, "contents[0].parts"),
+        ({"contents": []}, "empty contents"),
+        (
+            {
+                "contents": [
+                    {"role": "user", "parts": [{"text": "x", "functionCall": {"name": "f"}}]}
+                ]
+            },
+            "contents[0].parts[0]",
+        ),
+    ],
+)
+async def test_refuses_what_google_genai_types_refuse(
+    server: EmulatorServer, body: dict[str, Any], where: str
+) -> None:
     answer = await _post(server, body)
     assert answer.status_code == 400
     error = answer.json()["error"]
@@ -81,7 +108,8 @@ async def test_refuses_what_google_genai_types_refuse(server: EmulatorServer,
 
 
 async def test_a_safety_block_is_a_content_filter_finish_without_output(
-        server: EmulatorServer, provider: VertexProvider) -> None:
+    server: EmulatorServer, provider: VertexProvider
+) -> None:
     server.state.mode = Mode(kind="blocked")
     result = await provider.complete(request(stream=False), FAST)
     assert result.finish_reason == "content_filter"
@@ -91,7 +119,8 @@ async def test_a_safety_block_is_a_content_filter_finish_without_output(
 
 
 async def test_a_streamed_safety_block_ends_the_stream_as_content_filter(
-        server: EmulatorServer, provider: VertexProvider) -> None:
+    server: EmulatorServer, provider: VertexProvider
+) -> None:
     server.state.mode = Mode(kind="blocked")
     chunks = [c async for c in provider.stream(request(stream=True), FAST)]
     assert [c.finish_reason for c in chunks] == ["content_filter"]
@@ -108,8 +137,9 @@ async def _stream(provider: VertexProvider) -> tuple[list[ChatChunk], ProviderEr
     return got, err.value
 
 
-async def test_an_error_frame_mid_stream_cuts_the_stream(server: EmulatorServer,
-                                                         provider: VertexProvider) -> None:
+async def test_an_error_frame_mid_stream_cuts_the_stream(
+    server: EmulatorServer, provider: VertexProvider
+) -> None:
     server.state.mode = Mode(kind="error_frame", cut_after=2)
     got, err = await _stream(provider)
     assert [c.text for c in got] == ["Merhaba! ", "Size "]
@@ -118,7 +148,8 @@ async def test_an_error_frame_mid_stream_cuts_the_stream(server: EmulatorServer,
 
 
 async def test_an_error_frame_before_any_text_is_the_classified_error(
-        server: EmulatorServer, provider: VertexProvider) -> None:
+    server: EmulatorServer, provider: VertexProvider
+) -> None:
     server.state.mode = Mode(kind="error_frame", cut_after=0)
     got, err = await _stream(provider)
     assert got == []

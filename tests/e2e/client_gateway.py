@@ -69,9 +69,14 @@ def running_gateway(tmp: Path, *flags: str) -> Iterator[Gateway]:
     """`flags`: more `gateway serve` flags."""
     with EmulatorServer(openai_app) as cloud:
         (tmp / "policy.yaml").write_text(policy_yaml(cloud.url))
-        proc = GatewayProcess(tmp, "--policy", str(tmp / "policy.yaml"), "--no-local-engine",
-                              *flags,
-                              env={"GECIT_REQUIRE_KEYS": "1"})
+        proc = GatewayProcess(
+            tmp,
+            "--policy",
+            str(tmp / "policy.yaml"),
+            "--no-local-engine",
+            *flags,
+            env={"GECIT_REQUIRE_KEYS": "1"},
+        )
         key = new_key(f"sqlite:///{proc.db}", "acme", "assistant")
         proc.start(ready_timeout=60)
         try:

@@ -32,7 +32,10 @@ class GatewayProcess:
         self._log = self.log.open("ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gateway", "serve", "--port", str(self.port), *self.args],
-            stdout=self._log, stderr=subprocess.STDOUT, env=self.env)
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            env=self.env,
+        )
         if wait:
             self.wait_ready(ready_timeout)
         return self

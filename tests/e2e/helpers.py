@@ -30,15 +30,30 @@ class ServedGateway:
     """`create_app` served by a real uvicorn (lifespan on) on a free loopback port, in a
     background thread. `key` and `db` are for the test's own bookkeeping."""
 
-    def __init__(self, settings: Settings, policy: str, *, key: str | None = None,
-                 db: Path | None = None, graceful_s: int | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        policy: str,
+        *,
+        key: str | None = None,
+        db: Path | None = None,
+        graceful_s: int | None = None,
+    ) -> None:
         self.port = free_port()
         self.key = key
         self.db = db
         self.app = create_app(settings, policy=load_text(policy))
-        self.server = uvicorn.Server(uvicorn.Config(
-            self.app, host="127.0.0.1", port=self.port, log_level="warning",
-            access_log=False, lifespan="on", timeout_graceful_shutdown=graceful_s))
+        self.server = uvicorn.Server(
+            uvicorn.Config(
+                self.app,
+                host="127.0.0.1",
+                port=self.port,
+                log_level="warning",
+                access_log=False,
+                lifespan="on",
+                timeout_graceful_shutdown=graceful_s,
+            )
+        )
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     @property
@@ -72,9 +87,25 @@ def cli_budget_key(db_url: str, budget: Decimal) -> str:
     """`gateway keys create` for tenant acme / app web with a monthly `budget` in USD, through
     the CLI as an operator would; the secret."""
     out = subprocess.run(
-        [sys.executable, "-m", "gateway", "keys", "create", "--tenant", "acme", "--app", "web",
-         "--budget", f"{budget} USD"], env={**os.environ, "GECIT_DATABASE_URL": db_url},
-        capture_output=True, text=True, check=True, timeout=60)
+        [
+            sys.executable,
+            "-m",
+            "gateway",
+            "keys",
+            "create",
+            "--tenant",
+            "acme",
+            "--app",
+            "web",
+            "--budget",
+            f"{budget} USD",
+        ],
+        env={**os.environ, "GECIT_DATABASE_URL": db_url},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
     return out.stdout.strip().splitlines()[-1]
 
 

@@ -35,8 +35,9 @@ def cloud(gw: Gateway) -> EmulatorServer:
 
 @pytest.fixture
 def oai(gw: Gateway) -> Iterator[openai.OpenAI]:
-    with openai.OpenAI(base_url=gw.url + "/v1", api_key=gw.key, max_retries=0,
-                       timeout=30) as client:
+    with openai.OpenAI(
+        base_url=gw.url + "/v1", api_key=gw.key, max_retries=0, timeout=30
+    ) as client:
         yield client
 
 
@@ -61,8 +62,9 @@ def test_n_choices_whole(oai: openai.OpenAI, cloud: EmulatorServer) -> None:
 def test_n_choices_streamed(oai: openai.OpenAI, cloud: EmulatorServer) -> None:
     texts: dict[int, str] = {}
     usage = None
-    with oai.chat.completions.create(model="chat", messages=USER, n=3, stream=True,
-                                     stream_options={"include_usage": True}) as stream:
+    with oai.chat.completions.create(
+        model="chat", messages=USER, n=3, stream=True, stream_options={"include_usage": True}
+    ) as stream:
         for chunk in stream:
             if chunk.usage is not None:
                 usage = chunk.usage
@@ -75,8 +77,7 @@ def test_n_choices_streamed(oai: openai.OpenAI, cloud: EmulatorServer) -> None:
     assert usage.completion_tokens == cloud.state.served_completion_tokens
 
 
-def test_n_above_the_maximum_is_a_400_naming_n(oai: openai.OpenAI,
-                                                cloud: EmulatorServer) -> None:
+def test_n_above_the_maximum_is_a_400_naming_n(oai: openai.OpenAI, cloud: EmulatorServer) -> None:
     with pytest.raises(openai.BadRequestError) as err:
         oai.chat.completions.create(model="chat", messages=USER, n=4)
     assert err.value.status_code == 400
@@ -86,14 +87,16 @@ def test_n_above_the_maximum_is_a_400_naming_n(oai: openai.OpenAI,
     assert cloud.state.requests == []  # refused before any backend call
 
 
-def test_the_ledger_counts_every_choice(gw: Gateway, oai: openai.OpenAI,
-                                        cloud: EmulatorServer) -> None:
+def test_the_ledger_counts_every_choice(
+    gw: Gateway, oai: openai.OpenAI, cloud: EmulatorServer
+) -> None:
     """One row per request, its tokens the sum of every choice the emulator served, its
     cost those tokens at the policy's prices."""
     ids = []
     for stream in (False, True):
-        r = gw.post("/v1/chat/completions", {"model": "chat", "messages": USER, "n": 3,
-                                             "stream": stream})
+        r = gw.post(
+            "/v1/chat/completions", {"model": "chat", "messages": USER, "n": 3, "stream": stream}
+        )
         assert r.status_code == 200, r.text
         ids.append(r.headers["x-request-id"])
     _one_choice_each(cloud, 6)
@@ -104,16 +107,22 @@ def test_the_ledger_counts_every_choice(gw: Gateway, oai: openai.OpenAI,
     assert sum(r[2] for r in rows) == st.served_completion_tokens
     for _rid, prompt, completion, cost, estimated, status, _s, _a in rows:
         assert (status, estimated) == (200, False)
-        assert Decimal(str(cost)) == (prompt * Decimal(PRICE_IN)
-                                      + completion * Decimal(PRICE_OUT)) / Decimal(1_000_000)
+        assert Decimal(str(cost)) == (
+            prompt * Decimal(PRICE_IN) + completion * Decimal(PRICE_OUT)
+        ) / Decimal(1_000_000)
 
 
-def test_special_data_with_n_never_reaches_the_cloud(oai: openai.OpenAI,
-                                                     cloud: EmulatorServer) -> None:
+def test_special_data_with_n_never_reaches_the_cloud(
+    oai: openai.OpenAI, cloud: EmulatorServer
+) -> None:
     """The one decision covers every choice: blocked once, no call fanned out."""
     special = [{"role": "user", "content": "Hastam Ayşe Yılmaz HIV pozitif, tedavisini özetle"}]
     for stream in (False, True):
         with pytest.raises(openai.PermissionDeniedError):
-            oai.chat.completions.create(model="chat", messages=special, n=3,  # type: ignore[call-overload]
-                                        stream=stream)
+            oai.chat.completions.create(
+                model="chat",
+                messages=special,
+                n=3,  # type: ignore[call-overload]
+                stream=stream,
+            )
     assert cloud.state.requests == []

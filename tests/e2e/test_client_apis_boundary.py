@@ -33,13 +33,31 @@ def _responses(text: str) -> list[Body]:
         {"input": [{"role": "user", "content": [{"type": "input_text", "text": text}]}]},
         {"instructions": text, "input": "Özetle."},
         {"input": [{"role": "developer", "content": text}, asked]},
-        {"input": [asked, {**call, "arguments": orjson.dumps({"not": text}).decode()},
-                   {"type": "function_call_output", "call_id": "c1", "output": "tamam"}]},
-        {"input": [asked, {**call, "arguments": "{}"},
-                   {"type": "function_call_output", "call_id": "c1", "output": text}]},
-        {"input": [asked, {**call, "arguments": "{}"},
-                   {"type": "function_call_output", "call_id": "c1",
-                    "output": [{"type": "input_text", "text": text}]}]},
+        {
+            "input": [
+                asked,
+                {**call, "arguments": orjson.dumps({"not": text}).decode()},
+                {"type": "function_call_output", "call_id": "c1", "output": "tamam"},
+            ]
+        },
+        {
+            "input": [
+                asked,
+                {**call, "arguments": "{}"},
+                {"type": "function_call_output", "call_id": "c1", "output": text},
+            ]
+        },
+        {
+            "input": [
+                asked,
+                {**call, "arguments": "{}"},
+                {
+                    "type": "function_call_output",
+                    "call_id": "c1",
+                    "output": [{"type": "input_text", "text": text}],
+                },
+            ]
+        },
     ]
 
 
@@ -51,13 +69,32 @@ def _messages(text: str) -> list[Body]:
         {"messages": [{"role": "user", "content": [{"type": "text", "text": text}]}]},
         {"system": text, "messages": [asked]},
         {"system": [{"type": "text", "text": text}], "messages": [asked]},
-        {"messages": [asked, {"role": "assistant", "content": [{**use, "input": {"not": text}}]},
-                      {"role": "user", "content": [{"type": "tool_result",
-                                                    "tool_use_id": "tu1", "content": "tamam"}]}]},
-        {"messages": [asked, {"role": "assistant", "content": [{**use, "input": {}}]},
-                      {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "tu1",
-                                                    "content": [{"type": "text",
-                                                                 "text": text}]}]}]},
+        {
+            "messages": [
+                asked,
+                {"role": "assistant", "content": [{**use, "input": {"not": text}}]},
+                {
+                    "role": "user",
+                    "content": [{"type": "tool_result", "tool_use_id": "tu1", "content": "tamam"}],
+                },
+            ]
+        },
+        {
+            "messages": [
+                asked,
+                {"role": "assistant", "content": [{**use, "input": {}}]},
+                {
+                    "role": "user",
+                    "content": [
+                        {
+                            "type": "tool_result",
+                            "tool_use_id": "tu1",
+                            "content": [{"type": "text", "text": text}],
+                        }
+                    ],
+                },
+            ]
+        },
     ]
 
 
@@ -108,17 +145,17 @@ def _assert_refused(gw: Gateway, path: str, body: Body) -> None:
 
 @pytest.mark.parametrize("stream", [False, True])
 @pytest.mark.parametrize(("path", "index", "base"), CASES)
-def test_special_category_never_reaches_the_cloud(gw: Gateway, cloud: EmulatorServer,
-                                                  path: str, index: int, base: Body,
-                                                  stream: bool) -> None:
+def test_special_category_never_reaches_the_cloud(
+    gw: Gateway, cloud: EmulatorServer, path: str, index: int, base: Body, stream: bool
+) -> None:
     _assert_refused(gw, path, _body(path, index, base, SPECIAL, stream))
     assert cloud.state.requests == []
 
 
 @pytest.mark.parametrize(("path", "index", "base"), CASES)
-def test_personal_data_reaches_the_cloud_only_redacted(gw: Gateway, cloud: EmulatorServer,
-                                                       path: str, index: int, base: Body
-                                                       ) -> None:
+def test_personal_data_reaches_the_cloud_only_redacted(
+    gw: Gateway, cloud: EmulatorServer, path: str, index: int, base: Body
+) -> None:
     r = gw.post(path, _body(path, index, base, PERSONAL, False))
     assert r.status_code == 200, r.text
     assert r.headers["x-gecit-data-class"] == "personal"
@@ -126,14 +163,23 @@ def test_personal_data_reaches_the_cloud_only_redacted(gw: Gateway, cloud: Emula
     assert seen and TCKN.encode() not in seen and b"[TCKN_1]" in seen
 
 
-@settings(max_examples=25, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(case=st.sampled_from(CASES), stream=st.booleans(),
-       before=st.sampled_from(["", "Not: ", "Lütfen yardım et. ", "Dosya özeti:\n"]),
-       after=st.sampled_from(["", " Teşekkürler.", "\nAcil.", " (gizli)"]))
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    case=st.sampled_from(CASES),
+    stream=st.booleans(),
+    before=st.sampled_from(["", "Not: ", "Lütfen yardım et. ", "Dosya özeti:\n"]),
+    after=st.sampled_from(["", " Teşekkürler.", "\nAcil.", " (gizli)"]),
+)
 def test_special_anywhere_with_any_wrapping_is_refused(
-        gw: Gateway, cloud: EmulatorServer, case: tuple[str, int, Body], stream: bool,
-        before: str, after: str) -> None:
+    gw: Gateway,
+    cloud: EmulatorServer,
+    case: tuple[str, int, Body],
+    stream: bool,
+    before: str,
+    after: str,
+) -> None:
     path, index, base = case
     cloud.state.requests.clear()
     _assert_refused(gw, path, _body(path, index, base, before + SPECIAL + after, stream))
@@ -145,23 +191,51 @@ def _schema(text: str) -> dict[str, Any]:
 
 
 DEFINITION_CASES: list[tuple[str, Body]] = [
-    ("/v1/responses", {"input": "Kayda bak.", "tools": [
-        {"type": "function", "name": "lookup", "description": SPECIAL}]}),
-    ("/v1/responses", {"input": "Kayda bak.", "tools": [
-        {"type": "function", "name": "lookup", "parameters": _schema(SPECIAL)}]}),
-    ("/v1/responses", {"input": "Kayda bak.", "text": {"format": {
-        "type": "json_schema", "name": "out", "schema": _schema(SPECIAL)}}}),
-    ("/v1/messages", {"max_tokens": 32, "messages": [{"role": "user", "content": "Kayda bak."}],
-                      "tools": [{"name": "lookup", "description": SPECIAL,
-                                 "input_schema": {"type": "object"}}]}),
-    ("/v1/messages", {"max_tokens": 32, "messages": [{"role": "user", "content": "Kayda bak."}],
-                      "output_config": {"format": {"type": "json_schema",
-                                                   "schema": _schema(SPECIAL)}}}),
+    (
+        "/v1/responses",
+        {
+            "input": "Kayda bak.",
+            "tools": [{"type": "function", "name": "lookup", "description": SPECIAL}],
+        },
+    ),
+    (
+        "/v1/responses",
+        {
+            "input": "Kayda bak.",
+            "tools": [{"type": "function", "name": "lookup", "parameters": _schema(SPECIAL)}],
+        },
+    ),
+    (
+        "/v1/responses",
+        {
+            "input": "Kayda bak.",
+            "text": {"format": {"type": "json_schema", "name": "out", "schema": _schema(SPECIAL)}},
+        },
+    ),
+    (
+        "/v1/messages",
+        {
+            "max_tokens": 32,
+            "messages": [{"role": "user", "content": "Kayda bak."}],
+            "tools": [
+                {"name": "lookup", "description": SPECIAL, "input_schema": {"type": "object"}}
+            ],
+        },
+    ),
+    (
+        "/v1/messages",
+        {
+            "max_tokens": 32,
+            "messages": [{"role": "user", "content": "Kayda bak."}],
+            "output_config": {"format": {"type": "json_schema", "schema": _schema(SPECIAL)}},
+        },
+    ),
 ]
 
 
 @pytest.mark.parametrize(("path", "body"), DEFINITION_CASES)
 def test_special_in_tool_definitions_and_schemas_never_reaches_the_cloud(
-        gw: Gateway, cloud: EmulatorServer, path: str, body: Body) -> None:
+    gw: Gateway, cloud: EmulatorServer, path: str, body: Body
+) -> None:
     _assert_refused(gw, path, {"model": "chat", **body})
     assert cloud.state.requests == []

@@ -27,15 +27,21 @@ def emulator() -> Iterator[EmulatorServer]:
         yield srv
 
 
-def test_a_spent_budget_refuses_every_client_api(emulator: EmulatorServer, tmp_path: Path
-                                                 ) -> None:
+def test_a_spent_budget_refuses_every_client_api(emulator: EmulatorServer, tmp_path: Path) -> None:
     db_url = f"sqlite:///{tmp_path / 'ledger.db'}"
     key = cli_budget_key(db_url, Decimal("0.01"))
-    settings = Settings(database_url=db_url, local_engine=False, require_keys=True,
-                        journal_path=str(tmp_path / "journal"))
-    with ServedGateway(settings, budget_policy(emulator.url), key=key) as gw, \
-            httpx.Client(base_url=gw.url, timeout=30,
-                         headers={"authorization": f"Bearer {key}"}) as client:
+    settings = Settings(
+        database_url=db_url,
+        local_engine=False,
+        require_keys=True,
+        journal_path=str(tmp_path / "journal"),
+    )
+    with (
+        ServedGateway(settings, budget_policy(emulator.url), key=key) as gw,
+        httpx.Client(
+            base_url=gw.url, timeout=30, headers={"authorization": f"Bearer {key}"}
+        ) as client,
+    ):
         for _ in range(50):  # spend it through chat (each answer costs about 0.005 USD)
             r = client.post("/v1/chat/completions", json={"model": "chat", "messages": ASK})
             if r.status_code == 429:
@@ -44,16 +50,21 @@ def test_a_spent_budget_refuses_every_client_api(emulator: EmulatorServer, tmp_p
         assert r.status_code == 429
         served = len(emulator.state.requests)
 
-        for path, body in (("/v1/responses", {"input": "Başkent?"}),
-                           ("/v1/completions", {"prompt": "Başkent"})):
+        for path, body in (
+            ("/v1/responses", {"input": "Başkent?"}),
+            ("/v1/completions", {"prompt": "Başkent"}),
+        ):
             for stream in (False, True):
                 r = client.post(path, json={"model": "chat", "stream": stream, **body})
                 assert r.status_code == 429, (path, r.text)
                 err = r.json()["error"]
                 assert err["type"] == "rate_limit_error" and "budget" in err["message"]
         for stream in (False, True):
-            r = client.post("/v1/messages", headers={"x-api-key": key}, json={
-                "model": "chat", "max_tokens": 4096, "stream": stream, "messages": ASK})
+            r = client.post(
+                "/v1/messages",
+                headers={"x-api-key": key},
+                json={"model": "chat", "max_tokens": 4096, "stream": stream, "messages": ASK},
+            )
             assert r.status_code == 429
             assert r.json()["type"] == "error"
             assert r.json()["error"]["type"] == "rate_limit_error"

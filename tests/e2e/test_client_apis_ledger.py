@@ -29,14 +29,24 @@ def _requests() -> list[tuple[str, dict[str, Any]]]:
             ("/v1/chat/completions", {"messages": USER, "stream": stream}),
             # n choices: one row, every choice's tokens summed in it
             ("/v1/chat/completions", {"messages": USER, "stream": stream, "n": 3}),
-            ("/v1/responses", {"input": "Başkent neresi?", "instructions": "Kısa yaz.",
-                               "stream": stream}),
-            ("/v1/responses", {"input": "Hava?", "stream": stream,
-                               "tools": [{"type": "function", **TOOL}]}),
+            (
+                "/v1/responses",
+                {"input": "Başkent neresi?", "instructions": "Kısa yaz.", "stream": stream},
+            ),
+            (
+                "/v1/responses",
+                {"input": "Hava?", "stream": stream, "tools": [{"type": "function", **TOOL}]},
+            ),
             ("/v1/messages", {"messages": USER, "max_tokens": 30, "stream": stream}),
-            ("/v1/messages", {"messages": USER, "max_tokens": 30, "stream": stream,
-                              "tools": [{"name": "get_weather",
-                                         "input_schema": TOOL["parameters"]}]}),
+            (
+                "/v1/messages",
+                {
+                    "messages": USER,
+                    "max_tokens": 30,
+                    "stream": stream,
+                    "tools": [{"name": "get_weather", "input_schema": TOOL["parameters"]}],
+                },
+            ),
             ("/v1/completions", {"prompt": "Başkent", "stream": stream}),
         ]
     return out
@@ -55,9 +65,12 @@ def _rows(gw: Gateway, ids: list[str]) -> list[Any]:
         deadline = time.monotonic() + 30
         while True:
             with engine.connect() as conn:
-                rows = conn.execute(text(
-                    "select id, prompt_tokens, completion_tokens, cost, estimated, status, "
-                    "streamed, alias from requests")).all()
+                rows = conn.execute(
+                    text(
+                        "select id, prompt_tokens, completion_tokens, cost, estimated, status, "
+                        "streamed, alias from requests"
+                    )
+                ).all()
             mine = [r for r in rows if r[0] in ids]
             if len(mine) >= len(ids) or time.monotonic() > deadline:
                 return mine
@@ -93,8 +106,12 @@ def test_ledger_reconciles_all_four_endpoints(gw: Gateway) -> None:
 def test_refused_bodies_get_their_row_too(gw: Gateway) -> None:
     ids = []
     for path in ("/v1/responses", "/v1/messages", "/v1/completions"):
-        r = httpx.post(gw.url + path, content=b"{not json", timeout=30,
-                       headers={"authorization": f"Bearer {gw.key}"})
+        r = httpx.post(
+            gw.url + path,
+            content=b"{not json",
+            timeout=30,
+            headers={"authorization": f"Bearer {gw.key}"},
+        )
         assert r.status_code == 400
         ids.append(r.headers["x-request-id"])
     rows = _rows(gw, ids)

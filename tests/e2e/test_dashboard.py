@@ -32,21 +32,30 @@ pytestmark = pytest.mark.e2e
 
 ADMIN = "e2e-admin-key-for-the-dashboard"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--hide-scrollbars"]
+CHROME_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
+]
 SECTIONS = ("cost-per-day", "onprem-share", "data-class-mix", "p95-ttft", "top-apps")
 MARCH = {"from": "2026-03-01", "to": "2026-03-31"}
 
 
 def _policy(emulator_url: str) -> str:
-    backend = ('{kind: openai_compat, zone: %s, model: emu, base_url: "' + emulator_url
-               + '/v1"%s}')
+    backend = '{kind: openai_compat, zone: %s, model: emu, base_url: "' + emulator_url + '/v1"%s}'
     price = ', price: {input_per_mtok: "0.10", output_per_mtok: "0.40"}'
-    return (f"version: 1\nbackends:\n  gpu-local: {backend % ('on_prem', '')}\n"
-            f"  vertex-eu: {backend % ('cloud', price)}\n"
-            f"  bedrock-eu: {backend % ('cloud', price)}\n"
-            "aliases:\n  default: {backends: [gpu-local, vertex-eu]}\n")
+    return (
+        f"version: 1\nbackends:\n  gpu-local: {backend % ('on_prem', '')}\n"
+        f"  vertex-eu: {backend % ('cloud', price)}\n"
+        f"  bedrock-eu: {backend % ('cloud', price)}\n"
+        "aliases:\n  default: {backends: [gpu-local, vertex-eu]}\n"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -55,14 +64,21 @@ def gw(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GatewayProcess]:
 
     tmp = tmp_path_factory.mktemp("dash")
     with EmulatorServer(build_app) as emu:
-        g = GatewayProcess(tmp, "--policy", str(tmp / "policy.yaml"), "--no-local-engine",
-                           env={"GECIT_ADMIN_KEY": ADMIN})
+        g = GatewayProcess(
+            tmp,
+            "--policy",
+            str(tmp / "policy.yaml"),
+            "--no-local-engine",
+            env={"GECIT_ADMIN_KEY": ADMIN},
+        )
         (tmp / "policy.yaml").write_text(_policy(f"http://127.0.0.1:{emu.port}"))
         engine = make_engine(f"sqlite:///{g.db}")
         migrate(engine)
         with engine.begin() as conn:
-            conn.execute(RequestRow.__table__.insert(),  # type: ignore[attr-defined]
-                         [r.model_dump() for r in make_rows(200)])
+            conn.execute(
+                RequestRow.__table__.insert(),  # type: ignore[attr-defined]
+                [r.model_dump() for r in make_rows(200)],
+            )
         rebuild(engine, zone_resolver(ZONES))
         engine.dispose()
         g.start(ready_timeout=60)
@@ -73,14 +89,19 @@ def gw(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GatewayProcess]:
 
 
 def _get(gw: GatewayProcess, path: str, **params: str) -> httpx.Response:
-    return httpx.get(gw.url + path, params=params, timeout=30,
-                     headers={"authorization": f"Bearer {ADMIN}"})
+    return httpx.get(
+        gw.url + path, params=params, timeout=30, headers={"authorization": f"Bearer {ADMIN}"}
+    )
 
 
 def _chromium(*args: str, tmp: Path) -> subprocess.CompletedProcess[bytes]:
     assert CHROMIUM is not None
-    return subprocess.run([CHROMIUM, *CHROME_FLAGS, f"--user-data-dir={tmp / 'profile'}",
-                           *args], capture_output=True, timeout=120, check=True)
+    return subprocess.run(
+        [CHROMIUM, *CHROME_FLAGS, f"--user-data-dir={tmp / 'profile'}", *args],
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
 
 
 def _png_pixels(data: bytes) -> tuple[int, int, list[bytes]]:
@@ -88,8 +109,8 @@ def _png_pixels(data: bytes) -> tuple[int, int, list[bytes]]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     pos, idat, width, height, bpp = 8, b"", 0, 0, 4
     while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
+        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
+        body = data[pos + 8 : pos + 8 + length]
         if kind == b"IHDR":
             width, height, depth, ctype = struct.unpack(">IIBB", body[:10])
             assert depth == 8 and ctype in (2, 6)
@@ -102,7 +123,7 @@ def _png_pixels(data: bytes) -> tuple[int, int, list[bytes]]:
     prev = bytearray(stride)
     for y in range(height):
         start = y * (stride + 1)
-        f, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        f, line = raw[start], bytearray(raw[start + 1 : start + 1 + stride])
         _unfilter(f, line, prev, bpp)
         rows.append(bytes(line))
         prev = line
@@ -131,26 +152,27 @@ def _unfilter(f: int, line: bytearray, prev: bytearray, bpp: int) -> None:
             line[i] = (line[i] + _paeth(a, prev[i], c)) & 0xFF
 
 
-@pytest.mark.skipif(CHROMIUM is None,
-                    reason="chromium is not installed (scripts/ci-system-deps.sh)")
+@pytest.mark.skipif(
+    CHROMIUM is None, reason="chromium is not installed (scripts/ci-system-deps.sh)"
+)
 def test_dashboard_renders_in_chromium(gw: GatewayProcess, tmp_path: Path) -> None:
     assert httpx.get(gw.url + "/admin/dashboard", timeout=10).status_code == 401
     page = _get(gw, "/admin/dashboard", **MARCH)
     assert page.status_code == 200
     html = tmp_path / "dashboard.html"
     html.write_text(page.text, encoding="utf-8")  # the browser cannot send a bearer header
-    dom = _chromium("--virtual-time-budget=3000", "--dump-dom", html.as_uri(),
-                    tmp=tmp_path).stdout.decode()
+    dom = _chromium(
+        "--virtual-time-budget=3000", "--dump-dom", html.as_uri(), tmp=tmp_path
+    ).stdout.decode()
     for section in SECTIONS:
-        chunk = dom[dom.index(f'id="{section}"'):]
-        chunk = chunk[:chunk.index("</section>")]
-        values = [Decimal(v) for v in re.findall(r'class="mark"[^>]*data-value="([0-9.]+)"',
-                                                 chunk)]
+        chunk = dom[dom.index(f'id="{section}"') :]
+        chunk = chunk[: chunk.index("</section>")]
+        values = [Decimal(v) for v in re.findall(r'class="mark"[^>]*data-value="([0-9.]+)"', chunk)]
         assert values and all(v > 0 for v in values), section
     shot = tmp_path / "dashboard.png"
     _chromium("--window-size=900,700", f"--screenshot={shot}", html.as_uri(), tmp=tmp_path)
     width, bpp, rows = _png_pixels(shot.read_bytes())
-    colours = {row[i:i + 3] for row in rows[::8] for i in range(0, width * bpp, 8 * bpp)}
+    colours = {row[i : i + 3] for row in rows[::8] for i in range(0, width * bpp, 8 * bpp)}
     assert len(colours) >= 6, "the screenshot is (nearly) blank"
     blue = bytes((0x25, 0x63, 0xEB))  # the first series colour: bars were painted
     assert any(blue in row for row in rows)
@@ -165,20 +187,27 @@ def test_csv_download_is_valid_csv_with_totals(gw: GatewayProcess) -> None:
     assert total[0] == "TOTAL"
     n = rows[0].index("requests")
     cost = rows[0].index("cost")
-    assert sum(int(x[n]) for x in body) == int(total[n]) == len(
-        [r for r in make_rows(200) if r.created_at.month == 3])
+    assert (
+        sum(int(x[n]) for x in body)
+        == int(total[n])
+        == len([r for r in make_rows(200) if r.created_at.month == 3])
+    )
     assert sum(Decimal(x[cost]) for x in body) == Decimal(total[cost])
 
 
 def test_requests_through_the_gateway_reach_the_rollups(gw: GatewayProcess) -> None:
     for _ in range(3):
-        r = httpx.post(gw.url + "/v1/chat/completions", timeout=30, json={
-            "model": "default", "messages": [{"role": "user", "content": "merhaba"}]})
+        r = httpx.post(
+            gw.url + "/v1/chat/completions",
+            timeout=30,
+            json={"model": "default", "messages": [{"role": "user", "content": "merhaba"}]},
+        )
         assert r.status_code == 200
     today = datetime.now(UTC).date().isoformat()
     for _ in range(50):  # the recorder writes off the request path
-        doc = _get(gw, "/admin/reports/cost", group_by="backend", **{"from": today,
-                                                                     "to": today}).json()
+        doc = _get(
+            gw, "/admin/reports/cost", group_by="backend", **{"from": today, "to": today}
+        ).json()
         if doc["totals"] and doc["totals"][0]["requests"] >= 3:
             break
         time.sleep(0.1)
@@ -186,12 +215,16 @@ def test_requests_through_the_gateway_reach_the_rollups(gw: GatewayProcess) -> N
     assert doc["rows"][0]["backend"] == "gpu-local" and doc["rows"][0]["on_prem_share"] == 1.0
 
 
-def test_live_requests_are_audited_in_a_valid_chain(gw: GatewayProcess,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_live_requests_are_audited_in_a_valid_chain(
+    gw: GatewayProcess, capsys: pytest.CaptureFixture[str]
+) -> None:
     from gateway.cli import main
 
-    r = httpx.post(gw.url + "/v1/chat/completions", timeout=30, json={
-        "model": "default", "messages": [{"role": "user", "content": "TCKN 10000000146"}]})
+    r = httpx.post(
+        gw.url + "/v1/chat/completions",
+        timeout=30,
+        json={"model": "default", "messages": [{"role": "user", "content": "TCKN 10000000146"}]},
+    )
     assert r.status_code == 200
     url = f"sqlite:///{gw.db}"
     for _ in range(50):

@@ -31,8 +31,13 @@ SPECIAL = (
     "Mehmet Demir diyabet hastası, insülin kullanıyor",
     "Ayşe Yılmaz depresyon tedavisi görüyor",
 )
-FILLER = ("Merhaba, nasılsın?", "Bugün hava güzel.", "Summarise the meeting notes.",
-          "Kısa bir özet yaz.", "Thanks!")
+FILLER = (
+    "Merhaba, nasılsın?",
+    "Bugün hava güzel.",
+    "Summarise the meeting notes.",
+    "Kısa bir özet yaz.",
+    "Thanks!",
+)
 
 
 def _policy(cloud: str) -> str:
@@ -72,8 +77,9 @@ def cloud() -> Iterator[EmulatorServer]:
 
 
 @pytest.fixture(scope="module")
-def gateway(cloud: EmulatorServer, tmp_path_factory: pytest.TempPathFactory
-            ) -> Iterator[GatewayProcess]:
+def gateway(
+    cloud: EmulatorServer, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[GatewayProcess]:
     tmp: Path = tmp_path_factory.mktemp("boundary")
     (tmp / "policy.yaml").write_text(_policy(cloud.url))
     g = GatewayProcess(tmp, "--policy", str(tmp / "policy.yaml"), "--no-local-engine")
@@ -98,13 +104,13 @@ def identifiers(draw: st.DrawFn) -> tuple[str, tuple[str, ...]]:
     """(the text to put in a place, the raw forms that must never reach the cloud)."""
     kind = draw(st.sampled_from(("tckn", "iban", "card")))
     if kind == "tckn":
-        value = make_tckn(draw(st.sampled_from("123456789"))
-                          + draw(st.text("0123456789", min_size=8, max_size=8)))
+        value = make_tckn(
+            draw(st.sampled_from("123456789")) + draw(st.text("0123456789", min_size=8, max_size=8))
+        )
         label = draw(st.sampled_from(("TC", "T.C. kimlik no", "TCKN:", "kimlik")))
         return f"{label} {value}", (value,)
     if kind == "iban":
-        value = make_iban("TR", "00061" + draw(st.text("0123456789", min_size=17,
-                                                        max_size=17)))
+        value = make_iban("TR", "00061" + draw(st.text("0123456789", min_size=17, max_size=17)))
         shown = draw(st.sampled_from((value, group4(value))))
         return f"IBAN {shown}", (value, group4(value))
     value = make_luhn("4" + draw(st.text("0123456789", min_size=14, max_size=14)))
@@ -125,16 +131,29 @@ def payloads(draw: st.DrawFn) -> tuple[str, str]:
 def chat_bodies(draw: st.DrawFn, text: str) -> dict[str, Any]:
     place = draw(st.sampled_from(sorted(PLACES)))
     body = PLACES[place](f"{draw(st.sampled_from(FILLER))} {text} ")
-    lead = draw(st.lists(st.builds(
-        lambda role, t, parts: {"role": role, "content": (
-            [{"type": "text", "text": t}] if parts else t)},
-        st.sampled_from(("system", "user")), st.sampled_from(FILLER), st.booleans()),
-        max_size=2))
+    lead = draw(
+        st.lists(
+            st.builds(
+                lambda role, t, parts: {
+                    "role": role,
+                    "content": ([{"type": "text", "text": t}] if parts else t),
+                },
+                st.sampled_from(("system", "user")),
+                st.sampled_from(FILLER),
+                st.booleans(),
+            ),
+            max_size=2,
+        )
+    )
     body["messages"] = lead + body["messages"]
-    for name, strategy in (("temperature", st.floats(0, 2)), ("stream", st.booleans()),
-                           ("max_tokens", st.integers(1, 4096)), ("seed", st.integers(0, 99)),
-                           ("presence_penalty", st.floats(-2, 2)),
-                           ("parallel_tool_calls", st.booleans())):
+    for name, strategy in (
+        ("temperature", st.floats(0, 2)),
+        ("stream", st.booleans()),
+        ("max_tokens", st.integers(1, 4096)),
+        ("seed", st.integers(0, 99)),
+        ("presence_penalty", st.floats(-2, 2)),
+        ("parallel_tool_calls", st.booleans()),
+    ):
         if draw(st.booleans()):
             body[name] = draw(strategy)
     if body.get("parallel_tool_calls") is not None and not body.get("tools"):
@@ -175,8 +194,14 @@ def _received(cloud: EmulatorServer, since: int) -> str:
     return raw + "\n" + decoded
 
 
-def _check(http: httpx.Client, cloud: EmulatorServer, path: str, body: dict[str, Any],
-           kind: str, raw: tuple[str, ...]) -> httpx.Response:
+def _check(
+    http: httpx.Client,
+    cloud: EmulatorServer,
+    path: str,
+    body: dict[str, Any],
+    kind: str,
+    raw: tuple[str, ...],
+) -> httpx.Response:
     since = len(cloud.state.requests)
     r = http.post(path, json=body)
     assert r.status_code < 500 or r.status_code == 503, r.text
@@ -188,32 +213,41 @@ def _check(http: httpx.Client, cloud: EmulatorServer, path: str, body: dict[str,
     return r
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[
-    HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(case=requests())
 def test_no_raw_value_and_no_special_text_reaches_the_cloud(
-        http: httpx.Client, cloud: EmulatorServer,
-        case: tuple[str, dict[str, Any], str, tuple[str, ...]]) -> None:
+    http: httpx.Client,
+    cloud: EmulatorServer,
+    case: tuple[str, dict[str, Any], str, tuple[str, ...]],
+) -> None:
     path, body, kind, raw = case
     _check(http, cloud, path, body, kind, raw)
 
 
 @pytest.mark.parametrize("place", sorted(PLACES))
 def test_each_place_keeps_an_identifier_and_a_special_sentence_from_the_cloud(
-        http: httpx.Client, cloud: EmulatorServer, place: str) -> None:
+    http: httpx.Client, cloud: EmulatorServer, place: str
+) -> None:
     tckn = make_tckn("284736150")
-    r = _check(http, cloud, "/v1/chat/completions", PLACES[place](f"TC {tckn}"),
-               "identifier", (tckn,))
+    r = _check(
+        http, cloud, "/v1/chat/completions", PLACES[place](f"TC {tckn}"), "identifier", (tckn,)
+    )
     assert r.status_code == 200, r.text  # redacted and served, not refused
     assert r.headers["x-gecit-data-class"] == "personal"
-    r = _check(http, cloud, "/v1/chat/completions", PLACES[place](SPECIAL[0]), "special",
-               (SPECIAL[0],))
+    r = _check(
+        http, cloud, "/v1/chat/completions", PLACES[place](SPECIAL[0]), "special", (SPECIAL[0],)
+    )
     assert r.status_code in (403, 503), r.text
 
 
 @pytest.mark.parametrize("stream", [False, True])
 def test_a_redacted_tool_name_comes_back_original_in_the_answers_tool_call(
-        http: httpx.Client, cloud: EmulatorServer, stream: bool) -> None:
+    http: httpx.Client, cloud: EmulatorServer, stream: bool
+) -> None:
     """The cloud sees a placeholder in the tool's name and calls the tool by that name; the
     client gets its own tool name back (streamed too)."""
     tckn = make_tckn("284736150")
@@ -223,40 +257,61 @@ def test_a_redacted_tool_name_comes_back_original_in_the_answers_tool_call(
     assert r.status_code == 200, r.text
     assert "[TCKN_1]" in cloud.state.requests[-1].json()["tools"][0]["function"]["name"]
     if stream:
-        events = [orjson.loads(line[6:]) for line in r.text.splitlines()
-                  if line.startswith("data: {")]
-        names = [c["function"]["name"] for e in events if e["choices"]
-                 for c in e["choices"][0]["delta"].get("tool_calls") or ()
-                 if c.get("function", {}).get("name")]
+        events = [
+            orjson.loads(line[6:]) for line in r.text.splitlines() if line.startswith("data: {")
+        ]
+        names = [
+            c["function"]["name"]
+            for e in events
+            if e["choices"]
+            for c in e["choices"][0]["delta"].get("tool_calls") or ()
+            if c.get("function", {}).get("name")
+        ]
     else:
-        names = [c["function"]["name"]
-                 for c in r.json()["choices"][0]["message"]["tool_calls"]]
+        names = [c["function"]["name"] for c in r.json()["choices"][0]["message"]["tool_calls"]]
     assert names == [original]
 
 
-@pytest.mark.parametrize("part", [
-    {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}},
-    {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}},
-    {"type": "file", "file": {"file_data": "JVBERi0=", "filename": "rapor.pdf"}},
-])
+@pytest.mark.parametrize(
+    "part",
+    [
+        {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}},
+        {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}},
+        {"type": "file", "file": {"file_data": "JVBERi0=", "filename": "rapor.pdf"}},
+    ],
+)
 def test_a_part_the_classifier_cannot_read_never_reaches_the_cloud(
-        http: httpx.Client, cloud: EmulatorServer, part: dict[str, Any]) -> None:
+    http: httpx.Client, cloud: EmulatorServer, part: dict[str, Any]
+) -> None:
     since = len(cloud.state.requests)
-    r = http.post("/v1/chat/completions", json={"model": "chat", "messages": [
-        {"role": "user", "content": [{"type": "text", "text": "bu ne?"}, part]}]})
+    r = http.post(
+        "/v1/chat/completions",
+        json={
+            "model": "chat",
+            "messages": [{"role": "user", "content": [{"type": "text", "text": "bu ne?"}, part]}],
+        },
+    )
     assert r.status_code == 403, r.text  # special: the policy's block rule
     assert "special-category" in r.json()["error"]["message"]
     assert cloud.state.requests[since:] == []
 
 
 def test_unknown_fields_are_refused_before_any_cloud_call(
-        http: httpx.Client, cloud: EmulatorServer) -> None:
+    http: httpx.Client, cloud: EmulatorServer
+) -> None:
     tckn = make_tckn("284736150")
     since = len(cloud.state.requests)
     for path, body in (
-            ("/v1/chat/completions", {"model": "chat", "messages": [
-                {"role": "user", "content": "merhaba"}], "notes": f"TC {tckn}"}),
-            ("/v1/embeddings", {"model": "chat", "input": "merhaba", "notes": f"TC {tckn}"})):
+        (
+            "/v1/chat/completions",
+            {
+                "model": "chat",
+                "messages": [{"role": "user", "content": "merhaba"}],
+                "notes": f"TC {tckn}",
+            },
+        ),
+        ("/v1/embeddings", {"model": "chat", "input": "merhaba", "notes": f"TC {tckn}"}),
+    ):
         r = http.post(path, json=body)
         assert r.status_code == 400, r.text
         assert r.json()["error"]["param"] == "notes"
@@ -265,10 +320,13 @@ def test_unknown_fields_are_refused_before_any_cloud_call(
 
 @pytest.mark.parametrize("place", ["input", "input_list", "user"])
 def test_each_embeddings_place_keeps_an_identifier_and_a_special_sentence_from_the_cloud(
-        http: httpx.Client, cloud: EmulatorServer, place: str) -> None:
+    http: httpx.Client, cloud: EmulatorServer, place: str
+) -> None:
     tckn = make_tckn("284736150")
-    for text, kind, raw in ((f"TC {tckn}", "identifier", (tckn,)),
-                            (SPECIAL[0], "special", (SPECIAL[0],))):
+    for text, kind, raw in (
+        (f"TC {tckn}", "identifier", (tckn,)),
+        (SPECIAL[0], "special", (SPECIAL[0],)),
+    ):
         body: dict[str, Any] = {"model": "chat", "input": "merhaba"}
         if place == "input":
             body["input"] = text

@@ -32,7 +32,8 @@ def slow_emulator() -> Iterator[EmulatorServer]:
 
 
 def test_sigterm_lets_the_stream_finish_and_the_row_is_written(
-        slow_emulator: EmulatorServer, tmp_path: Path) -> None:
+    slow_emulator: EmulatorServer, tmp_path: Path
+) -> None:
     db_url = f"sqlite:///{tmp_path / 'ledger.db'}"
     gw = Gateway(tmp_path, slow_emulator.url, db_url)
     gw.env["GECIT_DRAIN_SECONDS"] = "20"
@@ -44,8 +45,10 @@ def test_sigterm_lets_the_stream_finish_and_the_row_is_written(
     lines: list[str] = []
     readyz_during: int | None = None
     try:
-        with httpx.Client(timeout=30) as client, \
-                client.stream("POST", gw.url + "/v1/chat/completions", json=body) as r:
+        with (
+            httpx.Client(timeout=30) as client,
+            client.stream("POST", gw.url + "/v1/chat/completions", json=body) as r,
+        ):
             assert r.status_code == 200
             request_id = r.headers["x-request-id"]
             for line in r.iter_lines():
@@ -73,8 +76,10 @@ def test_sigterm_lets_the_stream_finish_and_the_row_is_written(
     engine = make_engine(db_url)
     try:
         with engine.connect() as conn:
-            row = conn.execute(text("select status, completion_tokens from requests "
-                                    "where id = :id"), {"id": request_id}).one()
+            row = conn.execute(
+                text("select status, completion_tokens from requests where id = :id"),
+                {"id": request_id},
+            ).one()
     finally:
         engine.dispose()
     assert row[0] == 200 and row[1] == len(WORDS)

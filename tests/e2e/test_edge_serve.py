@@ -48,29 +48,30 @@ def emulator() -> Iterator[EmulatorServer]:
 def _gateway(tmp: Path, emulator: EmulatorServer, *args: str, **env: str) -> GatewayProcess:
     policy = tmp / "policy.yaml"
     policy.write_text(POLICY.format(url=emulator.url))
-    return GatewayProcess(tmp, "--policy", str(policy), "--no-local-engine", *args,
-                          env=env).start()
+    return GatewayProcess(tmp, "--policy", str(policy), "--no-local-engine", *args, env=env).start()
 
 
 @pytest.fixture(scope="module")
-def keyless(emulator: EmulatorServer, tmp_path_factory: pytest.TempPathFactory
-            ) -> Iterator[GatewayProcess]:
-    gw = _gateway(tmp_path_factory.mktemp("keyless"), emulator,
-                  GECIT_MAX_BODY_BYTES=str(1024 * 1024))
+def keyless(
+    emulator: EmulatorServer, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[GatewayProcess]:
+    gw = _gateway(
+        tmp_path_factory.mktemp("keyless"), emulator, GECIT_MAX_BODY_BYTES=str(1024 * 1024)
+    )
     yield gw
     gw.stop()
 
 
 @pytest.fixture(scope="module")
-def keyed(emulator: EmulatorServer, tmp_path_factory: pytest.TempPathFactory
-          ) -> Iterator[GatewayProcess]:
+def keyed(
+    emulator: EmulatorServer, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[GatewayProcess]:
     gw = _gateway(tmp_path_factory.mktemp("keyed"), emulator, "--require-keys")
     yield gw
     gw.stop()
 
 
-def _exchange(port: int, head: bytes, body: bytes = b"", timeout: float = 5.0
-              ) -> tuple[int, bytes]:
+def _exchange(port: int, head: bytes, body: bytes = b"", timeout: float = 5.0) -> tuple[int, bytes]:
     """Send `head` (+ `body`) on a fresh socket; (status, whole answer) once the server has
     answered and closed (or `timeout`)."""
     with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
@@ -98,12 +99,25 @@ def test_keyless_mode_says_so_loudly_at_start_up(keyless: GatewayProcess) -> Non
     assert KEYLESS_WARNING in keyless.log.read_text()
 
 
-@pytest.mark.parametrize("host", [b"evil.example", b"evil.example:8080", b"127.0.0.1.nip.io",
-                                  b"localhost.evil.example", b"192.168.1.5"])
+@pytest.mark.parametrize(
+    "host",
+    [
+        b"evil.example",
+        b"evil.example:8080",
+        b"127.0.0.1.nip.io",
+        b"localhost.evil.example",
+        b"192.168.1.5",
+    ],
+)
 def test_keyless_mode_serves_only_a_local_host(keyless: GatewayProcess, host: bytes) -> None:
-    status, answer = _exchange(keyless.port, b"POST /v1/chat/completions HTTP/1.1\r\nhost: "
-                               + host + b"\r\ncontent-type: application/json\r\n"
-                               b"content-length: %d\r\n\r\n" % len(CHAT), CHAT)
+    status, answer = _exchange(
+        keyless.port,
+        b"POST /v1/chat/completions HTTP/1.1\r\nhost: "
+        + host
+        + b"\r\ncontent-type: application/json\r\n"
+        b"content-length: %d\r\n\r\n" % len(CHAT),
+        CHAT,
+    )
     assert status == 403 and b"host_not_allowed" in answer
     status, _ = _exchange(keyless.port, b"GET /metrics HTTP/1.1\r\nhost: " + host + b"\r\n\r\n")
     assert status == 403
@@ -112,27 +126,50 @@ def test_keyless_mode_serves_only_a_local_host(keyless: GatewayProcess, host: by
 @pytest.mark.parametrize("host", [b"localhost", b"127.0.0.1:%d", b"[::1]:%d", b"LOCALHOST"])
 def test_keyless_mode_serves_a_local_host_and_json(keyless: GatewayProcess, host: bytes) -> None:
     host = host.replace(b"%d", str(keyless.port).encode())
-    status, _ = _exchange(keyless.port, b"POST /v1/chat/completions HTTP/1.1\r\nhost: " + host
-                          + b"\r\ncontent-type: application/json; charset=utf-8\r\n"
-                          b"content-length: %d\r\n\r\n" % len(CHAT), CHAT)
+    status, _ = _exchange(
+        keyless.port,
+        b"POST /v1/chat/completions HTTP/1.1\r\nhost: "
+        + host
+        + b"\r\ncontent-type: application/json; charset=utf-8\r\n"
+        b"content-length: %d\r\n\r\n" % len(CHAT),
+        CHAT,
+    )
     assert status == 200
 
 
-@pytest.mark.parametrize("ctype", [b"text/plain", b"application/x-www-form-urlencoded",
-                                   b"multipart/form-data; boundary=x", None])
+@pytest.mark.parametrize(
+    "ctype",
+    [b"text/plain", b"application/x-www-form-urlencoded", b"multipart/form-data; boundary=x", None],
+)
 def test_keyless_mode_refuses_bodies_a_browser_may_send_cross_site(
-        keyless: GatewayProcess, ctype: bytes | None) -> None:
+    keyless: GatewayProcess, ctype: bytes | None
+) -> None:
     header = b"content-type: " + ctype + b"\r\n" if ctype else b""
-    status, answer = _exchange(keyless.port, b"POST /v1/chat/completions HTTP/1.1\r\n"
-                               b"host: 127.0.0.1\r\n" + header
-                               + b"content-length: %d\r\n\r\n" % len(CHAT), CHAT)
+    status, answer = _exchange(
+        keyless.port,
+        b"POST /v1/chat/completions HTTP/1.1\r\n"
+        b"host: 127.0.0.1\r\n" + header + b"content-length: %d\r\n\r\n" % len(CHAT),
+        CHAT,
+    )
     assert status == 415 and b"unsupported_media_type" in answer
 
 
 def test_keyless_mode_cannot_listen_beyond_loopback(tmp_path: Path) -> None:
-    run = subprocess.run([sys.executable, "-m", "gateway", "serve", "--host", "0.0.0.0",
-                          "--no-require-keys", "--no-local-engine"],
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gateway",
+            "serve",
+            "--host",
+            "0.0.0.0",
+            "--no-require-keys",
+            "--no-local-engine",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 2
     assert "loopback" in run.stderr and "Traceback" not in run.stderr
 
@@ -140,15 +177,20 @@ def test_keyless_mode_cannot_listen_beyond_loopback(tmp_path: Path) -> None:
 # ---- body limits and auth order on real sockets ---------------------------------------------
 def test_a_declared_100_mb_body_is_refused_before_it_is_sent(keyless: GatewayProcess) -> None:
     t0 = time.monotonic()
-    status, answer = _exchange(keyless.port, b"POST /v1/chat/completions HTTP/1.1\r\n"
-                               b"host: 127.0.0.1\r\ncontent-type: application/json\r\n"
-                               b"content-length: 104857600\r\n\r\n", b"{")
+    status, answer = _exchange(
+        keyless.port,
+        b"POST /v1/chat/completions HTTP/1.1\r\n"
+        b"host: 127.0.0.1\r\ncontent-type: application/json\r\n"
+        b"content-length: 104857600\r\n\r\n",
+        b"{",
+    )
     assert status == 413 and b"request_too_large" in answer
     assert time.monotonic() - t0 < 3
 
 
 def test_a_chunked_body_over_the_limit_is_stopped_while_it_arrives(
-        keyless: GatewayProcess, emulator: EmulatorServer) -> None:
+    keyless: GatewayProcess, emulator: EmulatorServer
+) -> None:
     emulator.state.reset()
 
     def pieces() -> Iterator[bytes]:
@@ -158,8 +200,12 @@ def test_a_chunked_body_over_the_limit_is_stopped_while_it_arrives(
         yield b'"}]}'
 
     try:
-        r = httpx.post(keyless.url + "/v1/chat/completions", content=pieces(), timeout=10,
-                       headers={"content-type": "application/json"})
+        r = httpx.post(
+            keyless.url + "/v1/chat/completions",
+            content=pieces(),
+            timeout=10,
+            headers={"content-type": "application/json"},
+        )
         assert r.status_code == 413
     except httpx.WriteError:
         pass  # the server answered and closed while the rest was still being sent
@@ -168,9 +214,13 @@ def test_a_chunked_body_over_the_limit_is_stopped_while_it_arrives(
 
 def test_a_key_is_checked_before_a_100_mb_body_is_waited_for(keyed: GatewayProcess) -> None:
     t0 = time.monotonic()
-    status, answer = _exchange(keyed.port, b"POST /v1/chat/completions HTTP/1.1\r\n"
-                               b"host: 127.0.0.1\r\ncontent-type: application/json\r\n"
-                               b"content-length: 104857600\r\n\r\n", b'{"model":')
+    status, answer = _exchange(
+        keyed.port,
+        b"POST /v1/chat/completions HTTP/1.1\r\n"
+        b"host: 127.0.0.1\r\ncontent-type: application/json\r\n"
+        b"content-length: 104857600\r\n\r\n",
+        b'{"model":',
+    )
     assert status == 401 and b"authentication_error" in answer
     assert b"connection: close" in answer.lower()
     assert time.monotonic() - t0 < 3  # it did not wait for the other 99.99 MB
@@ -183,8 +233,9 @@ def _rows(db: Path, timeout: float = 10.0) -> list[Any]:
         try:
             con = sqlite3.connect(db)
             try:
-                rows = con.execute("SELECT status, error_kind, latency_ms, streamed "
-                                   "FROM requests").fetchall()
+                rows = con.execute(
+                    "SELECT status, error_kind, latency_ms, streamed FROM requests"
+                ).fetchall()
             finally:
                 con.close()
         except sqlite3.OperationalError:
@@ -196,17 +247,20 @@ def _rows(db: Path, timeout: float = 10.0) -> list[Any]:
 
 @pytest.mark.parametrize("stream", [True, False])
 def test_a_client_that_leaves_before_the_first_token_ends_the_upstream_call(
-        emulator: EmulatorServer, tmp_path: Path, stream: bool) -> None:
+    emulator: EmulatorServer, tmp_path: Path, stream: bool
+) -> None:
     gw = _gateway(tmp_path, emulator)
     try:
         emulator.state.reset()
         emulator.state.mode = Mode(delay_s=15)  # the first token would come after 15 s
-        body = (b'{"model":"chat","stream":%s,"messages":[{"role":"user","content":"hi"}]}'
-                % (b"true" if stream else b"false"))
+        body = b'{"model":"chat","stream":%s,"messages":[{"role":"user","content":"hi"}]}' % (
+            b"true" if stream else b"false"
+        )
         with socket.create_connection(("127.0.0.1", gw.port), timeout=5) as s:
-            s.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\n"
-                      b"content-type: application/json\r\ncontent-length: %d\r\n\r\n"
-                      % len(body) + body)
+            s.sendall(
+                b"POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\n"
+                b"content-type: application/json\r\ncontent-length: %d\r\n\r\n" % len(body) + body
+            )
             time.sleep(1.0)  # the upstream call is under way
         left = time.monotonic()
         rows = _rows(gw.db)

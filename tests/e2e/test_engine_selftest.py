@@ -31,8 +31,14 @@ def crashing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GatewayProces
     model = tmp / "model.gguf"
     model.write_bytes(b"GGUF")
     path = os.pathsep.join([str(FAKE), str(ROOT), os.environ.get("PYTHONPATH", "")])
-    g = GatewayProcess(tmp, "--local-model-path", str(model), "--local-restart-max-s", "4",
-                       env={"PYTHONPATH": path})
+    g = GatewayProcess(
+        tmp,
+        "--local-model-path",
+        str(model),
+        "--local-restart-max-s",
+        "4",
+        env={"PYTHONPATH": path},
+    )
     g.start(wait=False)
     g.wait_serving(60)
     yield g
@@ -59,8 +65,11 @@ def test_readyz_is_503_and_names_the_engine(crashing: GatewayProcess) -> None:
 
 
 def test_chat_is_503_naming_the_backend(crashing: GatewayProcess) -> None:
-    r = httpx.post(crashing.url + "/v1/chat/completions", timeout=30, json={
-        "model": "smollm2", "messages": [{"role": "user", "content": "hi"}], "max_tokens": 4})
+    r = httpx.post(
+        crashing.url + "/v1/chat/completions",
+        timeout=30,
+        json={"model": "smollm2", "messages": [{"role": "user", "content": "hi"}], "max_tokens": 4},
+    )
     assert r.status_code == 503, r.text
     err = r.json()["error"]
     assert set(err) == {"message", "type", "param", "code"} and "local" in err["message"]

@@ -18,8 +18,10 @@ from tests.e2e.helpers import budget_policy, cli_budget_key, ledger
 from tests.e2e.test_ledger_crash import Gateway
 from tests.unit.usage.pg import pg_available, throwaway_database
 
-pytestmark = [pytest.mark.e2e,
-              pytest.mark.skipif(not pg_available(), reason="PostgreSQL is not running")]
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(not pg_available(), reason="PostgreSQL is not running"),
+]
 
 BUDGET = Decimal("0.1")
 
@@ -36,8 +38,12 @@ def _client(urls: list[str], key: str, worker: int, results: list[tuple[int, str
     with httpx.Client(timeout=10, headers=headers) as client:
         for i in range(40):
             url = urls[(i + worker) % len(urls)]
-            body = {"model": "chat", "max_tokens": 8, "stream": i % 2 == 0,
-                    "messages": [{"role": "user", "content": f"soru {i}"}]}
+            body = {
+                "model": "chat",
+                "max_tokens": 8,
+                "stream": i % 2 == 0,
+                "messages": [{"role": "user", "content": f"soru {i}"}],
+            }
             r = client.post(url + "/v1/chat/completions", json=body)
             results.append((r.status_code, r.text if r.status_code != 200 else ""))
 
@@ -47,18 +53,26 @@ def test_two_replicas_hold_one_budget(emulator: EmulatorServer, tmp_path: Path) 
         key = cli_budget_key(db_url, BUDGET)
         assert key.startswith("gk_")
         policy = budget_policy(emulator.url)
-        gws = [Gateway(tmp_path, emulator.url, db_url, name=f"gw{i}", policy=policy)
-               for i in range(2)]
+        gws = [
+            Gateway(tmp_path, emulator.url, db_url, name=f"gw{i}", policy=policy) for i in range(2)
+        ]
         try:
             for gw in gws:
                 gw.start()
             probe = {"model": "chat", "messages": [{"role": "user", "content": "x"}]}
-            assert httpx.post(gws[0].url + "/v1/chat/completions", json=probe,
-                              headers={"authorization": "Bearer gk_nope"}).status_code == 401
+            assert (
+                httpx.post(
+                    gws[0].url + "/v1/chat/completions",
+                    json=probe,
+                    headers={"authorization": "Bearer gk_nope"},
+                ).status_code
+                == 401
+            )
             results: list[tuple[int, str]] = []
-            threads = [threading.Thread(target=_client,
-                                        args=([g.url for g in gws], key, w, results))
-                       for w in range(6)]
+            threads = [
+                threading.Thread(target=_client, args=([g.url for g in gws], key, w, results))
+                for w in range(6)
+            ]
             for t in threads:
                 t.start()
             for t in threads:
@@ -67,12 +81,18 @@ def test_two_replicas_hold_one_budget(emulator: EmulatorServer, tmp_path: Path) 
             for gw in gws:
                 gw.stop()  # graceful: the recorders drain into the database
         with ledger(db_url) as conn:
-            costs = [Decimal(str(c)) for (c,) in conn.execute(text(
-                "select cost from requests where tenant = 'acme' and status = 200"))]
-            refused = conn.execute(text(
-                "select count(*) from requests where status = 429")).one()[0]
-            spent, reserved = conn.execute(text(
-                "select spent, reserved from budgets where scope = 'key'")).one()
+            costs = [
+                Decimal(str(c))
+                for (c,) in conn.execute(
+                    text("select cost from requests where tenant = 'acme' and status = 200")
+                )
+            ]
+            refused = conn.execute(text("select count(*) from requests where status = 429")).one()[
+                0
+            ]
+            spent, reserved = conn.execute(
+                text("select spent, reserved from budgets where scope = 'key'")
+            ).one()
     ok = [s for s, _ in results if s == 200]
     denied = [m for s, m in results if s == 429]
     assert len(results) == 240 and len(ok) + len(denied) == 240

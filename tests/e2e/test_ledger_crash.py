@@ -40,14 +40,24 @@ aliases:
 
 
 class Gateway:
-    def __init__(self, tmp: Path, emulator_url: str, db_url: str, *, name: str = "gw",
-                 policy: str | None = None) -> None:
+    def __init__(
+        self,
+        tmp: Path,
+        emulator_url: str,
+        db_url: str,
+        *,
+        name: str = "gw",
+        policy: str | None = None,
+    ) -> None:
         self.port = free_port()
         self.policy = tmp / f"{name}-policy.yaml"
         self.policy.write_text(policy or _policy(emulator_url))
-        self.env = {**os.environ, "GECIT_DATABASE_URL": db_url,
-                    "GECIT_JOURNAL_PATH": str(tmp / f"{name}-journal"),
-                    "GECIT_LOG_LEVEL": "warning"}
+        self.env = {
+            **os.environ,
+            "GECIT_DATABASE_URL": db_url,
+            "GECIT_JOURNAL_PATH": str(tmp / f"{name}-journal"),
+            "GECIT_LOG_LEVEL": "warning",
+        }
         self.log = tmp / f"{name}.log"
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -58,9 +68,21 @@ class Gateway:
     def start(self) -> None:
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "gateway", "serve", "--no-local-engine", "--policy",
-                 str(self.policy), "--port", str(self.port)], env=self.env, stdout=log,
-                stderr=subprocess.STDOUT)
+                [
+                    sys.executable,
+                    "-m",
+                    "gateway",
+                    "serve",
+                    "--no-local-engine",
+                    "--policy",
+                    str(self.policy),
+                    "--port",
+                    str(self.port),
+                ],
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             assert self.proc.poll() is None, self.log.read_text()[-2000:]
@@ -92,8 +114,11 @@ def load(url: str, stop: threading.Event, done: list[str], worker: int) -> None:
         i = 0
         while not stop.is_set() and i < 400:
             i += 1
-            body = {"model": "chat", "messages": [{"role": "user", "content": f"soru {i}"}],
-                    "stream": (i + worker) % 2 == 0}
+            body = {
+                "model": "chat",
+                "messages": [{"role": "user", "content": f"soru {i}"}],
+                "stream": (i + worker) % 2 == 0,
+            }
             try:
                 if body["stream"]:
                     with client.stream("POST", "/v1/chat/completions", json=body) as r:
@@ -124,15 +149,15 @@ def _ledger_ids(db_url: str) -> list[str]:
         engine.dispose()
 
 
-def test_kill9_under_load_loses_and_duplicates_nothing(emulator: EmulatorServer,
-                                                       tmp_path: Path) -> None:
+def test_kill9_under_load_loses_and_duplicates_nothing(
+    emulator: EmulatorServer, tmp_path: Path
+) -> None:
     db_url = f"sqlite:///{tmp_path / 'ledger.db'}"
     gw = Gateway(tmp_path, emulator.url, db_url)
     gw.start()
     try:
         stop, done = threading.Event(), []  # type: ignore[var-annotated]
-        workers = [threading.Thread(target=load, args=(gw.url, stop, done, w))
-                   for w in range(6)]
+        workers = [threading.Thread(target=load, args=(gw.url, stop, done, w)) for w in range(6)]
         for t in workers:
             t.start()
         deadline = time.monotonic() + 30
@@ -156,7 +181,9 @@ def test_kill9_under_load_loses_and_duplicates_nothing(emulator: EmulatorServer,
         missing = set(received) - set(ids)
         assert not missing, f"{len(missing)} answered requests missing from the ledger"
         assert len(ids) == len(set(ids))
-        print(f"received={len(received)} in db before restart={len(before & set(received))} "
-              f"after={len(set(ids) & set(received))}")
+        print(
+            f"received={len(received)} in db before restart={len(before & set(received))} "
+            f"after={len(set(ids) & set(received))}"
+        )
     finally:
         gw.stop()

@@ -19,14 +19,19 @@ from gateway.usage.db import make_engine
 from tests.e2e.test_ledger_crash import Gateway
 from tests.unit.usage.pg import pg_available, throwaway_database
 
-pytestmark = [pytest.mark.e2e,
-              pytest.mark.skipif(not pg_available(), reason="PostgreSQL is not running")]
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(not pg_available(), reason="PostgreSQL is not running"),
+]
 
 
 def _pg(action: str) -> None:
     version = sorted(os.listdir("/etc/postgresql"))[-1]
-    subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", version, "main", action],
-                   check=True, timeout=60)
+    subprocess.run(
+        ["pg_ctlcluster", "--skip-systemctl-redirect", version, "main", action],
+        check=True,
+        timeout=60,
+    )
 
 
 @pytest.fixture
@@ -36,8 +41,11 @@ def emulator() -> Iterator[EmulatorServer]:
 
 
 def _ask(client: httpx.Client, i: int) -> str:
-    body = {"model": "chat", "stream": i % 2 == 0,
-            "messages": [{"role": "user", "content": f"soru {i}"}]}
+    body = {
+        "model": "chat",
+        "stream": i % 2 == 0,
+        "messages": [{"role": "user", "content": f"soru {i}"}],
+    }
     r = client.post("/v1/chat/completions", json=body)
     assert r.status_code == 200, r.text
     return r.headers["x-request-id"]

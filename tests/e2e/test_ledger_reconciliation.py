@@ -18,8 +18,11 @@ from gateway.policy.loader import load_text
 from gateway.settings import Settings
 from gateway.usage.db import make_engine
 
-PRICES = {"cheap": (Decimal("0.15"), Decimal("0.60")), "dear": (Decimal("3"), Decimal("15")),
-          "local": (Decimal("0.02"), Decimal("0.04"))}
+PRICES = {
+    "cheap": (Decimal("0.15"), Decimal("0.60")),
+    "dear": (Decimal("3"), Decimal("15")),
+    "local": (Decimal("0.02"), Decimal("0.04")),
+}
 REPLY = "bir iki üç dört"  # the emulator counts 4 completion tokens
 
 
@@ -51,8 +54,11 @@ rules:
 
 @pytest.fixture
 def emulators() -> Iterator[dict[str, EmulatorServer]]:
-    with EmulatorServer(openai_app) as a, EmulatorServer(openai_app) as b, \
-            EmulatorServer(openai_app) as c:
+    with (
+        EmulatorServer(openai_app) as a,
+        EmulatorServer(openai_app) as b,
+        EmulatorServer(openai_app) as c,
+    ):
         servers = {"cheap": a, "dear": b, "local": c}
         for s in servers.values():
             s.state.mode = Mode(reply=REPLY)
@@ -60,15 +66,19 @@ def emulators() -> Iterator[dict[str, EmulatorServer]]:
 
 
 def _body(model: str, i: int, stream: bool) -> dict[str, object]:
-    body: dict[str, object] = {"model": model, "stream": stream, "messages": [
-        {"role": "user", "content": "merhaba dünya " + "kelime " * (i % 5)}]}
+    body: dict[str, object] = {
+        "model": model,
+        "stream": stream,
+        "messages": [{"role": "user", "content": "merhaba dünya " + "kelime " * (i % 5)}],
+    }
     if stream and i % 2:
         body["stream_options"] = {"include_usage": True}
     return body
 
 
 def test_ledger_reconciles_with_emulators_to_the_kurus(
-        emulators: dict[str, EmulatorServer], tmp_path: Path) -> None:
+    emulators: dict[str, EmulatorServer], tmp_path: Path
+) -> None:
     url = f"sqlite:///{tmp_path / 'ledger.db'}"
     settings = Settings(database_url=url, local_engine=False)
     app = create_app(settings, policy=load_text(policy({k: s.url for k, s in emulators.items()})))
@@ -84,17 +94,21 @@ def test_ledger_reconciles_with_emulators_to_the_kurus(
             stream = i % 2 == 0
             if i % 5 == 0:  # the first choice fails before answering: failover
                 primary = "cheap" if model == "fast" else "dear"
-                emulators[primary].state.mode = Mode(kind="status", status=503, times=4,
-                                                     reply=REPLY)
+                emulators[primary].state.mode = Mode(
+                    kind="status", status=503, times=4, reply=REPLY
+                )
             if stream:
-                with client.stream("POST", "/v1/chat/completions",
-                                   json=_body(model, i, True)) as resp:
+                with client.stream(
+                    "POST", "/v1/chat/completions", json=_body(model, i, True)
+                ) as resp:
                     assert resp.status_code == 200
                     lines = [ln for ln in resp.iter_lines() if ln]
                     assert lines[-1] == "data: [DONE]"
             else:
-                assert client.post("/v1/chat/completions",
-                                   json=_body(model, i, False)).status_code == 200
+                assert (
+                    client.post("/v1/chat/completions", json=_body(model, i, False)).status_code
+                    == 200
+                )
             for s in emulators.values():
                 s.state.mode = Mode(reply=REPLY)
             n += 1
@@ -103,11 +117,19 @@ def test_ledger_reconciles_with_emulators_to_the_kurus(
 
     engine = make_engine(url)
     with engine.connect() as conn:
-        row = conn.execute(text("select prompt_tokens, completion_tokens, cost, estimated "
-                                "from requests where id = :i"), {"i": first_id}).one()
-        per_backend = conn.execute(text(
-            "select backend, count(*), sum(prompt_tokens), sum(completion_tokens) "
-            "from requests group by backend")).all()
+        row = conn.execute(
+            text(
+                "select prompt_tokens, completion_tokens, cost, estimated "
+                "from requests where id = :i"
+            ),
+            {"i": first_id},
+        ).one()
+        per_backend = conn.execute(
+            text(
+                "select backend, count(*), sum(prompt_tokens), sum(completion_tokens) "
+                "from requests group by backend"
+            )
+        ).all()
         costs = conn.execute(text("select backend, cost from requests")).all()
         failovers = conn.execute(text("select count(*) from requests where attempts > 1")).one()
     engine.dispose()
@@ -120,8 +142,9 @@ def test_ledger_reconciles_with_emulators_to_the_kurus(
         st = emulators[name].state
         assert (prompt, completion) == (st.served_prompt_tokens, st.served_completion_tokens), name
         pin, pout = PRICES[name]
-        expected = (st.served_prompt_tokens * pin + st.served_completion_tokens * pout) \
-            / Decimal(1_000_000)
+        expected = (st.served_prompt_tokens * pin + st.served_completion_tokens * pout) / Decimal(
+            1_000_000
+        )
         ledger = sum((Decimal(str(c)) for b, c in costs if b == name), Decimal(0))
         assert ledger == expected, (name, ledger, expected)
         served_backends += count > 0

@@ -43,8 +43,13 @@ def sdk(gw: GatewayProcess) -> openai.OpenAI:
 
 def ask(**kw: object) -> dict[str, object]:
     Counter.chat_requests += 1
-    base: dict[str, object] = {"model": "smollm2", "temperature": 0, "seed": 7, "max_tokens": 24,
-                               "messages": [{"role": "user", "content": PROMPT}]}
+    base: dict[str, object] = {
+        "model": "smollm2",
+        "temperature": 0,
+        "seed": 7,
+        "max_tokens": 24,
+        "messages": [{"role": "user", "content": PROMPT}],
+    }
     base.update(kw)
     return base
 
@@ -62,7 +67,8 @@ def test_sync_stream_matches_completion_and_reports_usage(gw: GatewayProcess) ->
     client = sdk(gw)
     whole = client.chat.completions.create(**ask())  # type: ignore[call-overload]
     stream = client.chat.completions.create(  # type: ignore[call-overload]
-        **ask(stream=True, stream_options={"include_usage": True}))
+        **ask(stream=True, stream_options={"include_usage": True})
+    )
     deltas: list[str] = []
     finish = None
     usage = None
@@ -79,24 +85,28 @@ def test_sync_stream_matches_completion_and_reports_usage(gw: GatewayProcess) ->
 
 
 def test_raw_sse_ends_with_done(gw: GatewayProcess) -> None:
-    with httpx.stream("POST", gw.url + "/v1/chat/completions", timeout=120,
-                      json=ask(stream=True)) as r:
+    with httpx.stream(
+        "POST", gw.url + "/v1/chat/completions", timeout=120, json=ask(stream=True)
+    ) as r:
         assert r.status_code == 200
         lines = [ln for ln in r.iter_lines() if ln]
     assert lines[-1] == "data: [DONE]"
-    text = "".join(orjson.loads(ln[6:])["choices"][0]["delta"].get("content", "")
-                   for ln in lines[:-1])
+    text = "".join(
+        orjson.loads(ln[6:])["choices"][0]["delta"].get("content", "") for ln in lines[:-1]
+    )
     assert text.strip()
 
 
 def test_async_sdk_stream_and_not(gw: GatewayProcess) -> None:
     async def run() -> tuple[str, str]:
-        client = openai.AsyncOpenAI(base_url=gw.url + "/v1", api_key="x", max_retries=0,
-                                    timeout=120)
+        client = openai.AsyncOpenAI(
+            base_url=gw.url + "/v1", api_key="x", max_retries=0, timeout=120
+        )
         whole = await client.chat.completions.create(**ask())  # type: ignore[call-overload]
         parts = []
         async for ev in await client.chat.completions.create(  # type: ignore[call-overload]
-                **ask(stream=True)):
+            **ask(stream=True)
+        ):
             parts.extend(ch.delta.content or "" for ch in ev.choices)
         await client.close()
         return whole.choices[0].message.content or "", "".join(parts)
@@ -150,8 +160,10 @@ def test_ledger_has_one_row_per_request_and_no_text(gw: GatewayProcess) -> None:
     rows: list[tuple[object, ...]] = []
     while time.monotonic() < deadline:
         con = sqlite3.connect(gw.db)
-        rows = con.execute("select id, alias, backend, status, prompt_tokens, completion_tokens, "
-                           "estimated, streamed, latency_ms, ttft_ms from requests").fetchall()
+        rows = con.execute(
+            "select id, alias, backend, status, prompt_tokens, completion_tokens, "
+            "estimated, streamed, latency_ms, ttft_ms from requests"
+        ).fetchall()
         con.close()
         if len(rows) >= expected:
             break
@@ -161,8 +173,9 @@ def test_ledger_has_one_row_per_request_and_no_text(gw: GatewayProcess) -> None:
     ok = [r for r in rows if r[3] == 200]
     assert all(r[1] == "smollm2" and r[2] == "local" for r in ok)
     assert all(int(r[4]) > 0 and int(r[5]) > 0 for r in ok)  # type: ignore[call-overload]
-    assert any(r[7] for r in ok) and any(r[6] for r in ok if r[7]), \
+    assert any(r[7] for r in ok) and any(r[6] for r in ok if r[7]), (
         "llama.cpp streams omit usage: those rows are counted by the gateway and marked estimated"
+    )
     assert all(r[9] is not None for r in ok if r[7])
     failed = [r for r in rows if r[3] != 200]
     assert all(r[3] == 503 for r in failed)
@@ -175,8 +188,12 @@ def test_sigterm_stops_the_engine_child_too(gw: GatewayProcess) -> None:
     assert children
     assert gw.stop(signal.SIGTERM) is not None
     time.sleep(0.5)
-    alive = [p for p in children if Path(f"/proc/{p}").exists()
-             and not re.search(rb"\(.*\) Z", Path(f"/proc/{p}/stat").read_bytes())]
+    alive = [
+        p
+        for p in children
+        if Path(f"/proc/{p}").exists()
+        and not re.search(rb"\(.*\) Z", Path(f"/proc/{p}/stat").read_bytes())
+    ]
     assert alive == [], "no orphan engine process after the gateway stops"
 
 

@@ -39,9 +39,11 @@ aliases:
 @pytest.fixture(scope="module")
 def emulator_url() -> Iterator[str]:
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "gateway", "emulate", "openai",
-                             "--port", str(port)], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gateway", "emulate", "openai", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -59,13 +61,19 @@ def emulator_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def gateway(emulator_url: str, tmp_path_factory: pytest.TempPathFactory
-            ) -> Iterator[GatewayProcess]:
+def gateway(
+    emulator_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[GatewayProcess]:
     tmp = tmp_path_factory.mktemp("fuzz")
     policy = tmp / "policy.yaml"
     policy.write_text(POLICY.format(url=emulator_url))
-    gw = GatewayProcess(tmp, "--policy", str(policy), "--no-local-engine",
-                        env={"GECIT_AUTH_FAILURES_PER_MINUTE": "100000"})
+    gw = GatewayProcess(
+        tmp,
+        "--policy",
+        str(policy),
+        "--no-local-engine",
+        env={"GECIT_AUTH_FAILURES_PER_MINUTE": "100000"},
+    )
     gw.start()
     try:
         yield gw
@@ -74,14 +82,22 @@ def gateway(emulator_url: str, tmp_path_factory: pytest.TempPathFactory
 
 
 def test_the_document_lists_the_public_routes_and_the_policy_aliases(
-        gateway: GatewayProcess) -> None:
+    gateway: GatewayProcess,
+) -> None:
     doc = httpx.get(gateway.url + "/openapi.json", timeout=5).json()
     assert doc["openapi"].startswith("3.")
-    assert set(doc["paths"]) == {"/v1/chat/completions", "/v1/responses", "/v1/messages",
-                                 "/v1/messages/count_tokens", "/v1/completions",
-                                 "/v1/embeddings", "/v1/models", "/healthz", "/readyz"}
-    for name in ("ResponsesRequest", "MessagesRequest", "CountTokensRequest",
-                 "CompletionRequest"):
+    assert set(doc["paths"]) == {
+        "/v1/chat/completions",
+        "/v1/responses",
+        "/v1/messages",
+        "/v1/messages/count_tokens",
+        "/v1/completions",
+        "/v1/embeddings",
+        "/v1/models",
+        "/healthz",
+        "/readyz",
+    }
+    for name in ("ResponsesRequest", "MessagesRequest", "CountTokensRequest", "CompletionRequest"):
         schema = doc["components"]["schemas"][name]
         assert schema["properties"]["model"]["enum"] == ["chat"]
         assert schema.get("additionalProperties") is False  # the strict model's schema
@@ -95,13 +111,37 @@ def test_schemathesis_finds_no_server_error(gateway: GatewayProcess, tmp_path: P
     assert st is not None, "schemathesis is a dev dependency: pip install -e '.[dev]'"
     report = tmp_path / "report"
     run = subprocess.run(
-        [st, "run", gateway.url + "/openapi.json",
-         "--checks", "not_a_server_error,status_code_conformance,content_type_conformance",
-         "--phases", "examples,coverage,fuzzing", "--max-examples", "40",
-         "--max-time", "60", "--seed", "20261201", "--workers", "1",
-         "--request-timeout", "15", "--suppress-health-check", "all",
-         "--report", "ndjson", "--report-dir", str(report), "--no-color"],
-        capture_output=True, text=True, timeout=240, cwd=tmp_path)  # its cache: not the repo
+        [
+            st,
+            "run",
+            gateway.url + "/openapi.json",
+            "--checks",
+            "not_a_server_error,status_code_conformance,content_type_conformance",
+            "--phases",
+            "examples,coverage,fuzzing",
+            "--max-examples",
+            "40",
+            "--max-time",
+            "60",
+            "--seed",
+            "20261201",
+            "--workers",
+            "1",
+            "--request-timeout",
+            "15",
+            "--suppress-health-check",
+            "all",
+            "--report",
+            "ndjson",
+            "--report-dir",
+            str(report),
+            "--no-color",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        cwd=tmp_path,
+    )  # its cache: not the repo
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
     statuses = _statuses(report)
     assert statuses, "schemathesis sent nothing"

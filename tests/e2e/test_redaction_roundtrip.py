@@ -25,8 +25,10 @@ IBAN = "TR33 0006 1005 1978 6457 8413 26"
 EMAIL = "ayse.yilmaz@ornek.com.tr"
 NAME = "Ayşe Yılmaz"
 ORIGINALS = (TCKN, IBAN, IBAN.replace(" ", ""), EMAIL, NAME, "Yılmaz")
-PERSONAL = (f"Müşterimiz {NAME} (T.C. kimlik no {TCKN}) için {IBAN} numaralı hesaba iade "
-            f"yapın ve dekontu {EMAIL} adresine gönderin.")
+PERSONAL = (
+    f"Müşterimiz {NAME} (T.C. kimlik no {TCKN}) için {IBAN} numaralı hesaba iade "
+    f"yapın ve dekontu {EMAIL} adresine gönderin."
+)
 SPECIAL = f"{NAME} diyabet hastası, insülin dozunu nasıl ayarlamalıyız?"
 
 
@@ -64,11 +66,16 @@ def emulators() -> Iterator[dict[str, EmulatorServer]]:
 
 
 @pytest.fixture(scope="module")
-def gateway(emulators: dict[str, EmulatorServer], tmp_path_factory: pytest.TempPathFactory
-            ) -> Iterator[ServedGateway]:
+def gateway(
+    emulators: dict[str, EmulatorServer], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServedGateway]:
     tmp = tmp_path_factory.mktemp("redaction")
-    settings = Settings(database_url=f"sqlite:///{tmp / 'ledger.db'}", local_engine=False,
-                        journal_path=str(tmp / "journal"), probe_interval_s=0)
+    settings = Settings(
+        database_url=f"sqlite:///{tmp / 'ledger.db'}",
+        local_engine=False,
+        journal_path=str(tmp / "journal"),
+        probe_interval_s=0,
+    )
     text = policy_yaml(emulators["cloud"].url, emulators["onprem"].url)
     key = new_key(settings.database_url, "acme", "crm")
     with ServedGateway(settings, text, key=key) as gw:
@@ -81,8 +88,12 @@ def sdk(gateway: ServedGateway, emulators: dict[str, EmulatorServer]) -> Iterato
     emulators["cloud"].state.mode = Mode(echo=True, echo_piece=3)
     emulators["onprem"].state.reset()
     emulators["onprem"].state.mode = Mode(kind="status", status=503)  # the on-prem node is down
-    with openai.OpenAI(base_url=f"http://127.0.0.1:{gateway.port}/v1", api_key=gateway.key,
-                       max_retries=0, timeout=20) as client:
+    with openai.OpenAI(
+        base_url=f"http://127.0.0.1:{gateway.port}/v1",
+        api_key=gateway.key,
+        max_retries=0,
+        timeout=20,
+    ) as client:
         yield client
 
 
@@ -103,10 +114,10 @@ def _assert_no_original_left_for_the_cloud(emu: EmulatorServer) -> None:
         assert placeholder in seen
 
 
-def test_non_streamed_round_trip(sdk: openai.OpenAI, emulators: dict[str, EmulatorServer]
-                                 ) -> None:
+def test_non_streamed_round_trip(sdk: openai.OpenAI, emulators: dict[str, EmulatorServer]) -> None:
     raw = sdk.chat.completions.with_raw_response.create(
-        model="chat", messages=[{"role": "user", "content": PERSONAL}])
+        model="chat", messages=[{"role": "user", "content": PERSONAL}]
+    )
     assert raw.headers["x-gecit-data-class"] == "personal"
     assert raw.headers["x-gecit-backend"] == "cloud"
     assert raw.headers["x-gecit-attempts"] == "2"  # on-prem tried first, it is down
@@ -119,17 +130,22 @@ def test_non_streamed_round_trip(sdk: openai.OpenAI, emulators: dict[str, Emulat
 
 
 def test_streamed_round_trip_with_placeholders_split_across_chunks(
-        sdk: openai.OpenAI, emulators: dict[str, EmulatorServer]) -> None:
+    sdk: openai.OpenAI, emulators: dict[str, EmulatorServer]
+) -> None:
     raw = sdk.chat.completions.with_raw_response.create(
-        model="chat", messages=[{"role": "user", "content": PERSONAL}], stream=True,
-        stream_options={"include_usage": True})
+        model="chat",
+        messages=[{"role": "user", "content": PERSONAL}],
+        stream=True,
+        stream_options={"include_usage": True},
+    )
     assert raw.headers["x-gecit-data-class"] == "personal"
     assert raw.headers["x-gecit-backend"] == "cloud"
     pieces = [c.choices[0].delta.content or "" for c in raw.parse() if c.choices]
     answer = "".join(pieces)
     assert answer == PERSONAL
-    assert not any("[" in p and "]" not in p.split("[")[-1] for p in pieces), \
+    assert not any("[" in p and "]" not in p.split("[")[-1] for p in pieces), (
         "a half placeholder reached the client"
+    )
     _assert_no_original_left_for_the_cloud(emulators["cloud"])
     # the echo came in 3-character pieces, so every 8+-character placeholder was split; the
     # client still got many pieces (held back only while a placeholder was incomplete)
@@ -138,11 +154,13 @@ def test_streamed_round_trip_with_placeholders_split_across_chunks(
 
 
 def test_special_category_is_refused_with_no_cloud_call(
-        sdk: openai.OpenAI, emulators: dict[str, EmulatorServer]) -> None:
+    sdk: openai.OpenAI, emulators: dict[str, EmulatorServer]
+) -> None:
     for stream in (False, True):
         with pytest.raises(openai.APIStatusError) as info:
-            sdk.chat.completions.create(model="chat", stream=stream,
-                                        messages=[{"role": "user", "content": SPECIAL}])
+            sdk.chat.completions.create(
+                model="chat", stream=stream, messages=[{"role": "user", "content": SPECIAL}]
+            )
         assert info.value.status_code == 503
         body = info.value.body
         assert isinstance(body, dict) and body["code"] == "no_backend_available"

@@ -22,9 +22,16 @@ from tests.e2e.helpers import new_key
 
 REPLY = "Ankara Türkiye'nin başkentidir."
 SPECIAL = "Hastam Ayşe Yılmaz HIV pozitif, tedavisini özetle"
-WEATHER = {"type": "function", "name": "get_weather", "description": "Bir şehrin hava durumu",
-           "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
-                          "required": ["city"]}}
+WEATHER = {
+    "type": "function",
+    "name": "get_weather",
+    "description": "Bir şehrin hava durumu",
+    "parameters": {
+        "type": "object",
+        "properties": {"city": {"type": "string"}},
+        "required": ["city"],
+    },
+}
 
 POLICY = """
 version: 1
@@ -58,13 +65,19 @@ responses: {{retention_s: 600}}
 
 
 class Setup:
-    def __init__(self, proc: GatewayProcess, cloud: EmulatorServer, home: EmulatorServer,
-                 keys: tuple[str, str]) -> None:
+    def __init__(
+        self,
+        proc: GatewayProcess,
+        cloud: EmulatorServer,
+        home: EmulatorServer,
+        keys: tuple[str, str],
+    ) -> None:
         self.proc, self.cloud, self.home, self.keys = proc, cloud, home, keys
 
     def client(self, key: str | None = None) -> openai.OpenAI:
-        return openai.OpenAI(base_url=self.proc.url + "/v1", api_key=key or self.keys[0],
-                             max_retries=0, timeout=30)
+        return openai.OpenAI(
+            base_url=self.proc.url + "/v1", api_key=key or self.keys[0], max_retries=0, timeout=30
+        )
 
 
 @pytest.fixture(scope="module")
@@ -72,8 +85,13 @@ def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Setup]:
     tmp: Path = tmp_path_factory.mktemp("retention")
     with EmulatorServer(openai_app) as cloud, EmulatorServer(openai_app) as home:
         (tmp / "policy.yaml").write_text(POLICY.format(cloud=cloud.url, home=home.url))
-        proc = GatewayProcess(tmp, "--policy", str(tmp / "policy.yaml"), "--no-local-engine",
-                              env={"GECIT_REQUIRE_KEYS": "1"})
+        proc = GatewayProcess(
+            tmp,
+            "--policy",
+            str(tmp / "policy.yaml"),
+            "--no-local-engine",
+            env={"GECIT_REQUIRE_KEYS": "1"},
+        )
         db = f"sqlite:///{proc.db}"
         keys = (new_key(db, "acme", "assistant"), new_key(db, "other", "assistant"))
         proc.start(ready_timeout=60)
@@ -101,18 +119,30 @@ def _messages(e: EmulatorServer) -> list[dict[str, object]]:
 def test_function_call_round_trip_by_previous_response_id(s: Setup, stream: bool) -> None:
     with s.client() as oai:
         if stream:
-            events = list(oai.responses.create(model="chat", input="İstanbul'da hava nasıl?",
-                                               tools=[WEATHER], stream=True))  # type: ignore[list-item]
+            events = list(
+                oai.responses.create(
+                    model="chat", input="İstanbul'da hava nasıl?", tools=[WEATHER], stream=True
+                )
+            )  # type: ignore[list-item]
             first = events[-1].response  # type: ignore[union-attr]
         else:
-            first = oai.responses.create(model="chat", input="İstanbul'da hava nasıl?",
-                                         tools=[WEATHER])  # type: ignore[list-item]
+            first = oai.responses.create(
+                model="chat", input="İstanbul'da hava nasıl?", tools=[WEATHER]
+            )  # type: ignore[list-item]
         assert first.store is True
         call = next(o for o in first.output if o.type == "function_call")
         second = oai.responses.create(
-            model="chat", previous_response_id=first.id, tools=[WEATHER],  # type: ignore[list-item]
-            input=[{"type": "function_call_output", "call_id": call.call_id,
-                    "output": '{"derece": 18}'}])
+            model="chat",
+            previous_response_id=first.id,
+            tools=[WEATHER],  # type: ignore[list-item]
+            input=[
+                {
+                    "type": "function_call_output",
+                    "call_id": call.call_id,
+                    "output": '{"derece": 18}',
+                }
+            ],
+        )
     assert second.output_text == REPLY
     assert second.previous_response_id == first.id
     msgs = _messages(s.cloud)  # the whole conversation went out, not only the new item
@@ -120,9 +150,9 @@ def test_function_call_round_trip_by_previous_response_id(s: Setup, stream: bool
     assert msgs[1]["role"] == "assistant"
     assert msgs[1]["tool_calls"][0]["id"] == call.call_id  # type: ignore[index]
     assert json.loads(msgs[1]["tool_calls"][0]["function"]["arguments"]) == {  # type: ignore[index]
-        "city": "İstanbul"}
-    assert msgs[2] == {"role": "tool", "tool_call_id": call.call_id,
-                       "content": '{"derece": 18}'}
+        "city": "İstanbul"
+    }
+    assert msgs[2] == {"role": "tool", "tool_call_id": call.call_id, "content": '{"derece": 18}'}
 
 
 def test_unknown_id_is_a_400(s: Setup) -> None:
@@ -130,8 +160,7 @@ def test_unknown_id_is_a_400(s: Setup) -> None:
         oai.responses.create(model="chat", input="x", previous_response_id="resp_nope")
     body = err.value.body
     assert isinstance(body, dict)
-    assert (body["param"], body["code"]) == ("previous_response_id",
-                                             "previous_response_not_found")
+    assert (body["param"], body["code"]) == ("previous_response_id", "previous_response_not_found")
     assert s.cloud.state.requests == [] and s.home.state.requests == []
 
 
@@ -148,8 +177,7 @@ def test_a_special_conversation_is_not_kept(s: Setup) -> None:
         assert first.store is False
         assert s.cloud.state.requests == [] and len(s.home.state.requests) == 1
         with pytest.raises(openai.BadRequestError) as err:
-            oai.responses.create(model="chat", input="Devam et.",
-                                 previous_response_id=first.id)
+            oai.responses.create(model="chat", input="Devam et.", previous_response_id=first.id)
     assert isinstance(err.value.body, dict)
     assert err.value.body["param"] == "previous_response_id"
 
@@ -160,16 +188,18 @@ def test_earlier_turns_are_classified_with_the_new_one(s: Setup) -> None:
     with s.client() as oai:
         first = oai.responses.create(model="chat", input="Başkent neresi?")
         assert first.store is True and len(s.cloud.state.requests) == 1
-        second = oai.responses.create(model="chat", input=SPECIAL,
-                                      previous_response_id=first.id)
+        second = oai.responses.create(model="chat", input=SPECIAL, previous_response_id=first.id)
     assert second.store is False
     assert len(s.cloud.state.requests) == 1  # the special turn never reached the cloud
     msgs = _messages(s.home)
     assert msgs[0] == {"role": "user", "content": "Başkent neresi?"}
     assert msgs[-1] == {"role": "user", "content": SPECIAL}
-    r = httpx.post(s.proc.url + "/v1/responses", timeout=30,
-                   headers={"authorization": f"Bearer {s.keys[0]}"},
-                   json={"model": "chat", "input": "x", "previous_response_id": second.id})
+    r = httpx.post(
+        s.proc.url + "/v1/responses",
+        timeout=30,
+        headers={"authorization": f"Bearer {s.keys[0]}"},
+        json={"model": "chat", "input": "x", "previous_response_id": second.id},
+    )
     assert r.status_code == 400
 
 
@@ -180,8 +210,9 @@ def test_kept_conversations_never_reach_the_disk(s: Setup) -> None:
     with s.client() as oai:
         first = oai.responses.create(model="chat", input=marker)
         assert first.store is True
-        second = oai.responses.create(model="chat", input="Teşekkürler.",
-                                      previous_response_id=first.id)
+        second = oai.responses.create(
+            model="chat", input="Teşekkürler.", previous_response_id=first.id
+        )
     assert second.output_text == REPLY
     assert any(marker in str(m.get("content")) for m in _messages(s.cloud))
     s.proc.stop()  # flushes the ledger and the journal

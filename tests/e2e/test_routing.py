@@ -43,8 +43,11 @@ rules:
 
 @pytest.fixture(scope="module")
 def emulators() -> Iterator[dict[str, EmulatorServer]]:
-    with EmulatorServer(openai_app) as c, EmulatorServer(openai_app) as d, \
-            EmulatorServer(openai_app) as loc:
+    with (
+        EmulatorServer(openai_app) as c,
+        EmulatorServer(openai_app) as d,
+        EmulatorServer(openai_app) as loc,
+    ):
         yield {"cheap": c, "dear": d, "local": loc}
 
 
@@ -53,9 +56,13 @@ def client(emulators: dict[str, EmulatorServer], tmp_path: Path) -> Iterator[Tes
     for e in emulators.values():
         e.state.reset()
     text = policy_yaml(emulators["cheap"].url, emulators["dear"].url, emulators["local"].url)
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'l.db'}", local_engine=False,
-                        admin_key=ADMIN, journal_path=str(tmp_path / "journal"),
-                        probe_interval_s=0)
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'l.db'}",
+        local_engine=False,
+        admin_key=ADMIN,
+        journal_path=str(tmp_path / "journal"),
+        probe_interval_s=0,
+    )
     with TestClient(create_app(settings, policy=load_text(text))) as c:
         yield c
 
@@ -65,8 +72,9 @@ def ask(client: TestClient, text: str = "Bugün hava nasıl?", **kw: object) -> 
     return client.post("/v1/chat/completions", json=body)
 
 
-def test_cheapest_allowed_backend_serves_public(client: TestClient,
-                                                emulators: dict[str, EmulatorServer]) -> None:
+def test_cheapest_allowed_backend_serves_public(
+    client: TestClient, emulators: dict[str, EmulatorServer]
+) -> None:
     r = ask(client)
     assert r.status_code == 200, r.text  # type: ignore[attr-defined]
     assert r.headers["x-gecit-backend"] == "cheap"  # type: ignore[attr-defined]
@@ -75,11 +83,18 @@ def test_cheapest_allowed_backend_serves_public(client: TestClient,
     assert len(emulators["cheap"].state.requests) == 1
 
 
-@pytest.mark.parametrize("mode", [Mode(kind="status", status=500),
-                                  Mode(kind="throttle", retry_after=0.05),
-                                  Mode(kind="hang", hang_s=5)], ids=["500", "429", "hang"])
+@pytest.mark.parametrize(
+    "mode",
+    [
+        Mode(kind="status", status=500),
+        Mode(kind="throttle", retry_after=0.05),
+        Mode(kind="hang", hang_s=5),
+    ],
+    ids=["500", "429", "hang"],
+)
 def test_failure_falls_back_to_next_with_one_clean_answer(
-        client: TestClient, emulators: dict[str, EmulatorServer], mode: Mode) -> None:
+    client: TestClient, emulators: dict[str, EmulatorServer], mode: Mode
+) -> None:
     emulators["cheap"].state.mode = mode
     r = ask(client)
     assert r.status_code == 200  # type: ignore[attr-defined]
@@ -89,8 +104,9 @@ def test_failure_falls_back_to_next_with_one_clean_answer(
     assert len(body["choices"]) == 1 and body["choices"][0]["message"]["content"]
 
 
-def test_special_prompt_is_served_locally(client: TestClient,
-                                          emulators: dict[str, EmulatorServer]) -> None:
+def test_special_prompt_is_served_locally(
+    client: TestClient, emulators: dict[str, EmulatorServer]
+) -> None:
     r = ask(client, SPECIAL)
     assert r.status_code == 200  # type: ignore[attr-defined]
     assert r.headers["x-gecit-data-class"] == "special"  # type: ignore[attr-defined]
@@ -99,7 +115,8 @@ def test_special_prompt_is_served_locally(client: TestClient,
 
 
 def test_special_with_local_down_is_refused_without_any_cloud_call(
-        client: TestClient, emulators: dict[str, EmulatorServer]) -> None:
+    client: TestClient, emulators: dict[str, EmulatorServer]
+) -> None:
     emulators["local"].state.mode = Mode(kind="status", status=503)
     for stream in (False, True):
         r = ask(client, SPECIAL, stream=stream)
@@ -112,26 +129,35 @@ def test_special_with_local_down_is_refused_without_any_cloud_call(
 
 
 def test_backend_breaching_ttft_slo_is_skipped_once_measured(
-        client: TestClient, emulators: dict[str, EmulatorServer]) -> None:
+    client: TestClient, emulators: dict[str, EmulatorServer]
+) -> None:
     emulators["cheap"].state.mode = Mode(delay_s=0.45)  # slower than 300 ms, within deadline
-    first = client.post("/v1/chat/completions", json={
-        "model": "chat", "stream": True, "messages": [{"role": "user", "content": "Selam"}]})
+    first = client.post(
+        "/v1/chat/completions",
+        json={"model": "chat", "stream": True, "messages": [{"role": "user", "content": "Selam"}]},
+    )
     assert first.headers["x-gecit-backend"] == "cheap"
-    second = client.post("/v1/chat/completions", json={
-        "model": "chat", "stream": True, "messages": [{"role": "user", "content": "Selam"}]})
+    second = client.post(
+        "/v1/chat/completions",
+        json={"model": "chat", "stream": True, "messages": [{"role": "user", "content": "Selam"}]},
+    )
     assert second.headers["x-gecit-backend"] == "dear"
     assert len(emulators["cheap"].state.requests) == 1
 
 
 def test_hot_reload_keeps_in_flight_stream_and_refuses_bad_policy(
-        client: TestClient, emulators: dict[str, EmulatorServer]) -> None:
+    client: TestClient, emulators: dict[str, EmulatorServer]
+) -> None:
     auth = {"authorization": f"Bearer {ADMIN}"}
     emulators["cheap"].state.mode = Mode(inter_chunk_s=0.05)
-    new = policy_yaml(emulators["cheap"].url, emulators["dear"].url, emulators["local"].url,
-                      objective="ordered")
-    with client.stream("POST", "/v1/chat/completions", json={
-            "model": "chat", "stream": True,
-            "messages": [{"role": "user", "content": "Selam"}]}) as s:
+    new = policy_yaml(
+        emulators["cheap"].url, emulators["dear"].url, emulators["local"].url, objective="ordered"
+    )
+    with client.stream(
+        "POST",
+        "/v1/chat/completions",
+        json={"model": "chat", "stream": True, "messages": [{"role": "user", "content": "Selam"}]},
+    ) as s:
         assert s.headers["x-gecit-backend"] == "cheap"
         put = client.put("/admin/policy", content=new, headers=auth)
         assert put.status_code == 200, put.text
@@ -139,8 +165,9 @@ def test_hot_reload_keeps_in_flight_stream_and_refuses_bad_policy(
     assert "[DONE]" in text and "error" not in text
     r = ask(client)
     assert r.headers["x-gecit-backend"] == "local"  # type: ignore[attr-defined]
-    bad = client.put("/admin/policy", content=new.replace("model: m,", "model: m, colr: 1,", 1),
-                     headers=auth)
+    bad = client.put(
+        "/admin/policy", content=new.replace("model: m,", "model: m, colr: 1,", 1), headers=auth
+    )
     assert bad.status_code == 422
     problems = bad.json()["error"]["problems"]
     assert problems[0]["path"] == "backends.local.colr" and problems[0]["line"] == 4
@@ -150,10 +177,14 @@ def test_hot_reload_keeps_in_flight_stream_and_refuses_bad_policy(
     assert len(changes) == 1 and changes[0]["actor"] == "admin"
 
 
-def test_explain_over_http_calls_no_backend(client: TestClient,
-                                            emulators: dict[str, EmulatorServer]) -> None:
-    r = client.post("/admin/policy/explain", headers={"authorization": f"Bearer {ADMIN}"},
-                    json={"model": "chat", "text": SPECIAL})
+def test_explain_over_http_calls_no_backend(
+    client: TestClient, emulators: dict[str, EmulatorServer]
+) -> None:
+    r = client.post(
+        "/admin/policy/explain",
+        headers={"authorization": f"Bearer {ADMIN}"},
+        json={"model": "chat", "text": SPECIAL},
+    )
     assert r.status_code == 200
     trace = r.json()
     assert trace["data_class"] == "special"

@@ -38,14 +38,24 @@ VENDORS = ("bedrock", "vertex", "replicate", "ollama", "openai")
 WITH_TOOLS = ("bedrock", "vertex", "ollama", "openai")
 PROMPT = "Yarın Ankara'da hava nasıl olacak?"  # public: no personal data
 SA_EMAIL = "gecit-e2e@gecit-test.iam.gserviceaccount.com"
-WEATHER_TOOL: Any = {"type": "function", "function": {
-    "name": "get_weather", "description": "Weather for a city",
-    "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
-                   "required": ["city"]}}}
+WEATHER_TOOL: Any = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "Weather for a city",
+        "parameters": {
+            "type": "object",
+            "properties": {"city": {"type": "string"}},
+            "required": ["city"],
+        },
+    },
+}
 # a signed, notified standard contract: the record a cloud destination carries in the policy
-TRANSFER = ('{mechanism: tr_scc, module: C2P, provider_legal_name: "Emulated Cloud Ltd", '
-            'signed: 2025-01-10, notified: 2025-01-15, notification_channel: kep, '
-            'classes: [public]}')
+TRANSFER = (
+    '{mechanism: tr_scc, module: C2P, provider_legal_name: "Emulated Cloud Ltd", '
+    "signed: 2025-01-10, notified: 2025-01-15, notification_channel: kep, "
+    "classes: [public]}"
+)
 
 
 def policy_yaml(urls: dict[str, str]) -> str:
@@ -121,19 +131,34 @@ rules:
 
 def service_account_file(path: Path, token_uri: str) -> Path:
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                            serialization.NoEncryption()).decode()
-    path.write_text(json.dumps({
-        "type": "service_account", "project_id": "gecit-test", "private_key_id": "e2e",
-        "private_key": pem, "client_email": SA_EMAIL, "client_id": "1",
-        "token_uri": token_uri}))
+    pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ).decode()
+    path.write_text(
+        json.dumps(
+            {
+                "type": "service_account",
+                "project_id": "gecit-test",
+                "private_key_id": "e2e",
+                "private_key": pem,
+                "client_email": SA_EMAIL,
+                "client_id": "1",
+                "token_uri": token_uri,
+            }
+        )
+    )
     return path
 
 
 @pytest.fixture(scope="module")
 def emulators() -> Iterator[dict[str, EmulatorServer]]:
-    apps = {"bedrock": bedrock_app, "vertex": vertex_app, "replicate": replicate_app,
-            "ollama": ollama_app, "openai": openai_app}
+    apps = {
+        "bedrock": bedrock_app,
+        "vertex": vertex_app,
+        "replicate": replicate_app,
+        "ollama": ollama_app,
+        "openai": openai_app,
+    }
     servers = {name: EmulatorServer(app).start() for name, app in apps.items()}
     try:
         yield servers
@@ -143,25 +168,44 @@ def emulators() -> Iterator[dict[str, EmulatorServer]]:
 
 
 @pytest.fixture(scope="module")
-def gateway(emulators: dict[str, EmulatorServer], tmp_path_factory: pytest.TempPathFactory
-            ) -> Iterator[str]:
+def gateway(
+    emulators: dict[str, EmulatorServer], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
     tmp = tmp_path_factory.mktemp("vendors")
     policy = tmp / "policy.yaml"
     policy.write_text(policy_yaml({n: s.url for n, s in emulators.items()}))
     sa = service_account_file(tmp / "sa.json", emulators["vertex"].url + "/token")
     port = free_port()
-    env = {**os.environ, "GECIT_DATABASE_URL": f"sqlite:///{tmp / 'ledger.db'}",
-           "GECIT_JOURNAL_PATH": str(tmp / "journal"), "GECIT_LOG_LEVEL": "warning",
-           "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE",
-           "AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
-           "REPLICATE_API_TOKEN": "r8_e2e_token", "GECIT_CRED_E2E_GOOGLE_SA": str(sa)}
+    env = {
+        **os.environ,
+        "GECIT_DATABASE_URL": f"sqlite:///{tmp / 'ledger.db'}",
+        "GECIT_JOURNAL_PATH": str(tmp / "journal"),
+        "GECIT_LOG_LEVEL": "warning",
+        "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE",
+        "AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
+        "REPLICATE_API_TOKEN": "r8_e2e_token",
+        "GECIT_CRED_E2E_GOOGLE_SA": str(sa),
+    }
     for var in ("AWS_PROFILE", "AWS_SESSION_TOKEN", "GOOGLE_APPLICATION_CREDENTIALS"):
         env.pop(var, None)
     log = tmp / "gateway.log"
     with log.open("ab") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "gateway", "serve", "--no-local-engine", "--policy",
-             str(policy), "--port", str(port)], env=env, stdout=out, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "gateway",
+                "serve",
+                "--no-local-engine",
+                "--policy",
+                str(policy),
+                "--port",
+                str(port),
+            ],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_ready(url, proc, log)
@@ -192,8 +236,9 @@ def _wait_ready(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
 def client(gateway: str, emulators: dict[str, EmulatorServer]) -> openai.OpenAI:
     for srv in emulators.values():
         srv.state.reset()
-    return openai.OpenAI(base_url=gateway + "/v1", api_key="sk-placeholder", max_retries=0,
-                         timeout=30)
+    return openai.OpenAI(
+        base_url=gateway + "/v1", api_key="sk-placeholder", max_retries=0, timeout=30
+    )
 
 
 def ask(text: str = PROMPT) -> list[Any]:
@@ -207,14 +252,17 @@ def vendor_calls(srv: EmulatorServer) -> list[Any]:
 
 def test_every_vendor_alias_is_listed(client: openai.OpenAI) -> None:
     assert {m.id for m in client.models.list()} == {f"{v}-chat" for v in VENDORS} | {
-        "replicate-declared-chat"}
+        "replicate-declared-chat"
+    }
 
 
 @pytest.mark.parametrize("vendor", VENDORS)
-def test_completion(client: openai.OpenAI, emulators: dict[str, EmulatorServer],
-                    vendor: str) -> None:
+def test_completion(
+    client: openai.OpenAI, emulators: dict[str, EmulatorServer], vendor: str
+) -> None:
     raw = client.chat.completions.with_raw_response.create(
-        model=f"{vendor}-chat", messages=ask(), max_tokens=200)
+        model=f"{vendor}-chat", messages=ask(), max_tokens=200
+    )
     assert raw.status_code == 200
     assert raw.headers["x-gecit-backend"] == vendor
     assert raw.headers["x-gecit-data-class"] == "public"
@@ -233,11 +281,10 @@ def test_completion(client: openai.OpenAI, emulators: dict[str, EmulatorServer],
 
 
 @pytest.mark.parametrize("vendor", VENDORS)
-def test_stream(client: openai.OpenAI, emulators: dict[str, EmulatorServer],
-                vendor: str) -> None:
+def test_stream(client: openai.OpenAI, emulators: dict[str, EmulatorServer], vendor: str) -> None:
     raw = client.chat.completions.with_raw_response.create(
-        model=f"{vendor}-chat", messages=ask(), stream=True,
-        stream_options={"include_usage": True})
+        model=f"{vendor}-chat", messages=ask(), stream=True, stream_options={"include_usage": True}
+    )
     assert raw.headers["x-gecit-backend"] == vendor
     assert raw.headers["content-type"].startswith("text/event-stream")
     pieces: list[str] = []
@@ -261,11 +308,13 @@ def test_stream(client: openai.OpenAI, emulators: dict[str, EmulatorServer],
 
 
 @pytest.mark.parametrize("vendor", WITH_TOOLS)
-def test_tool_call_round_trip(client: openai.OpenAI, emulators: dict[str, EmulatorServer],
-                              vendor: str) -> None:
+def test_tool_call_round_trip(
+    client: openai.OpenAI, emulators: dict[str, EmulatorServer], vendor: str
+) -> None:
     messages = ask("Ankara'da hava nasıl? Aracı kullan.")
     raw = client.chat.completions.with_raw_response.create(
-        model=f"{vendor}-chat", messages=messages, tools=[WEATHER_TOOL])
+        model=f"{vendor}-chat", messages=messages, tools=[WEATHER_TOOL]
+    )
     assert raw.headers["x-gecit-backend"] == vendor
     first = raw.parse().choices[0]
     assert first.finish_reason == "tool_calls"
@@ -276,13 +325,22 @@ def test_tool_call_round_trip(client: openai.OpenAI, emulators: dict[str, Emulat
     assert call.function.name == "get_weather"
     assert json.loads(call.function.arguments) == {"city": "İstanbul"}
     messages += [
-        {"role": "assistant", "content": None, "tool_calls": [
-            {"id": call.id, "type": "function",
-             "function": {"name": call.function.name, "arguments": call.function.arguments}}]},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": call.id,
+                    "type": "function",
+                    "function": {"name": call.function.name, "arguments": call.function.arguments},
+                }
+            ],
+        },
         {"role": "tool", "tool_call_id": call.id, "content": '{"temp_c": 21, "sky": "açık"}'},
     ]
-    second = client.chat.completions.create(model=f"{vendor}-chat", messages=messages,
-                                            tools=[WEATHER_TOOL])
+    second = client.chat.completions.create(
+        model=f"{vendor}-chat", messages=messages, tools=[WEATHER_TOOL]
+    )
     assert second.choices[0].finish_reason == "stop"
     assert second.choices[0].message.content == emulators[vendor].state.mode.reply
     assert len(vendor_calls(emulators[vendor])) == 2
@@ -291,9 +349,12 @@ def test_tool_call_round_trip(client: openai.OpenAI, emulators: dict[str, Emulat
 @pytest.mark.parametrize("vendor", WITH_TOOLS)
 def test_streamed_tool_call(client: openai.OpenAI, vendor: str) -> None:
     name, args, ids, finishes = "", "", set(), []
-    with client.chat.completions.create(model=f"{vendor}-chat", stream=True,
-                                        messages=ask("Ankara'da hava? Aracı kullan."),
-                                        tools=[WEATHER_TOOL]) as stream:
+    with client.chat.completions.create(
+        model=f"{vendor}-chat",
+        stream=True,
+        messages=ask("Ankara'da hava? Aracı kullan."),
+        tools=[WEATHER_TOOL],
+    ) as stream:
         for chunk in stream:
             for c in chunk.choices:
                 for d in c.delta.tool_calls or []:
@@ -311,15 +372,17 @@ def test_streamed_tool_call(client: openai.OpenAI, vendor: str) -> None:
     assert finishes == ["tool_calls"]
 
 
-def test_replicate_refuses_tools_with_a_clear_400(client: openai.OpenAI,
-                                                  emulators: dict[str, EmulatorServer]) -> None:
+def test_replicate_refuses_tools_with_a_clear_400(
+    client: openai.OpenAI, emulators: dict[str, EmulatorServer]
+) -> None:
     """Refused by the adapter before any call (`replicate-chat`), or by the policy engine
     when the policy declares the backend's capabilities (`replicate-declared-chat`)."""
     for alias in ("replicate-chat", "replicate-declared-chat"):
         for stream in (False, True):
             with pytest.raises(openai.BadRequestError) as err:
-                client.chat.completions.create(model=alias, messages=ask(),
-                                               tools=[WEATHER_TOOL], stream=stream)
+                client.chat.completions.create(
+                    model=alias, messages=ask(), tools=[WEATHER_TOOL], stream=stream
+                )
             body: Any = err.value.body
             assert body["code"] == "unsupported_capability"
             assert body["type"] == "invalid_request_error"
@@ -330,13 +393,15 @@ def test_replicate_refuses_tools_with_a_clear_400(client: openai.OpenAI,
 
 
 def test_a_canceled_replicate_stream_reaches_the_client_as_an_error(
-        client: openai.OpenAI, emulators: dict[str, EmulatorServer]) -> None:
+    client: openai.OpenAI, emulators: dict[str, EmulatorServer]
+) -> None:
     emulators["replicate"].state.mode = Mode(kind="canceled", cut_after=2)
     pieces: list[str] = []
     finishes: list[str] = []
     with pytest.raises(openai.APIError) as err:  # raised mid-iteration, by the error event
-        with client.chat.completions.create(model="replicate-chat", messages=ask(),
-                                            stream=True) as stream:
+        with client.chat.completions.create(
+            model="replicate-chat", messages=ask(), stream=True
+        ) as stream:
             for chunk in stream:
                 pieces += [c.delta.content for c in chunk.choices if c.delta.content]
                 finishes += [c.finish_reason for c in chunk.choices if c.finish_reason]
@@ -346,7 +411,8 @@ def test_a_canceled_replicate_stream_reaches_the_client_as_an_error(
 
 @pytest.mark.parametrize("stream", [False, True])
 def test_a_vertex_safety_block_is_a_200_content_filter_without_output(
-        client: openai.OpenAI, emulators: dict[str, EmulatorServer], stream: bool) -> None:
+    client: openai.OpenAI, emulators: dict[str, EmulatorServer], stream: bool
+) -> None:
     emulators["vertex"].state.mode = Mode(kind="blocked")
     if not stream:
         done = client.chat.completions.create(model="vertex-chat", messages=ask())
@@ -355,8 +421,9 @@ def test_a_vertex_safety_block_is_a_200_content_filter_without_output(
         assert done.usage is not None and done.usage.completion_tokens == 0
         return
     finishes, usage = [], None
-    with client.chat.completions.create(model="vertex-chat", messages=ask(), stream=True,
-                                        stream_options={"include_usage": True}) as chunks:
+    with client.chat.completions.create(
+        model="vertex-chat", messages=ask(), stream=True, stream_options={"include_usage": True}
+    ) as chunks:
         for chunk in chunks:
             finishes += [c.finish_reason for c in chunk.choices if c.finish_reason]
             usage = chunk.usage or usage
@@ -365,12 +432,24 @@ def test_a_vertex_safety_block_is_a_200_content_filter_without_output(
 
 
 def test_a_bedrock_tool_history_without_tools_is_answered(
-        client: openai.OpenAI, emulators: dict[str, EmulatorServer]) -> None:
-    done = client.chat.completions.create(model="bedrock-chat", messages=[
-        *ask("Ankara'da hava nasıl?"),
-        {"role": "assistant", "content": None, "tool_calls": [
-            {"id": "tooluse_1", "type": "function",
-             "function": {"name": "get_weather", "arguments": '{"city": "Ankara"}'}}]},
-        {"role": "tool", "tool_call_id": "tooluse_1", "content": '{"temp_c": 21}'},
-    ])
+    client: openai.OpenAI, emulators: dict[str, EmulatorServer]
+) -> None:
+    done = client.chat.completions.create(
+        model="bedrock-chat",
+        messages=[
+            *ask("Ankara'da hava nasıl?"),
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "tooluse_1",
+                        "type": "function",
+                        "function": {"name": "get_weather", "arguments": '{"city": "Ankara"}'},
+                    }
+                ],
+            },
+            {"role": "tool", "tool_call_id": "tooluse_1", "content": '{"temp_c": 21}'},
+        ],
+    )
     assert done.choices[0].message.content == emulators["bedrock"].state.mode.reply

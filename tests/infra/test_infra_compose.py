@@ -164,8 +164,10 @@ def test_prometheus_scrapes_every_replica(compose: dict) -> None:
     assert "GECIT_METRICS_KEY" in prom_svc["environment"]
     assert f"> {key_file}" in " ".join(prom_svc["command"])
     assert any(t.startswith(key_file.rsplit("/", 1)[0]) for t in prom_svc["tmpfs"])
-    assert all("GECIT_METRICS_KEY" in compose["services"][t.split(":")[0]]["environment"]
-               for t in {t for sc in job["static_configs"] for t in sc["targets"]})
+    assert all(
+        "GECIT_METRICS_KEY" in compose["services"][t.split(":")[0]]["environment"]
+        for t in {t for sc in job["static_configs"] for t in sc["targets"]}
+    )
     targets = {t for sc in job["static_configs"] for t in sc["targets"]}
     assert targets == {f"{n}:8080" for n in compose["services"] if n.startswith("gateway-")}
     prom_nets = set(compose["services"]["prometheus"]["networks"])

@@ -13,8 +13,9 @@ DOC = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
 
 def test_every_package_has_a_row() -> None:
     table = DOC.split("## Packages", 1)[1].split("## Where to add", 1)[0]
-    packages = {p.name for p in (ROOT / "gateway").iterdir()
-                if p.is_dir() and (p / "__init__.py").exists()}
+    packages = {
+        p.name for p in (ROOT / "gateway").iterdir() if p.is_dir() and (p / "__init__.py").exists()
+    }
     for name in packages:
         assert f"`{name}/`" in table, name
 
@@ -24,9 +25,13 @@ def test_every_named_module_exists() -> None:
     named |= {m for m in re.findall(r"`([a-z_]+/)`", DOC)}
     assert named
     # a path relative to the repository or to gateway/, or a module name found in a package
-    missing = [n for n in sorted(named)
-               if not (ROOT / n).exists() and not (ROOT / "gateway" / n).exists()
-               and not any((ROOT / "gateway").rglob(n))]
+    missing = [
+        n
+        for n in sorted(named)
+        if not (ROOT / n).exists()
+        and not (ROOT / "gateway" / n).exists()
+        and not any((ROOT / "gateway").rglob(n))
+    ]
     assert missing == []
 
 

@@ -22,22 +22,41 @@ CASES: list[tuple[str, list[str], str | None]] = [
     ("serve-missing-policy", ["serve", "--policy", "missing.yaml"], None),
     ("serve-bad-port", ["serve", "--port", "eighty"], None),
     ("serve-unknown-flag", ["serve", "--colour"], None),
-    ("serve-missing-ledger-dir", ["serve", "--no-local-engine", "--database-url",
-                                  "sqlite:///no/such/dir/ledger.db"], None),
-    ("serve-bad-database-url", ["serve", "--no-local-engine", "--database-url", "foo://x"],
-     None),
+    (
+        "serve-missing-ledger-dir",
+        ["serve", "--no-local-engine", "--database-url", "sqlite:///no/such/dir/ledger.db"],
+        None,
+    ),
+    ("serve-bad-database-url", ["serve", "--no-local-engine", "--database-url", "foo://x"], None),
     # nothing listens on port 1: a ledger that does not answer is one line, not a start-up
     # traceback (and the password never shows)
-    ("serve-unreachable-database", ["serve", "--no-local-engine", "--database-url",
-                                    "postgresql://nobody:sekret@127.0.0.1:1/x"], None),
+    (
+        "serve-unreachable-database",
+        [
+            "serve",
+            "--no-local-engine",
+            "--database-url",
+            "postgresql://nobody:sekret@127.0.0.1:1/x",
+        ],
+        None,
+    ),
     ("policy-no-subcommand", ["policy"], None),
     ("policy-check-missing", ["policy", "check", "missing.yaml"], None),
-    ("policy-explain-missing", ["policy", "explain", "missing.yaml", "--model", "smollm2",
-                                "--text", "merhaba"], None),
-    ("policy-explain-unknown-model", ["policy", "explain", str(DEFAULT_POLICY), "--model",
-                                      "nope", "--text", "merhaba"], None),
-    ("policy-explain-no-text", ["policy", "explain", str(DEFAULT_POLICY), "--model",
-                                "smollm2"], None),
+    (
+        "policy-explain-missing",
+        ["policy", "explain", "missing.yaml", "--model", "smollm2", "--text", "merhaba"],
+        None,
+    ),
+    (
+        "policy-explain-unknown-model",
+        ["policy", "explain", str(DEFAULT_POLICY), "--model", "nope", "--text", "merhaba"],
+        None,
+    ),
+    (
+        "policy-explain-no-text",
+        ["policy", "explain", str(DEFAULT_POLICY), "--model", "smollm2"],
+        None,
+    ),
     ("policy-schema-bad-output", ["policy", "schema", "-o", "no/such/dir/schema.json"], None),
     ("report-missing-ledger", ["report"], None),
     ("report-never-served-ledger", ["report"], ""),
@@ -52,10 +71,12 @@ CASES: list[tuple[str, list[str], str | None]] = [
     ("keys-create-no-tenant", ["keys", "create"], None),
     ("keys-revoke-unknown", ["keys", "revoke", "key_nope"], None),
     ("keys-budget-bad-amount", ["keys", "budget", "--tenant", "t", "lots"], None),
-    ("keys-list-ledger-dir-missing", ["keys", "list", "--database-url",
-                                      "sqlite:///no/such/dir/ledger.db"], None),
-    ("keys-list-bad-database-url", ["keys", "list", "--database-url", "mysql+nope://x/y"],
-     None),
+    (
+        "keys-list-ledger-dir-missing",
+        ["keys", "list", "--database-url", "sqlite:///no/such/dir/ledger.db"],
+        None,
+    ),
+    ("keys-list-bad-database-url", ["keys", "list", "--database-url", "mysql+nope://x/y"], None),
     ("audit-no-subcommand", ["audit"], None),
     ("audit-verify-missing-ledger", ["audit", "verify"], None),
     ("audit-verify-never-served-ledger", ["audit", "verify"], ""),
@@ -65,17 +86,27 @@ CASES: list[tuple[str, list[str], str | None]] = [
 
 
 @pytest.mark.parametrize(("argv", "ledger"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
-def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, argv: list[str],
-                                          ledger: str | None) -> None:
+def test_bad_input_is_one_line_and_exit_2(
+    tmp_path: Path, argv: list[str], ledger: str | None
+) -> None:
     db = tmp_path / "ledger.db"
     if ledger is not None:
         db.write_text(ledger)
     (tmp_path / "bad.yaml").write_text("sensitivity: {unknown_knob: [1\n")
-    env = {**os.environ, "GECIT_DATABASE_URL": f"sqlite:///{db}",
-           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    env = {
+        **os.environ,
+        "GECIT_DATABASE_URL": f"sqlite:///{db}",
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
     env.pop("GECIT_POLICY", None)
-    out = subprocess.run([sys.executable, "-m", "gateway", *argv], cwd=tmp_path, env=env,
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", "gateway", *argv],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     lines = out.stderr.strip().splitlines()
     assert "Traceback" not in out.stderr, out.stderr
     assert "sekret" not in out.stderr  # a password in a URL is never echoed

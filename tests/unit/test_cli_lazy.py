@@ -25,13 +25,16 @@ def test_table_matches_the_module(name: str) -> None:
 
 
 def test_every_command_is_listed_without_importing_its_module() -> None:
-    code = ("import sys; from gateway.cli import COMMANDS, build_parser; "
-            "p = build_parser(); "
-            "print(sorted(m for _h, m in COMMANDS.values() if m in sys.modules)); "
-            "print(sorted(k for k in ('sqlalchemy', 'alembic', 'pydantic', 'fastapi') "
-            "if k in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.splitlines()
+    code = (
+        "import sys; from gateway.cli import COMMANDS, build_parser; "
+        "p = build_parser(); "
+        "print(sorted(m for _h, m in COMMANDS.values() if m in sys.modules)); "
+        "print(sorted(k for k in ('sqlalchemy', 'alembic', 'pydantic', 'fastapi') "
+        "if k in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
     assert out == ["[]", "[]"]
 
 

@@ -14,8 +14,12 @@ from gateway.providers.openai_compat.adapter import OpenAICompatProvider
 ROOT = Path(__file__).resolve().parents[2]
 CITATION = re.compile(r"\b(?:issues? \d+|acceptance \d+\w?\b|\d+[a-z]'s\b)", re.IGNORECASE)
 # files other branches were editing when the rest was cleaned; cleaned when they merge
-PENDING = {"gateway/usage/ledger.py", "gateway/httpserver.py", "bench/classify.py",
-           "tests/e2e/test_vendors_through_gateway.py"}
+PENDING = {
+    "gateway/usage/ledger.py",
+    "gateway/httpserver.py",
+    "bench/classify.py",
+    "tests/e2e/test_vendors_through_gateway.py",
+}
 
 
 def test_no_comment_cites_a_tracker_item() -> None:

@@ -17,17 +17,31 @@ SAMPLE = "tests/unit/service/test_stats_incremental.py tests/unit/usage/test_onp
 
 pytestmark = pytest.mark.skipif(
     shutil.which("make") is None or not (BIN / "coverage").exists(),
-    reason="make or pytest-cov not installed")
+    reason="make or pytest-cov not installed",
+)
 
 
 def _coverage(tmp_path: Path, service: int, usage: int) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "COVERAGE_FILE": str(tmp_path / ".coverage"), "PYTHONPATH": str(ROOT)}
     # -o: the dev install is there already (the tools run from this interpreter's folder)
     return subprocess.run(
-        ["make", "-s", "-o", ".venv/.installed-dev", "coverage", f"BIN={BIN}",
-         f"COVERAGE_TESTS={SAMPLE}", f"COVERAGE_FLOOR_SERVICE={service}",
-         f"COVERAGE_FLOOR_USAGE={usage}"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=240)
+        [
+            "make",
+            "-s",
+            "-o",
+            ".venv/.installed-dev",
+            "coverage",
+            f"BIN={BIN}",
+            f"COVERAGE_TESTS={SAMPLE}",
+            f"COVERAGE_FLOOR_SERVICE={service}",
+            f"COVERAGE_FLOOR_USAGE={usage}",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
 
 
 def test_both_packages_are_reported_and_pass_a_floor_they_reach(tmp_path: Path) -> None:

@@ -38,8 +38,15 @@ def test_backends_example_is_a_valid_policy_with_every_kind_at_a_private_endpoin
     block = text.split("<!-- backends-example -->", 1)[1].split("```yaml", 1)[1].split("```")[0]
     policy = load_text(block).policy
     by_kind = {b.kind: b for b in policy.backends.values()}
-    assert set(by_kind) == {"local", "openai_compat", "ollama", "bedrock", "vertex",
-                            "replicate", "litellm"}
+    assert set(by_kind) == {
+        "local",
+        "openai_compat",
+        "ollama",
+        "bedrock",
+        "vertex",
+        "replicate",
+        "litellm",
+    }
     assert by_kind["bedrock"].endpoint_url  # type: ignore[union-attr]
     assert by_kind["vertex"].base_url and by_kind["vertex"].access_token_file  # type: ignore[union-attr]
     assert by_kind["replicate"].base_url  # type: ignore[union-attr]
@@ -48,12 +55,20 @@ def test_backends_example_is_a_valid_policy_with_every_kind_at_a_private_endpoin
     assert by_kind["litellm"].api_base  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize(("definition", "field"), [
-    ("BedrockBackend", "endpoint_url"), ("VertexBackend", "base_url"),
-    ("VertexBackend", "access_token_env"), ("VertexBackend", "access_token_file"),
-    ("VertexBackend", "credentials_env"), ("ReplicateBackend", "base_url"),
-    ("OpenAICompatBackend", "base_url"), ("OllamaBackend", "host"),
-    ("LiteLLMBackend", "api_base")])
+@pytest.mark.parametrize(
+    ("definition", "field"),
+    [
+        ("BedrockBackend", "endpoint_url"),
+        ("VertexBackend", "base_url"),
+        ("VertexBackend", "access_token_env"),
+        ("VertexBackend", "access_token_file"),
+        ("VertexBackend", "credentials_env"),
+        ("ReplicateBackend", "base_url"),
+        ("OpenAICompatBackend", "base_url"),
+        ("OllamaBackend", "host"),
+        ("LiteLLMBackend", "api_base"),
+    ],
+)
 def test_policy_schema_describes_endpoint_fields(definition: str, field: str) -> None:
     schema = orjson.loads(json_schema_text())
     prop = schema["$defs"][definition]["properties"][field]

@@ -34,8 +34,9 @@ asyncio.run(main())
 
 
 def test_a_started_server_freezes_start_up_objects_and_raises_the_gc_threshold() -> None:
-    out = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True,
-                         timeout=60, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=60, check=True
+    ).stdout
     r = json.loads(out.strip().splitlines()[-1])
     assert r["before"][0] == 0 and r["before"][1] == [700, 10, 10]  # CPython's defaults
     assert r["after"][0] > 10_000  # the imported modules' objects, at least

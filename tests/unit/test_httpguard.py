@@ -14,8 +14,9 @@ import uvicorn
 
 from gateway.httpguard import ConnectionLimits, GuardedHttpToolsProtocol
 
-LIMITS = ConnectionLimits(max_header_bytes=4096, max_headers=20, head_timeout_s=0.5,
-                          body_timeout_s=0.5)
+LIMITS = ConnectionLimits(
+    max_header_bytes=4096, max_headers=20, head_timeout_s=0.5, body_timeout_s=0.5
+)
 
 
 class App:
@@ -34,9 +35,16 @@ class App:
             size += len(message.get("body", b""))
             more = message.get("more_body", False)
         body = orjson.dumps({"size": size})
-        await send({"type": "http.response.start", "status": 200,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(body)).encode())]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
 
@@ -49,9 +57,17 @@ def _free_port() -> int:
 async def _serve(app: Any) -> tuple[uvicorn.Server, int, asyncio.Task[None]]:
     port = _free_port()
     protocol = functools.partial(GuardedHttpToolsProtocol, limits=LIMITS)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, lifespan="off",
-                                           log_level="warning", http=protocol,  # type: ignore[arg-type]
-                                           ws="none"))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=port,
+            lifespan="off",
+            log_level="warning",
+            http=protocol,  # type: ignore[arg-type]
+            ws="none",
+        )
+    )
     task = asyncio.create_task(server.serve())
     for _ in range(500):
         if server.started:
@@ -93,8 +109,9 @@ async def test_a_head_over_the_byte_limit_gets_431_before_the_app_runs() -> None
         # a head within the limit followed by a body in the same write is served
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         payload = b"x" * 20_000
-        writer.write(b"POST / HTTP/1.1\r\nhost: x\r\ncontent-length: %d\r\n\r\n" % len(payload)
-                     + payload)
+        writer.write(
+            b"POST / HTTP/1.1\r\nhost: x\r\ncontent-length: %d\r\n\r\n" % len(payload) + payload
+        )
         head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
         assert head.startswith(b"HTTP/1.1 200")
         writer.close()
@@ -157,10 +174,11 @@ async def test_connections_trickling_a_head_or_a_body_are_closed() -> None:
     server, port, task = await _serve(app)
     try:
         stop = asyncio.Event()
-        heads = [_trickle(port, b"GET / HTTP/1.1\r\nhost: x\r\nx-slow: ", stop)
-                 for _ in range(40)]
-        bodies = [_trickle(port, b"POST / HTTP/1.1\r\nhost: x\r\ncontent-length: 100000\r\n"
-                                 b"\r\n", stop) for _ in range(40)]
+        heads = [_trickle(port, b"GET / HTTP/1.1\r\nhost: x\r\nx-slow: ", stop) for _ in range(40)]
+        bodies = [
+            _trickle(port, b"POST / HTTP/1.1\r\nhost: x\r\ncontent-length: 100000\r\n\r\n", stop)
+            for _ in range(40)
+        ]
         idle = [_trickle(port, b"", stop, drip=False) for _ in range(10)]
         asyncio.get_running_loop().call_later(5, stop.set)
         closed = await asyncio.gather(*heads, *bodies, *idle)

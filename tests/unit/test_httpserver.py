@@ -102,6 +102,7 @@ async def test_a_closed_transport_gets_no_late_write_and_the_rest_is_delegated()
 
 # ---- a real uvicorn server on a real socket ------------------------------------------------
 
+
 class Counting(CombiningHttpToolsProtocol):
     """Counts the writes that reach the socket's transport."""
 
@@ -126,8 +127,17 @@ def _free_port() -> int:
 
 async def _serve(app: Any) -> tuple[uvicorn.Server, int, asyncio.Task[None]]:
     port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, lifespan="off",
-                                           log_level="warning", http=Counting, ws="none"))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=port,
+            lifespan="off",
+            log_level="warning",
+            http=Counting,
+            ws="none",
+        )
+    )
     task = asyncio.create_task(server.serve())
     for _ in range(500):  # uvicorn.Server offers no start-up event to wait on
         if server.started:
@@ -146,9 +156,16 @@ async def test_a_whole_answer_leaves_in_one_write_and_arrives_intact() -> None:
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
         await receive()
-        await send({"type": "http.response.start", "status": 200,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(body)).encode())]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
     server, port, task = await _serve(app)
@@ -175,11 +192,17 @@ async def test_a_streamed_chunk_is_not_held_for_the_next_one() -> None:
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
         await receive()
-        await send({"type": "http.response.start", "status": 200,
-                    "headers": [(b"content-type", b"text/event-stream")]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-type", b"text/event-stream")],
+            }
+        )
         for i in range(3):
-            await send({"type": "http.response.body", "body": b"data: %d\n\n" % i,
-                        "more_body": True})
+            await send(
+                {"type": "http.response.body", "body": b"data: %d\n\n" % i, "more_body": True}
+            )
             await read[i].wait()
         await send({"type": "http.response.body", "body": b""})
 
@@ -207,8 +230,9 @@ async def test_a_head_is_not_held_while_the_app_waits_for_its_body() -> None:
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
         await receive()
-        await send({"type": "http.response.start", "status": 200,
-                    "headers": [(b"content-length", b"2")]})
+        await send(
+            {"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]}
+        )
         sent_head.set()
         await go.wait()
         await send({"type": "http.response.body", "body": b"ok"})

@@ -19,13 +19,29 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 # every file on an install path: the Makefile (README's `make serve` / `make test`), CI, the
 # image, the package metadata
-INSTALL_PATH = [ROOT / "Makefile", ROOT / "pyproject.toml", *sorted((ROOT / "scripts").glob("*")),
-                *sorted((ROOT / ".ci").glob("*")), *sorted((ROOT / "infra").glob("Dockerfile*"))]
-HOST_TUNED = re.compile(r"-march=native|-mtune=native|(GGML|LLAMA)_NATIVE=ON|"
-                        r"(GGML|LLAMA)_(AVX512\w*|AMX\w*)=ON", re.IGNORECASE)
-REQUIRED = {"GGML_NATIVE": "OFF", "GGML_AVX": "ON", "GGML_AVX2": "ON", "GGML_FMA": "ON",
-            "GGML_F16C": "ON", "GGML_AVX512": "OFF", "GGML_AMX_TILE": "OFF",
-            "GGML_AMX_INT8": "OFF", "GGML_AMX_BF16": "OFF"}
+INSTALL_PATH = [
+    ROOT / "Makefile",
+    ROOT / "pyproject.toml",
+    *sorted((ROOT / "scripts").glob("*")),
+    *sorted((ROOT / ".ci").glob("*")),
+    *sorted((ROOT / "infra").glob("Dockerfile*")),
+]
+HOST_TUNED = re.compile(
+    r"-march=native|-mtune=native|(GGML|LLAMA)_NATIVE=ON|"
+    r"(GGML|LLAMA)_(AVX512\w*|AMX\w*)=ON",
+    re.IGNORECASE,
+)
+REQUIRED = {
+    "GGML_NATIVE": "OFF",
+    "GGML_AVX": "ON",
+    "GGML_AVX2": "ON",
+    "GGML_FMA": "ON",
+    "GGML_F16C": "ON",
+    "GGML_AVX512": "OFF",
+    "GGML_AMX_TILE": "OFF",
+    "GGML_AMX_INT8": "OFF",
+    "GGML_AMX_BF16": "OFF",
+}
 
 
 def defines(cmake_args: str) -> dict[str, str]:
@@ -42,11 +58,19 @@ def make_exported_cmake_args(tmp_path: Path, **env: str) -> str:
     """CMAKE_ARGS as a recipe of the Makefile (so pip, and llama-cpp-python's build) sees it."""
     probe = tmp_path / "probe.mk"
     probe.write_text('print-cmake-args:\n\t@printf "%s" "$$CMAKE_ARGS"\n')
-    clean = {k: v for k, v in os.environ.items()
-             if k not in ("CMAKE_ARGS", "LLAMA_CMAKE_ARGS", "MAKEFLAGS")}
-    out = subprocess.run(["make", "-s", "-C", str(ROOT), "-f", "Makefile", "-f", str(probe),
-                          "print-cmake-args"], capture_output=True, text=True, check=True,
-                         env={**clean, **env}, timeout=30)
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("CMAKE_ARGS", "LLAMA_CMAKE_ARGS", "MAKEFLAGS")
+    }
+    out = subprocess.run(
+        ["make", "-s", "-C", str(ROOT), "-f", "Makefile", "-f", str(probe), "print-cmake-args"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**clean, **env},
+        timeout=30,
+    )
     return out.stdout
 
 
@@ -74,8 +98,9 @@ def test_no_install_file_asks_for_a_host_tuned_build(path: Path) -> None:
 
 
 def test_every_image_that_builds_the_engine_uses_the_makefile_flags(tmp_path: Path) -> None:
-    make_flags = defines(re.search(r"^LLAMA_CMAKE_ARGS \?= (.*)$",
-                                   (ROOT / "Makefile").read_text(), re.M).group(1))  # type: ignore[union-attr]
+    make_flags = defines(
+        re.search(r"^LLAMA_CMAKE_ARGS \?= (.*)$", (ROOT / "Makefile").read_text(), re.M).group(1)
+    )  # type: ignore[union-attr]
     for dockerfile in sorted((ROOT / "infra").glob("Dockerfile*")):
         text = dockerfile.read_text()
         if "pip install" not in text or ".dockerignore" in dockerfile.name:
@@ -100,8 +125,13 @@ def test_installed_engine_has_no_avx512_or_amx_code() -> None:
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
 def test_make_serve_passes_args_to_gateway_serve() -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "ARGS")}
-    out = subprocess.run(["make", "-n", "-C", str(ROOT), "serve",
-                          "ARGS=--port 9000 --no-local-engine"],
-                         capture_output=True, text=True, check=True, timeout=30, env=env)
+    out = subprocess.run(
+        ["make", "-n", "-C", str(ROOT), "serve", "ARGS=--port 9000 --no-local-engine"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=30,
+        env=env,
+    )
     last = [ln for ln in out.stdout.splitlines() if "gateway serve" in ln]
     assert last and last[-1].endswith("gateway serve --port 9000 --no-local-engine"), out.stdout

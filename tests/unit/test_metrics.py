@@ -23,11 +23,19 @@ aliases:
 """
 
 
-def _rec(status: int = 200, backend: str | None = "cloud", latency_ms: float = 100.0,
-         **kw: Any) -> UsageRecord:
-    return UsageRecord(request_id="r", created_at=0.0, alias="chat", status=status,
-                       backend=backend, data_class=kw.pop("data_class", "public"),
-                       latency_ms=latency_ms, **kw)
+def _rec(
+    status: int = 200, backend: str | None = "cloud", latency_ms: float = 100.0, **kw: Any
+) -> UsageRecord:
+    return UsageRecord(
+        request_id="r",
+        created_at=0.0,
+        alias="chat",
+        status=status,
+        backend=backend,
+        data_class=kw.pop("data_class", "public"),
+        latency_ms=latency_ms,
+        **kw,
+    )
 
 
 def _samples(m: Metrics, name: str) -> dict[tuple[tuple[str, str], ...], float]:
@@ -70,8 +78,7 @@ def test_tokens_cost_and_unpriced_sum_over_statuses() -> None:
     lb = {"backend": "cloud", "data_class": "public"}
     assert _one(m, "gecit_requests_total", status="200", **lb) == 1
     assert _one(m, "gecit_requests_total", status="502", **lb) == 2
-    assert _one(m, "gecit_requests_total", backend="none", data_class="unknown",
-                status="400") == 1
+    assert _one(m, "gecit_requests_total", backend="none", data_class="unknown", status="400") == 1
     assert _one(m, "gecit_tokens_total", kind="prompt", **lb) == 13
     assert _one(m, "gecit_tokens_total", kind="completion", **lb) == 5
     assert _one(m, "gecit_cost_usd_total", **lb) == pytest.approx(0.35)
@@ -87,23 +94,30 @@ def test_blocked_by_rule_and_by_budget_only() -> None:
     m.observe(_rec(429, "cloud", error_kind="rate_limit_exceeded"), {})  # the upstream's
     m.observe(_rec(502, "cloud", error_kind="transient"), {})
     assert _samples(m, "gecit_blocked_total") == {
-        (("reason", "budget_exhausted"),): 1, (("reason", "rule:no-special"),): 2}
+        (("reason", "budget_exhausted"),): 1,
+        (("reason", "rule:no-special"),): 2,
+    }
 
 
 def test_fallbacks_count_each_backend_left_once_per_request() -> None:
     m = Metrics()
-    att = [AttemptRecord(1, "cloud", "failed", "transient", 500),
-           AttemptRecord(2, "cloud", "failed", "transient", 500),
-           AttemptRecord(3, "other", "skipped", "circuit_open"),
-           AttemptRecord(4, "local", "ok")]
+    att = [
+        AttemptRecord(1, "cloud", "failed", "transient", 500),
+        AttemptRecord(2, "cloud", "failed", "transient", 500),
+        AttemptRecord(3, "other", "skipped", "circuit_open"),
+        AttemptRecord(4, "local", "ok"),
+    ]
     m.observe(_rec(backend="local", attempts=att), {})
-    retried = [AttemptRecord(1, "cloud", "failed", "transient", 500),
-               AttemptRecord(2, "cloud", "ok")]
+    retried = [
+        AttemptRecord(1, "cloud", "failed", "transient", 500),
+        AttemptRecord(2, "cloud", "ok"),
+    ]
     m.observe(_rec(backend="cloud", attempts=retried), {})  # a retry is not a fallback
     m.observe(_rec(502, None, attempts=att[:3]), {})  # nobody served: nothing to fall back to
     assert _samples(m, "gecit_fallbacks_total") == {
         (("from_backend", "cloud"), ("to_backend", "local")): 1,
-        (("from_backend", "other"), ("to_backend", "local")): 1}
+        (("from_backend", "other"), ("to_backend", "local")): 1,
+    }
 
 
 def test_backend_up_reads_the_pool_and_the_circuits_at_scrape_time() -> None:
@@ -112,8 +126,10 @@ def test_backend_up_reads_the_pool_and_the_circuits_at_scrape_time() -> None:
     providers: dict[str, object] = {"cloud": object(), "local": object()}
     disabled = {"bedrock": "no credentials"}
     m = Metrics()
-    m.add_runtime_source(backends_up(providers, disabled, stats, lambda: now[0]),
-                         lambda: {"accepted": 0, "rejected": 0})
+    m.add_runtime_source(
+        backends_up(providers, disabled, stats, lambda: now[0]),
+        lambda: {"accepted": 0, "rejected": 0},
+    )
     up = {k[0][1]: v for k, v in _samples(m, "gecit_backend_up").items()}
     assert up == {"cloud": 1.0, "local": 1.0, "bedrock": 0.0}
     for _ in range(2):

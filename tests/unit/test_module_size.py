@@ -33,10 +33,23 @@ def test_no_module_is_over_the_line_limit() -> None:
 
 @pytest.mark.skipif(shutil.which("duplicates") is None, reason="duplicates not installed")
 def test_no_block_of_ten_lines_is_written_twice() -> None:
-    result = subprocess.run(["duplicates", "--repo", "gateway", "--min-lines", "10",
-                             "--most", "50", "--seconds", "120"],
-                            cwd=ROOT, capture_output=True, text=True, timeout=180)
+    result = subprocess.run(
+        [
+            "duplicates",
+            "--repo",
+            "gateway",
+            "--min-lines",
+            "10",
+            "--most",
+            "50",
+            "--seconds",
+            "120",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert "incomplete" not in result.stdout, result.stdout
-    pairs = [frozenset(m.groups()) for line in result.stdout.splitlines()
-             if (m := ROW.match(line))]
+    pairs = [frozenset(m.groups()) for line in result.stdout.splitlines() if (m := ROW.match(line))]
     assert [p for p in pairs if p not in PENDING_PAIRS] == [], result.stdout

@@ -11,8 +11,13 @@ import pytest
 from gateway.cli import build_parser
 from gateway.settings import Settings
 
-CADENCES = {"probe_interval_s": 10.0, "policy_watch_s": 2.0, "policy_sync_s": 1.0,
-            "budget_sweep_s": 60.0, "budget_hold_stale_s": 3600.0}
+CADENCES = {
+    "probe_interval_s": 10.0,
+    "policy_watch_s": 2.0,
+    "policy_sync_s": 1.0,
+    "budget_sweep_s": 60.0,
+    "budget_hold_stale_s": 3600.0,
+}
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 

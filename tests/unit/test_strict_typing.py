@@ -35,7 +35,8 @@ def test_an_untyped_def_in_a_strict_package_fails(tmp_path: Path) -> None:
     # a lone probe module per package under a copy of the config: mypy names each
     # gateway.<package>.probe, so the package's override applies without checking the whole tree
     (tmp_path / "pyproject.toml").write_text(
-        (ROOT / "pyproject.toml").read_text(encoding="utf-8"), encoding="utf-8")
+        (ROOT / "pyproject.toml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
     (tmp_path / "gateway" / "__init__.py").parent.mkdir()
     (tmp_path / "gateway" / "__init__.py").write_text("", encoding="utf-8")
     for package in STRICT:
@@ -43,12 +44,17 @@ def test_an_untyped_def_in_a_strict_package_fails(tmp_path: Path) -> None:
         folder.mkdir()
         (folder / "__init__.py").write_text("", encoding="utf-8")
         (folder / "probe.py").write_text(
-            "def echo(x):\n    return x\n\n\nlimit: int = 'a'  # type: ignore\n",
-            encoding="utf-8")
+            "def echo(x):\n    return x\n\n\nlimit: int = 'a'  # type: ignore\n", encoding="utf-8"
+        )
     probes = [f"gateway/{package}/probe.py" for package in STRICT]
-    result = subprocess.run([str(MYPY), "--no-incremental", *probes],
-                            cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [str(MYPY), "--no-incremental", *probes],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 1, result.stdout
     for probe in probes:
         assert f"{probe}:1: error: Function is missing a type annotation" in result.stdout
-        assert f"{probe}:5: error: \"type: ignore\" comment without error code" in result.stdout
+        assert f'{probe}:5: error: "type: ignore" comment without error code' in result.stdout

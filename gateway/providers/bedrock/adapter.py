@@ -28,16 +28,17 @@ from gateway.providers.bedrock.mapping import parse_converse, to_converse
 # the factory's business: the standard AWS chain in production, static keys in tests)
 ClientFactory = Callable[[Config], Any]
 R = TypeVar("R")
-DEFAULT_CAPABILITIES = Capabilities(streaming=True, tools=True, json_mode=False,
-                                    stream_usage=True)
+DEFAULT_CAPABILITIES = Capabilities(streaming=True, tools=True, json_mode=False, stream_usage=True)
 
 
 def client_config(options: CallOptions, max_connections: int) -> Config:
     """botocore retries off (retry and fallback are the dispatcher's), timeouts from options."""
-    return Config(connect_timeout=options.connect_timeout,
-                  read_timeout=options.first_byte_timeout,
-                  retries={"total_max_attempts": 1, "mode": "standard"},
-                  max_pool_connections=max_connections)
+    return Config(
+        connect_timeout=options.connect_timeout,
+        read_timeout=options.first_byte_timeout,
+        retries={"total_max_attempts": 1, "mode": "standard"},
+        max_pool_connections=max_connections,
+    )
 
 
 class BedrockProvider:
@@ -61,7 +62,8 @@ class BedrockProvider:
         self._lock = threading.Lock()
         self._own_executor = executor is None
         self._executor = executor or ThreadPoolExecutor(
-            max_concurrency, thread_name_prefix=f"bedrock-{name}")
+            max_concurrency, thread_name_prefix=f"bedrock-{name}"
+        )
         self._default_options = default_options or CallOptions()
         self._client_for(self._default_options)
 
@@ -97,17 +99,20 @@ class BedrockProvider:
         try:
             return parse_converse(data, self.model)
         except (KeyError, TypeError, ValueError, AttributeError):
-            raise ProviderError(FailureKind.PROVIDER,
-                                f"backend '{self.name}' gave an unreadable answer",
-                                backend=self.name) from None
+            raise ProviderError(
+                FailureKind.PROVIDER,
+                f"backend '{self.name}' gave an unreadable answer",
+                backend=self.name,
+            ) from None
 
     async def stream(self, request: ChatRequest, options: CallOptions) -> AsyncIterator[ChatChunk]:
         require_capabilities(self, request)
         kwargs = to_converse(request, self.model)
 
         def open_stream() -> Iterable[dict[str, Any]]:
-            events: Iterable[dict[str, Any]] = (
-                self._client_for(options).converse_stream(**kwargs)["stream"])
+            events: Iterable[dict[str, Any]] = self._client_for(options).converse_stream(**kwargs)[
+                "stream"
+            ]
             return events
 
         # botocore's read timeout fires first; this bound only catches a wedged pool thread
@@ -117,7 +122,8 @@ class BedrockProvider:
         try:
             # aclosing: leaving early closes the reader now, not when the GC gets to it
             async with contextlib.aclosing(
-                    iterate_in_thread(open_stream, self._executor, wait)) as events:
+                iterate_in_thread(open_stream, self._executor, wait)
+            ) as events:
                 async for event in events:
                     chunk = mapper.feed(event)
                     if chunk is not None:
@@ -127,18 +133,20 @@ class BedrockProvider:
             if started:
                 raise interrupted(self.name, exc) from None
             if isinstance(exc, (KeyError, TypeError, ValueError)):
-                raise ProviderError(FailureKind.PROVIDER,
-                                    f"backend '{self.name}' sent a malformed stream event",
-                                    backend=self.name) from None
+                raise ProviderError(
+                    FailureKind.PROVIDER,
+                    f"backend '{self.name}' sent a malformed stream event",
+                    backend=self.name,
+                ) from None
             raise classify_exception(self.name, exc) from None
         if not mapper.stopped:
             kind = FailureKind.INTERRUPTED if started else FailureKind.PROVIDER
-            raise ProviderError(kind, f"stream from backend '{self.name}' ended early",
-                                backend=self.name)
+            raise ProviderError(
+                kind, f"stream from backend '{self.name}' ended early", backend=self.name
+            )
 
     # ---- embeddings (Titan text embeddings through InvokeModel) --------------------------
-    async def embed(self, inputs: list[str],
-                    options: CallOptions) -> tuple[list[list[float]], int]:
+    async def embed(self, inputs: list[str], options: CallOptions) -> tuple[list[list[float]], int]:
         """One vector per input (Titan embeds one text per call) and the total input tokens."""
         if not inputs:
             return [], 0
@@ -150,8 +158,11 @@ class BedrockProvider:
 
         def call() -> bytes:
             resp = self._client_for(options).invoke_model(
-                modelId=self.model, body=body, contentType="application/json",
-                accept="application/json")
+                modelId=self.model,
+                body=body,
+                contentType="application/json",
+                accept="application/json",
+            )
             raw: bytes = resp["body"].read()
             return raw
 
@@ -161,13 +172,16 @@ class BedrockProvider:
             vector = [float(x) for x in data["embedding"]]
             return vector, int(data.get("inputTextTokenCount") or 0)
         except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
-            raise ProviderError(FailureKind.PROVIDER,
-                                f"backend '{self.name}' gave an unreadable embedding",
-                                backend=self.name) from None
+            raise ProviderError(
+                FailureKind.PROVIDER,
+                f"backend '{self.name}' gave an unreadable embedding",
+                backend=self.name,
+            ) from None
 
     # ---- lifecycle -----------------------------------------------------------------------
     async def check(self) -> bool:
         """TCP reachability of the runtime endpoint (Bedrock Runtime has no free probe call)."""
+
         def probe() -> bool:
             url = urlsplit(str(self._client_for(self._default_options).meta.endpoint_url))
             port = url.port or (443 if url.scheme == "https" else 80)

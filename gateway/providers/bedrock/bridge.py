@@ -14,8 +14,9 @@ T = TypeVar("T")
 _Kind = Literal["item", "end", "error"]
 
 
-async def iterate_in_thread(open_stream: Callable[[], Iterable[T]], executor: Executor,
-                            item_timeout: float) -> AsyncGenerator[T, None]:
+async def iterate_in_thread(
+    open_stream: Callable[[], Iterable[T]], executor: Executor, item_timeout: float
+) -> AsyncGenerator[T, None]:
     """Yield the items of `open_stream()` (called in the thread, so a failure to open is raised
     here before any item). Each wait is bounded by `item_timeout` (TimeoutError). Leaving early
     (break, error, cancel) stops the thread and closes the stream when it has `close()`."""

@@ -40,8 +40,13 @@ _BY_CODE: Mapping[str, FailureKind] = {
     "modelerrorexception": FailureKind.PROVIDER,
     "modelstreamerrorexception": FailureKind.PROVIDER,
 }
-_CONTEXT_MARKERS = ("too long", "input is too long", "context", "too many input tokens",
-                    "too many tokens")
+_CONTEXT_MARKERS = (
+    "too long",
+    "input is too long",
+    "context",
+    "too many input tokens",
+    "too many tokens",
+)
 _SAFE_CODE = re.compile(r"[^A-Za-z0-9_.]")
 
 
@@ -81,9 +86,12 @@ def classify_client_error(name: str, exc: bexc.ClientError) -> ProviderError:
     if kind == FailureKind.CALLER:
         text = str(error.get("Message") or "").lower()
         if any(marker in text for marker in _CONTEXT_MARKERS):
-            return ProviderError(FailureKind.CONTEXT_LENGTH,
-                                 f"the request is too long for backend '{name}' ({safe})",
-                                 status=status, backend=name)
+            return ProviderError(
+                FailureKind.CONTEXT_LENGTH,
+                f"the request is too long for backend '{name}' ({safe})",
+                status=status,
+                backend=name,
+            )
     messages = {
         FailureKind.RATE_LIMIT: f"backend '{name}' is throttling ({safe})",
         FailureKind.CREDENTIAL: f"backend '{name}' refused the gateway's AWS credentials ({safe})",
@@ -92,9 +100,13 @@ def classify_client_error(name: str, exc: bexc.ClientError) -> ProviderError:
         FailureKind.TRANSIENT: f"backend '{name}' failed ({safe})",
     }
     retry_after = parse_retry_after(headers.get("retry-after"))
-    return ProviderError(kind, messages.get(kind, f"backend '{name}' answered an error ({safe})"),
-                         status=status, backend=name,
-                         retry_after=retry_after if kind == FailureKind.RATE_LIMIT else None)
+    return ProviderError(
+        kind,
+        messages.get(kind, f"backend '{name}' answered an error ({safe})"),
+        status=status,
+        backend=name,
+        retry_after=retry_after if kind == FailureKind.RATE_LIMIT else None,
+    )
 
 
 def classify_exception(name: str, exc: BaseException) -> ProviderError:
@@ -106,30 +118,42 @@ def classify_exception(name: str, exc: BaseException) -> ProviderError:
     if isinstance(exc, (bexc.ReadTimeoutError, bexc.ConnectTimeoutError, TimeoutError)):
         return ProviderError(FailureKind.TIMEOUT, f"backend '{name}' timed out", backend=name)
     if isinstance(exc, bexc.EndpointConnectionError):
-        return ProviderError(FailureKind.UNREACHABLE, f"backend '{name}' is unreachable",
-                             backend=name)
-    if isinstance(exc, (bexc.ConnectionError, bexc.HTTPClientError, ConnectionError,
-                        ProtocolError)):
-        return ProviderError(FailureKind.TRANSIENT, f"connection to backend '{name}' failed",
-                             backend=name)
-    if isinstance(exc, (bexc.NoCredentialsError, bexc.PartialCredentialsError,
-                        bexc.CredentialRetrievalError)):
-        return ProviderError(FailureKind.CREDENTIAL,
-                             f"no usable AWS credentials for backend '{name}'", backend=name)
+        return ProviderError(
+            FailureKind.UNREACHABLE, f"backend '{name}' is unreachable", backend=name
+        )
+    if isinstance(
+        exc, (bexc.ConnectionError, bexc.HTTPClientError, ConnectionError, ProtocolError)
+    ):
+        return ProviderError(
+            FailureKind.TRANSIENT, f"connection to backend '{name}' failed", backend=name
+        )
+    if isinstance(
+        exc, (bexc.NoCredentialsError, bexc.PartialCredentialsError, bexc.CredentialRetrievalError)
+    ):
+        return ProviderError(
+            FailureKind.CREDENTIAL, f"no usable AWS credentials for backend '{name}'", backend=name
+        )
     if isinstance(exc, bexc.ParamValidationError):
-        return ProviderError(FailureKind.CALLER,
-                             f"the request could not be expressed for backend '{name}'",
-                             backend=name)
+        return ProviderError(
+            FailureKind.CALLER,
+            f"the request could not be expressed for backend '{name}'",
+            backend=name,
+        )
     if isinstance(exc, EventStreamParserError):
-        return ProviderError(FailureKind.PROVIDER,
-                             f"backend '{name}' sent a broken stream frame", backend=name)
-    return ProviderError(FailureKind.PROVIDER, f"backend '{name}' gave an unreadable answer",
-                         backend=name)
+        return ProviderError(
+            FailureKind.PROVIDER, f"backend '{name}' sent a broken stream frame", backend=name
+        )
+    return ProviderError(
+        FailureKind.PROVIDER, f"backend '{name}' gave an unreadable answer", backend=name
+    )
 
 
 def interrupted(name: str, exc: BaseException) -> ProviderError:
     """A failure after the first chunk went out: the stream is cut, whatever the cause."""
     cause = classify_exception(name, exc)
-    return ProviderError(FailureKind.INTERRUPTED,
-                         f"stream from backend '{name}' was cut ({cause.kind.value})",
-                         status=cause.status, backend=name)
+    return ProviderError(
+        FailureKind.INTERRUPTED,
+        f"stream from backend '{name}' was cut ({cause.kind.value})",
+        status=cause.status,
+        backend=name,
+    )

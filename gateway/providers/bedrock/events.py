@@ -38,8 +38,13 @@ class StreamMapper:
             return None
         index = len(self._tool_index)
         self._tool_index[int(body["contentBlockIndex"])] = index
-        return ChatChunk(tool_calls=(ToolCallDelta(index=index, id=str(tool["toolUseId"]),
-                                                   name=str(tool["name"]), arguments=""),))
+        return ChatChunk(
+            tool_calls=(
+                ToolCallDelta(
+                    index=index, id=str(tool["toolUseId"]), name=str(tool["name"]), arguments=""
+                ),
+            )
+        )
 
     def _delta(self, body: Mapping[str, Any]) -> ChatChunk | None:
         delta = body["delta"]
@@ -47,6 +52,9 @@ class StreamMapper:
             return ChatChunk(text=str(delta["text"]))
         if "toolUse" in delta:
             index = self._tool_index[int(body["contentBlockIndex"])]
-            return ChatChunk(tool_calls=(ToolCallDelta(
-                index=index, arguments=str(delta["toolUse"].get("input") or "")),))
+            return ChatChunk(
+                tool_calls=(
+                    ToolCallDelta(index=index, arguments=str(delta["toolUse"].get("input") or "")),
+                )
+            )
         return None  # reasoningContent and other non-answer deltas

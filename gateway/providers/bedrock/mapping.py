@@ -28,10 +28,15 @@ from gateway.providers.sampling import SamplingNames, sampling_fields
 # this table to it): the model's broken output or broken tool call is an "error" finish, as
 # Vertex's MALFORMED_FUNCTION_CALL is, never a normal stop
 STOP_REASONS: Mapping[str, FinishReason] = {
-    "end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length",
-    "model_context_window_exceeded": "length", "tool_use": "tool_calls",
-    "guardrail_intervened": "content_filter", "content_filtered": "content_filter",
-    "malformed_model_output": "error", "malformed_tool_use": "error",
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "max_tokens": "length",
+    "model_context_window_exceeded": "length",
+    "tool_use": "tool_calls",
+    "guardrail_intervened": "content_filter",
+    "content_filtered": "content_filter",
+    "malformed_model_output": "error",
+    "malformed_tool_use": "error",
 }
 _EMPTY_SCHEMA: Mapping[str, Any] = {"type": "object", "properties": {}}
 # Converse's inferenceConfig takes no seed
@@ -50,9 +55,11 @@ def _text_blocks(message: ChatMessage) -> list[dict[str, Any]]:
     if isinstance(message.content, list):
         unsupported = {p.type for p in message.content if p.type != "text"}
         if unsupported:
-            raise ProviderError(FailureKind.UNSUPPORTED,
-                                f"content parts of type {sorted(unsupported)} are not supported "
-                                "by the Bedrock adapter")
+            raise ProviderError(
+                FailureKind.UNSUPPORTED,
+                f"content parts of type {sorted(unsupported)} are not supported "
+                "by the Bedrock adapter",
+            )
     text = message.text()
     return [{"text": text}] if text else []
 
@@ -66,8 +73,9 @@ def _tool_use_blocks(message: ChatMessage) -> list[dict[str, Any]]:
             raise _caller(f"arguments of tool call '{call.id}' are not valid JSON") from None
         if not isinstance(args, dict):
             raise _caller(f"arguments of tool call '{call.id}' must be a JSON object")
-        blocks.append({"toolUse": {"toolUseId": call.id, "name": call.function.name,
-                                   "input": args}})
+        blocks.append(
+            {"toolUse": {"toolUseId": call.id, "name": call.function.name, "input": args}}
+        )
     return blocks
 
 
@@ -75,12 +83,12 @@ def _tool_result_block(message: ChatMessage) -> dict[str, Any]:
     tool_use_id = message.tool_call_id or message.name
     if not tool_use_id:
         raise _caller("a tool message needs a tool_call_id")
-    return {"toolResult": {"toolUseId": tool_use_id,
-                           "content": [{"text": message.text() or "(empty)"}]}}
+    return {
+        "toolResult": {"toolUseId": tool_use_id, "content": [{"text": message.text() or "(empty)"}]}
+    }
 
 
-def map_messages(messages: list[ChatMessage]) -> tuple[list[dict[str, Any]],
-                                                       list[dict[str, Any]]]:
+def map_messages(messages: list[ChatMessage]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Split system prompts off and turn the history into strictly alternating turns."""
     system: list[dict[str, Any]] = []
     turns: list[dict[str, Any]] = []
@@ -139,15 +147,24 @@ def tool_config(request: ChatRequest, turns: list[dict[str, Any]]) -> dict[str, 
         names = _history_tool_names(turns) if has_tool_history else []
         if not names:
             return None
-        return {"tools": [{"toolSpec": {"name": name, "inputSchema": {
-            "json": dict(_EMPTY_SCHEMA)}}} for name in names]}
+        return {
+            "tools": [
+                {"toolSpec": {"name": name, "inputSchema": {"json": dict(_EMPTY_SCHEMA)}}}
+                for name in names
+            ]
+        }
     if request.tool_choice == "none" and not has_tool_history:
         return None
-    tools = [{"toolSpec": {
-        "name": t.function.name,
-        **({"description": t.function.description} if t.function.description else {}),
-        "inputSchema": {"json": t.function.parameters or dict(_EMPTY_SCHEMA)},
-    }} for t in request.tools]
+    tools = [
+        {
+            "toolSpec": {
+                "name": t.function.name,
+                **({"description": t.function.description} if t.function.description else {}),
+                "inputSchema": {"json": t.function.parameters or dict(_EMPTY_SCHEMA)},
+            }
+        }
+        for t in request.tools
+    ]
     config: dict[str, Any] = {"tools": tools}
     if request.tool_choice != "none":
         config["toolChoice"] = _tool_choice(request.tool_choice)
@@ -161,8 +178,11 @@ def to_converse(request: ChatRequest, model_id: str) -> dict[str, Any]:
         raise _caller("the request has no user or assistant message")
     if messages[0]["role"] != "user":
         # Bedrock refuses it; another backend may take the conversation as it is
-        raise ProviderError(FailureKind.UNSUPPORTED, "a Bedrock conversation must start with a "
-                            "user turn, and this one starts with the assistant")
+        raise ProviderError(
+            FailureKind.UNSUPPORTED,
+            "a Bedrock conversation must start with a "
+            "user turn, and this one starts with the assistant",
+        )
     kwargs: dict[str, Any] = {"modelId": model_id, "messages": messages}
     if system:
         kwargs["system"] = system
@@ -186,8 +206,11 @@ def parse_usage(u: Mapping[str, Any] | None) -> Usage | None:
         return None
     cached = int(u.get("cacheReadInputTokens") or 0)
     written = int(u.get("cacheWriteInputTokens") or 0)
-    return Usage(prompt_tokens=int(u.get("inputTokens") or 0) + cached + written,
-                 completion_tokens=int(u.get("outputTokens") or 0), cached_tokens=cached)
+    return Usage(
+        prompt_tokens=int(u.get("inputTokens") or 0) + cached + written,
+        completion_tokens=int(u.get("outputTokens") or 0),
+        cached_tokens=cached,
+    )
 
 
 def parse_converse(data: Mapping[str, Any], model: str) -> ChatResult:
@@ -197,10 +220,18 @@ def parse_converse(data: Mapping[str, Any], model: str) -> ChatResult:
         raise TypeError("content is not a list")
     texts = [str(b["text"]) for b in content if "text" in b]
     calls = tuple(
-        ToolCallOut(id=str(b["toolUse"]["toolUseId"]), name=str(b["toolUse"]["name"]),
-                    arguments=json_text(b["toolUse"].get("input") or {}))
-        for b in content if "toolUse" in b
+        ToolCallOut(
+            id=str(b["toolUse"]["toolUseId"]),
+            name=str(b["toolUse"]["name"]),
+            arguments=json_text(b["toolUse"].get("input") or {}),
+        )
+        for b in content
+        if "toolUse" in b
     )
-    return ChatResult(text="".join(texts) if texts else None,
-                      finish_reason=finish_reason(data["stopReason"]),
-                      usage=parse_usage(data.get("usage")), model=model, tool_calls=calls)
+    return ChatResult(
+        text="".join(texts) if texts else None,
+        finish_reason=finish_reason(data["stopReason"]),
+        usage=parse_usage(data.get("usage")),
+        model=model,
+        tool_calls=calls,
+    )

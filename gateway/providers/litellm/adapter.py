@@ -53,17 +53,20 @@ class LiteLLMProvider:
             fixed["api_key"] = api_key
         self._fixed = {**dict(params or {}), **fixed}
 
-    def call_kwargs(self, request: ChatRequest, stream: bool,
-                    options: CallOptions) -> dict[str, Any]:
-        return {**to_kwargs(request, self.model, stream), **self._fixed,
-                "timeout": options.total_timeout}
+    def call_kwargs(
+        self, request: ChatRequest, stream: bool, options: CallOptions
+    ) -> dict[str, Any]:
+        return {
+            **to_kwargs(request, self.model, stream),
+            **self._fixed,
+            "timeout": options.total_timeout,
+        }
 
     async def complete(self, request: ChatRequest, options: CallOptions) -> ChatResult:
         require_capabilities(self, request)
         try:
             async with asyncio.timeout(options.total_timeout):
-                resp = await self._litellm.acompletion(
-                    **self.call_kwargs(request, False, options))
+                resp = await self._litellm.acompletion(**self.call_kwargs(request, False, options))
             return parse_result(resp.model_dump(), self.model)
         except Exception as exc:
             raise classify_exception(self.name, exc) from None
@@ -74,14 +77,16 @@ class LiteLLMProvider:
         deadline = loop.time() + options.total_timeout
         try:
             async with asyncio.timeout(min(options.first_byte_timeout, options.total_timeout)):
-                it = aiter(await self._litellm.acompletion(
-                    **self.call_kwargs(request, True, options)))
+                it = aiter(
+                    await self._litellm.acompletion(**self.call_kwargs(request, True, options))
+                )
                 first = await self._next(it)
         except Exception as exc:
             raise classify_exception(self.name, exc) from None
         if first is None:
-            raise ProviderError(FailureKind.PROVIDER, f"backend '{self.name}' sent no answer",
-                                backend=self.name)
+            raise ProviderError(
+                FailureKind.PROVIDER, f"backend '{self.name}' sent no answer", backend=self.name
+            )
         yield first
         while True:
             try:
@@ -89,9 +94,11 @@ class LiteLLMProvider:
                     chunk = await self._next(it)
             except Exception as exc:
                 err = classify_exception(self.name, exc)
-                raise ProviderError(FailureKind.INTERRUPTED,
-                                    f"stream from backend '{self.name}' was cut "
-                                    f"({err.kind.value})", backend=self.name) from None
+                raise ProviderError(
+                    FailureKind.INTERRUPTED,
+                    f"stream from backend '{self.name}' was cut ({err.kind.value})",
+                    backend=self.name,
+                ) from None
             if chunk is None:
                 return
             yield chunk

@@ -15,11 +15,24 @@ def build(name: str, spec: LiteLLMBackend, ctx: BuildContext) -> LiteLLMProvider
         if not api_key:
             raise BackendDisabled(f"credential env var {spec.api_key_env} is not set")
     caps = spec.capabilities
-    capabilities = DEFAULT_CAPABILITIES if caps is None else Capabilities(
-        streaming=caps.streaming, tools=caps.tools, json_mode=caps.json_mode,
-        context_length=caps.context_length)
+    capabilities = (
+        DEFAULT_CAPABILITIES
+        if caps is None
+        else Capabilities(
+            streaming=caps.streaming,
+            tools=caps.tools,
+            json_mode=caps.json_mode,
+            context_length=caps.context_length,
+        )
+    )
     try:
-        return LiteLLMProvider(name, spec.model, api_base=spec.api_base, api_key=api_key,
-                               params=spec.params, capabilities=capabilities)
+        return LiteLLMProvider(
+            name,
+            spec.model,
+            api_base=spec.api_base,
+            api_key=api_key,
+            params=spec.params,
+            capabilities=capabilities,
+        )
     except ImportError:
         raise BackendDisabled("litellm is not installed (pip install 'gecit[litellm]')") from None

@@ -25,14 +25,21 @@ def parse_chunk(data: Mapping[str, Any]) -> ChatChunk | None:
     ch = choices[0]
     delta = ch.get("delta") or {}
     calls = tuple(
-        ToolCallDelta(index=int(c.get("index", i) or 0), id=c.get("id"),
-                      name=(c.get("function") or {}).get("name"),
-                      arguments=(c.get("function") or {}).get("arguments"))
+        ToolCallDelta(
+            index=int(c.get("index", i) or 0),
+            id=c.get("id"),
+            name=(c.get("function") or {}).get("name"),
+            arguments=(c.get("function") or {}).get("arguments"),
+        )
         for i, c in enumerate(delta.get("tool_calls") or [])
     )
     fr = ch.get("finish_reason")
-    chunk = ChatChunk(text=delta.get("content") or "",
-                      finish_reason=finish_of(fr) if fr else None, usage=usage, tool_calls=calls)
+    chunk = ChatChunk(
+        text=delta.get("content") or "",
+        finish_reason=finish_of(fr) if fr else None,
+        usage=usage,
+        tool_calls=calls,
+    )
     if not (chunk.text or chunk.finish_reason or chunk.usage or chunk.tool_calls):
         return None
     return chunk

@@ -81,10 +81,18 @@ class LocalEngine:
     A process that dies soon after start is restarted with a doubling delay, so a crash loop
     does not spin; one that ran `stable_s` resets the delay."""
 
-    def __init__(self, model_path: Path, *, port: int | None = None, n_ctx: int = 2048,
-                 python: str = sys.executable, restart_delay: float = 0.5,
-                 max_restart_delay: float = 30.0, stable_s: float = 60.0,
-                 self_test_timeout: float = 60.0) -> None:
+    def __init__(
+        self,
+        model_path: Path,
+        *,
+        port: int | None = None,
+        n_ctx: int = 2048,
+        python: str = sys.executable,
+        restart_delay: float = 0.5,
+        max_restart_delay: float = 30.0,
+        stable_s: float = 60.0,
+        self_test_timeout: float = 60.0,
+    ) -> None:
         self.model_path = model_path
         self.port = port or free_port()
         self.n_ctx = n_ctx
@@ -113,16 +121,34 @@ class LocalEngine:
         return self.problem
 
     def _argv(self) -> list[str]:
-        return [self.python, "-m", "llama_cpp.server", "--model", str(self.model_path),
-                "--host", "127.0.0.1", "--port", str(self.port), "--n_ctx", str(self.n_ctx),
-                "--interrupt_requests", "False", "--model_alias", "smollm2"]
+        return [
+            self.python,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            str(self.model_path),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--n_ctx",
+            str(self.n_ctx),
+            "--interrupt_requests",
+            "False",
+            "--model_alias",
+            "smollm2",
+        ]
 
     async def _spawn(self) -> asyncio.subprocess.Process:
         env = dict(os.environ)
         env.setdefault("OMP_NUM_THREADS", "1")
         return await asyncio.create_subprocess_exec(
-            *self._argv(), stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.DEVNULL, preexec_fn=_die_with_parent, env=env,
+            *self._argv(),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+            preexec_fn=_die_with_parent,
+            env=env,
         )
 
     async def start(self, wait_ready: float = 60.0) -> None:
@@ -151,12 +177,19 @@ class LocalEngine:
 
     async def self_test(self) -> str | None:
         """Generate one token; None when that worked, else what went wrong."""
-        body = {"model": "smollm2", "max_tokens": 1, "temperature": 0,
-                "messages": [{"role": "user", "content": "Hi"}]}
+        body = {
+            "model": "smollm2",
+            "max_tokens": 1,
+            "temperature": 0,
+            "messages": [{"role": "user", "content": "Hi"}],
+        }
         try:
             async with httpx.AsyncClient() as client:
-                r = await client.post(self.base_url + "/v1/chat/completions", json=body,
-                                      timeout=self.self_test_timeout)
+                r = await client.post(
+                    self.base_url + "/v1/chat/completions",
+                    json=body,
+                    timeout=self.self_test_timeout,
+                )
         except httpx.HTTPError as exc:
             return await self._exit_or(f"no answer ({type(exc).__name__})")
         if r.status_code != 200:
@@ -187,19 +220,28 @@ class LocalEngine:
         problem: str | None
         if not await self.wait_ready(timeout):
             proc = self._proc
-            problem = (describe_exit(proc.returncode) if proc and proc.returncode is not None
-                       else f"not answering after {timeout:.0f}s")
+            problem = (
+                describe_exit(proc.returncode)
+                if proc and proc.returncode is not None
+                else f"not answering after {timeout:.0f}s"
+            )
         else:
             t1 = loop.time()
             problem = await self.self_test()
         if problem is None:
             self.problem, self._up_at = None, loop.time()
-            log.info("local engine up: model loaded in %.1fs, self-test token in %.2fs",
-                     t1 - t0, loop.time() - t1)
+            log.info(
+                "local engine up: model loaded in %.1fs, self-test token in %.2fs",
+                t1 - t0,
+                loop.time() - t1,
+            )
             return True
         self.problem = f"self-test failed: {problem}"
-        log.error("local engine self-test failed (%s): the 'local' backend is down and "
-                  "/readyz answers 503 until the engine passes it", problem)
+        log.error(
+            "local engine self-test failed (%s): the 'local' backend is down and "
+            "/readyz answers 503 until the engine passes it",
+            problem,
+        )
         await self._terminate()
         return False
 
@@ -223,12 +265,18 @@ class LocalEngine:
                 self.problem = describe_exit(code)
             self._up_at = None
             if failures > 1:
-                log.warning("local engine exited (%s); restarting in %.1fs: %d failures in a "
-                            "row, backing off (doubling, at most %.0fs)", describe_exit(code),
-                            delay, failures, self.max_restart_delay)
+                log.warning(
+                    "local engine exited (%s); restarting in %.1fs: %d failures in a "
+                    "row, backing off (doubling, at most %.0fs)",
+                    describe_exit(code),
+                    delay,
+                    failures,
+                    self.max_restart_delay,
+                )
             else:
-                log.warning("local engine exited (%s); restarting in %.1fs",
-                            describe_exit(code), delay)
+                log.warning(
+                    "local engine exited (%s); restarting in %.1fs", describe_exit(code), delay
+                )
             await asyncio.sleep(delay)
             delay = min(delay * 2, self.max_restart_delay)
             if self._stopping:

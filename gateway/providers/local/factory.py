@@ -16,8 +16,14 @@ class LocalProvider(OpenAICompatProvider):
     """The bundled engine's client; reachable only while the supervisor says the engine is up
     (its `/v1/models` answers between crashes of an engine that cannot compute)."""
 
-    def __init__(self, name: str, base_url: str, model: str,
-                 health: Callable[[], str | None] | None, **kw: Any) -> None:
+    def __init__(
+        self,
+        name: str,
+        base_url: str,
+        model: str,
+        health: Callable[[], str | None] | None,
+        **kw: Any,
+    ) -> None:
         super().__init__(name, base_url, model, **kw)
         self._health = health
 
@@ -29,8 +35,16 @@ class LocalProvider(OpenAICompatProvider):
 
 def build(name: str, spec: LocalBackend, ctx: BuildContext) -> OpenAICompatProvider:
     if not ctx.local_base_url:
-        raise BackendDisabled("the bundled local engine is not running "
-                              "(install the 'local' extra, or it was turned off)")
+        raise BackendDisabled(
+            "the bundled local engine is not running "
+            "(install the 'local' extra, or it was turned off)"
+        )
     default = Capabilities(tools=False, json_mode=False, stream_usage=False, context_length=2048)
-    return LocalProvider(name, ctx.local_base_url, spec.model, ctx.local_health,
-                         transport=ctx.transport, capabilities=capabilities_from(spec, default))
+    return LocalProvider(
+        name,
+        ctx.local_base_url,
+        spec.model,
+        ctx.local_health,
+        transport=ctx.transport,
+        capabilities=capabilities_from(spec, default),
+    )

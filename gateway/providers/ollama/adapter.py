@@ -58,12 +58,15 @@ class OllamaProvider:
         self._keep_alive = keep_alive
         self._ids = ids or RandomIds()
         self._client = AsyncClient(
-            host=host, transport=transport,
+            host=host,
+            transport=transport,
             timeout=timeout or httpx.Timeout(connect=5.0, read=300.0, write=5.0, pool=5.0),
-            limits=httpx.Limits(max_connections=max_connections,
-                                max_keepalive_connections=max_connections),
+            limits=httpx.Limits(
+                max_connections=max_connections, max_keepalive_connections=max_connections
+            ),
             event_hooks={"response": [response_hook(name)]},
-            **dict(client_options or {}))
+            **dict(client_options or {}),
+        )
 
     # ---- mapping -------------------------------------------------------------------------
     def chat_kwargs(self, request: ChatRequest) -> dict[str, Any]:
@@ -110,8 +113,9 @@ class OllamaProvider:
                 parts = await self._client.chat(stream=True, **self.chat_kwargs(request))
                 part = (await anext(parts)).model_dump()
         except StopAsyncIteration:
-            raise ProviderError(FailureKind.PROVIDER, f"backend '{self.name}' sent no answer",
-                                backend=self.name) from None
+            raise ProviderError(
+                FailureKind.PROVIDER, f"backend '{self.name}' sent no answer", backend=self.name
+            ) from None
         except Exception as exc:
             raise classify_exception(self.name, exc) from None
         started, calls = False, 0
@@ -128,37 +132,43 @@ class OllamaProvider:
         finally:
             await parts.aclose()  # type: ignore[attr-defined]
 
-    async def _next(self, parts: AsyncIterator[Any], remaining: float,
-                    started: bool) -> dict[str, Any]:
+    async def _next(
+        self, parts: AsyncIterator[Any], remaining: float, started: bool
+    ) -> dict[str, Any]:
         try:
             async with asyncio.timeout(max(remaining, 0.0)):
                 return dict((await anext(parts)).model_dump())
         except StopAsyncIteration:
             kind = FailureKind.INTERRUPTED if started else FailureKind.PROVIDER
-            raise ProviderError(kind, f"stream from backend '{self.name}' ended early",
-                                backend=self.name) from None
+            raise ProviderError(
+                kind, f"stream from backend '{self.name}' ended early", backend=self.name
+            ) from None
         except Exception as exc:
             err = classify_exception(self.name, exc)
             if not started:
                 raise err from None
-            raise ProviderError(FailureKind.INTERRUPTED,
-                                f"stream from backend '{self.name}' was cut ({err.kind.value})",
-                                backend=self.name) from None
+            raise ProviderError(
+                FailureKind.INTERRUPTED,
+                f"stream from backend '{self.name}' was cut ({err.kind.value})",
+                backend=self.name,
+            ) from None
 
-    async def embed(self, inputs: list[str],
-                    options: CallOptions) -> tuple[list[list[float]], int]:
+    async def embed(self, inputs: list[str], options: CallOptions) -> tuple[list[list[float]], int]:
         """Vectors for `inputs` (`/api/embed`) and the prompt tokens Ollama counted."""
         try:
             async with asyncio.timeout(options.total_timeout):
-                resp = await self._client.embed(model=self.model, input=inputs,
-                                                keep_alive=self._keep_alive)
+                resp = await self._client.embed(
+                    model=self.model, input=inputs, keep_alive=self._keep_alive
+                )
             vectors = [[float(x) for x in v] for v in resp.embeddings]
         except Exception as exc:
             raise classify_exception(self.name, exc) from None
         if len(vectors) != len(inputs):
-            raise ProviderError(FailureKind.PROVIDER,
-                                f"backend '{self.name}' returned {len(vectors)} vectors "
-                                f"for {len(inputs)} inputs", backend=self.name)
+            raise ProviderError(
+                FailureKind.PROVIDER,
+                f"backend '{self.name}' returned {len(vectors)} vectors for {len(inputs)} inputs",
+                backend=self.name,
+            )
         return vectors, int(resp.prompt_eval_count or 0)
 
     async def served_models(self, timeout: float) -> set[str]:
@@ -175,8 +185,10 @@ class OllamaProvider:
             return f"Ollama at {self.host} could not list its models: {err.message}"
         if model_present(self.model, served):
             return None
-        return (f"model '{self.model}' is not pulled on the Ollama server at {self.host}; "
-                f"run `ollama pull {self.model}` there")
+        return (
+            f"model '{self.model}' is not pulled on the Ollama server at {self.host}; "
+            f"run `ollama pull {self.model}` there"
+        )
 
     async def check(self) -> bool:
         """Reachable AND the configured model is present."""

@@ -21,8 +21,12 @@ from gateway.core.types import (
 from gateway.providers.sampling import SamplingNames, sampling_fields
 
 _SAMPLING = SamplingNames(token_limit="num_predict")
-_FINISH: dict[str, FinishReason] = {"stop": "stop", "length": "length", "load": "stop",
-                                    "unload": "stop"}
+_FINISH: dict[str, FinishReason] = {
+    "stop": "stop",
+    "length": "length",
+    "load": "stop",
+    "unload": "stop",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +57,9 @@ def to_messages(request: ChatRequest) -> list[dict[str, Any]]:
     for m in request.messages:
         msg: dict[str, Any] = {"role": _role(m.role), "content": m.text()}
         if m.tool_calls:
-            msg["tool_calls"] = [_call_out(tc.function.name, tc.function.arguments)
-                                 for tc in m.tool_calls]
+            msg["tool_calls"] = [
+                _call_out(tc.function.name, tc.function.arguments) for tc in m.tool_calls
+            ]
             names.update({tc.id: tc.function.name for tc in m.tool_calls})
         if msg["role"] == "tool":
             tool_name = m.name or names.get(m.tool_call_id or "")
@@ -97,18 +102,22 @@ def timings_of(part: Mapping[str, Any]) -> OllamaTimings | None:
     if part.get("total_duration") is None and part.get("eval_count") is None:
         return None
     return OllamaTimings(
-        total_ns=int(part.get("total_duration") or 0), load_ns=int(part.get("load_duration") or 0),
+        total_ns=int(part.get("total_duration") or 0),
+        load_ns=int(part.get("load_duration") or 0),
         prompt_eval_ns=int(part.get("prompt_eval_duration") or 0),
         eval_ns=int(part.get("eval_duration") or 0),
         prompt_eval_count=int(part.get("prompt_eval_count") or 0),
-        eval_count=int(part.get("eval_count") or 0))
+        eval_count=int(part.get("eval_count") or 0),
+    )
 
 
 def usage_of(part: Mapping[str, Any]) -> Usage | None:
     if part.get("prompt_eval_count") is None and part.get("eval_count") is None:
         return None
-    return Usage(prompt_tokens=int(part.get("prompt_eval_count") or 0),
-                 completion_tokens=int(part.get("eval_count") or 0))
+    return Usage(
+        prompt_tokens=int(part.get("prompt_eval_count") or 0),
+        completion_tokens=int(part.get("eval_count") or 0),
+    )
 
 
 def _calls(message: Mapping[str, Any], ids: IdGenerator) -> tuple[ToolCallOut, ...]:
@@ -130,21 +139,33 @@ def finish_of(part: Mapping[str, Any], has_calls: bool) -> FinishReason:
 def parse_result(part: Mapping[str, Any], model: str, ids: IdGenerator) -> ChatResult:
     message = part["message"]
     calls = _calls(message, ids)
-    return ChatResult(text=None if calls and not message.get("content") else
-                      str(message.get("content") or ""),
-                      finish_reason=finish_of(part, bool(calls)), usage=usage_of(part),
-                      model=str(part.get("model") or model), tool_calls=calls)
+    return ChatResult(
+        text=None if calls and not message.get("content") else str(message.get("content") or ""),
+        finish_reason=finish_of(part, bool(calls)),
+        usage=usage_of(part),
+        model=str(part.get("model") or model),
+        tool_calls=calls,
+    )
 
 
-def parse_chunk(part: Mapping[str, Any], ids: IdGenerator,
-                calls_so_far: int) -> tuple[ChatChunk, int]:
+def parse_chunk(
+    part: Mapping[str, Any], ids: IdGenerator, calls_so_far: int
+) -> tuple[ChatChunk, int]:
     """One NDJSON line -> a chunk; tool calls arrive whole in one line, each gets an index."""
     message = part.get("message") or {}
     calls = _calls(message, ids)
-    deltas = tuple(ToolCallDelta(index=calls_so_far + i, id=c.id, name=c.name,
-                                 arguments=c.arguments) for i, c in enumerate(calls))
+    deltas = tuple(
+        ToolCallDelta(index=calls_so_far + i, id=c.id, name=c.name, arguments=c.arguments)
+        for i, c in enumerate(calls)
+    )
     total = calls_so_far + len(calls)
     finish = finish_of(part, total > 0) if part.get("done") else None
-    return (ChatChunk(text=str(message.get("content") or ""), finish_reason=finish,
-                      usage=usage_of(part) if part.get("done") else None, tool_calls=deltas),
-            total)
+    return (
+        ChatChunk(
+            text=str(message.get("content") or ""),
+            finish_reason=finish,
+            usage=usage_of(part) if part.get("done") else None,
+            tool_calls=deltas,
+        ),
+        total,
+    )

@@ -40,9 +40,11 @@ class OpenAICompatProvider:
         self.model = model
         # `complete` is bounded by options.total_timeout here, and a stream's first chunk by
         # options.first_byte_timeout: the dispatcher adds no second timeout around them
-        self.capabilities = replace(capabilities or Capabilities(tools=True, json_mode=True),
-                                    enforces_total_timeout=True,
-                                    enforces_first_chunk_timeout=True)
+        self.capabilities = replace(
+            capabilities or Capabilities(tools=True, json_mode=True),
+            enforces_total_timeout=True,
+            enforces_first_chunk_timeout=True,
+        )
         base = base_url.rstrip("/")
         self._url = base + ("/chat/completions" if base.endswith("/v1") else "/v1/chat/completions")
         self._models_url = self._url.rsplit("/chat/completions", 1)[0] + "/models"
@@ -53,8 +55,9 @@ class OpenAICompatProvider:
         self._client = httpx.AsyncClient(
             headers=headers,
             transport=transport,
-            limits=httpx.Limits(max_connections=max_connections,
-                                max_keepalive_connections=max_connections),
+            limits=httpx.Limits(
+                max_connections=max_connections, max_keepalive_connections=max_connections
+            ),
         )
         # chat calls (the hot path) go over the lean HTTP/1.1 pool: httpx costs ~3-5 ms CPU
         # per call on the CI machine (bench/). An injected transport (tests) keeps
@@ -70,14 +73,20 @@ class OpenAICompatProvider:
         try:
             return orjson.dumps(request_body(request, self.model, stream))
         except orjson.JSONEncodeError:  # e.g. an integer past 64 bits: the caller's value
-            raise ProviderError(FailureKind.CALLER,
-                                "the request has a value that cannot be sent to backend "
-                                f"'{self.name}'", backend=self.name) from None
+            raise ProviderError(
+                FailureKind.CALLER,
+                f"the request has a value that cannot be sent to backend '{self.name}'",
+                backend=self.name,
+            ) from None
 
     @staticmethod
     def _timeout(options: CallOptions) -> httpx.Timeout:
-        return httpx.Timeout(connect=options.connect_timeout, read=options.first_byte_timeout,
-                             write=options.connect_timeout, pool=options.connect_timeout)
+        return httpx.Timeout(
+            connect=options.connect_timeout,
+            read=options.first_byte_timeout,
+            write=options.connect_timeout,
+            pool=options.connect_timeout,
+        )
 
     # ---- calls ---------------------------------------------------------------------------
     async def complete(self, request: ChatRequest, options: CallOptions) -> ChatResult:
@@ -89,19 +98,25 @@ class OpenAICompatProvider:
                 # the pool bounds the whole exchange by total_timeout itself, with no timer
                 # context of its own per call
                 fast = await self._fast.request(
-                    "POST", self._path, body, connect_timeout=options.connect_timeout,
+                    "POST",
+                    self._path,
+                    body,
+                    connect_timeout=options.connect_timeout,
                     first_byte_timeout=options.first_byte_timeout,
-                    total_timeout=options.total_timeout)
+                    total_timeout=options.total_timeout,
+                )
                 status, content = fast.status, fast.content
                 headers = fast.headers
             else:
                 async with asyncio.timeout(options.total_timeout):
-                    resp = await self._client.post(self._url, content=body,
-                                                   timeout=self._timeout(options))
+                    resp = await self._client.post(
+                        self._url, content=body, timeout=self._timeout(options)
+                    )
                 status, content, headers = resp.status_code, resp.content, resp.headers
         except TimeoutError:
-            raise ProviderError(FailureKind.TIMEOUT, f"backend '{self.name}' timed out",
-                                backend=self.name) from None
+            raise ProviderError(
+                FailureKind.TIMEOUT, f"backend '{self.name}' timed out", backend=self.name
+            ) from None
         except Exception as exc:
             raise classify_exception(self.name, exc) from None
         if status != 200:
@@ -109,9 +124,11 @@ class OpenAICompatProvider:
         try:
             return parse_result(orjson.loads(content), self.model)
         except (orjson.JSONDecodeError, KeyError, IndexError, TypeError, ValueError):
-            raise ProviderError(FailureKind.PROVIDER,
-                                f"backend '{self.name}' gave an unreadable answer",
-                                backend=self.name) from None
+            raise ProviderError(
+                FailureKind.PROVIDER,
+                f"backend '{self.name}' gave an unreadable answer",
+                backend=self.name,
+            ) from None
 
     def stream(self, request: ChatRequest, options: CallOptions) -> AsyncIterator[ChatChunk]:
         """The answer's chunks. A plain method returning the generator (no generator around
@@ -121,8 +138,9 @@ class OpenAICompatProvider:
             return self._stream_fast(request, options, self._fast)
         return self._stream_httpx(request, options)
 
-    async def _stream_fast(self, request: ChatRequest, options: CallOptions, pool: Http1Pool
-                           ) -> AsyncIterator[ChatChunk]:
+    async def _stream_fast(
+        self, request: ChatRequest, options: CallOptions, pool: Http1Pool
+    ) -> AsyncIterator[ChatChunk]:
         """Over the lean pool, the SSE framing and parsing in this one generator, bytes all
         the way (what _sse_data_lines + _iter_sse do for the httpx path, with the same
         errors): a `data:` line is handed on as soon as its newline arrives."""
@@ -130,10 +148,13 @@ class OpenAICompatProvider:
         body = self.payload(request, True)  # a caller's bad value is not the backend's failure
         try:
             fast = await pool.stream(
-                "POST", self._path, body,
+                "POST",
+                self._path,
+                body,
                 connect_timeout=options.connect_timeout,
                 first_byte_timeout=options.first_byte_timeout,
-                first_data_timeout=options.first_byte_timeout)
+                first_data_timeout=options.first_byte_timeout,
+            )
         except Exception as exc:
             raise classify_exception(name, exc) from None
         try:
@@ -170,11 +191,13 @@ class OpenAICompatProvider:
         finally:
             await fast.aclose()
 
-    async def _stream_httpx(self, request: ChatRequest, options: CallOptions
-                            ) -> AsyncIterator[ChatChunk]:
+    async def _stream_httpx(
+        self, request: ChatRequest, options: CallOptions
+    ) -> AsyncIterator[ChatChunk]:
         body = self.payload(request, True)
-        req = self._client.build_request("POST", self._url, content=body,
-                                         timeout=self._timeout(options))
+        req = self._client.build_request(
+            "POST", self._url, content=body, timeout=self._timeout(options)
+        )
         try:
             resp = await self._client.send(req, stream=True)
         except Exception as exc:
@@ -188,18 +211,19 @@ class OpenAICompatProvider:
         finally:
             await resp.aclose()
 
-    async def embed(self, inputs: list[str],
-                    options: CallOptions) -> tuple[list[list[float]], int]:
+    async def embed(self, inputs: list[str], options: CallOptions) -> tuple[list[list[float]], int]:
         """Vectors for `inputs` (`POST /v1/embeddings`, in input order) and the prompt tokens
         the server counted."""
         body = orjson.dumps({"model": self.model, "input": inputs})
         try:
             async with asyncio.timeout(options.total_timeout):
-                resp = await self._client.post(self._embeddings_url, content=body,
-                                               timeout=self._timeout(options))
+                resp = await self._client.post(
+                    self._embeddings_url, content=body, timeout=self._timeout(options)
+                )
         except TimeoutError:
-            raise ProviderError(FailureKind.TIMEOUT, f"backend '{self.name}' timed out",
-                                backend=self.name) from None
+            raise ProviderError(
+                FailureKind.TIMEOUT, f"backend '{self.name}' timed out", backend=self.name
+            ) from None
         except Exception as exc:
             raise classify_exception(self.name, exc) from None
         if resp.status_code != 200:
@@ -210,13 +234,17 @@ class OpenAICompatProvider:
             vectors = [[float(x) for x in r["embedding"]] for r in rows]
             tokens = int((data.get("usage") or {}).get("prompt_tokens") or 0)
         except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
-            raise ProviderError(FailureKind.PROVIDER,
-                                f"backend '{self.name}' gave an unreadable answer",
-                                backend=self.name) from None
+            raise ProviderError(
+                FailureKind.PROVIDER,
+                f"backend '{self.name}' gave an unreadable answer",
+                backend=self.name,
+            ) from None
         if len(vectors) != len(inputs):
-            raise ProviderError(FailureKind.PROVIDER,
-                                f"backend '{self.name}' returned {len(vectors)} vectors "
-                                f"for {len(inputs)} inputs", backend=self.name)
+            raise ProviderError(
+                FailureKind.PROVIDER,
+                f"backend '{self.name}' returned {len(vectors)} vectors for {len(inputs)} inputs",
+                backend=self.name,
+            )
         return vectors, tokens
 
     async def check(self) -> bool:
@@ -241,8 +269,9 @@ async def _sse_data_lines(lines: AsyncIterator[str]) -> AsyncIterator[str]:
             yield line[5:].strip()
 
 
-async def _iter_sse(name: str, datas: AsyncIterator[str] | AsyncIterator[bytes]
-                    ) -> AsyncIterator[ChatChunk]:
+async def _iter_sse(
+    name: str, datas: AsyncIterator[str] | AsyncIterator[bytes]
+) -> AsyncIterator[ChatChunk]:
     started = finished = False
     try:
         async for data in datas:
@@ -264,12 +293,12 @@ def _cut(name: str, exc: Exception, started: bool) -> ProviderError:
     """What a failure while reading a stream is: once a chunk went out, an interruption."""
     if isinstance(exc, ProviderError):
         if started:
-            return ProviderError(FailureKind.INTERRUPTED, exc.message, backend=name,
-                                 code=exc.code)
+            return ProviderError(FailureKind.INTERRUPTED, exc.message, backend=name, code=exc.code)
         return exc
     if started:
-        return ProviderError(FailureKind.INTERRUPTED, f"stream from backend '{name}' was cut",
-                             backend=name)
+        return ProviderError(
+            FailureKind.INTERRUPTED, f"stream from backend '{name}' was cut", backend=name
+        )
     return classify_exception(name, exc)
 
 
@@ -278,8 +307,12 @@ def _unfinished(name: str, started: bool) -> ProviderError:
     llama.cpp server with `--interrupt_requests` ends a stream so when another request comes
     in), not finished; passing it on as complete would record a truncated answer as a 200."""
     kind = FailureKind.INTERRUPTED if started else FailureKind.PROVIDER
-    return ProviderError(kind, f"stream from backend '{name}' ended without a finish reason",
-                         backend=name, code="incomplete")
+    return ProviderError(
+        kind,
+        f"stream from backend '{name}' ended without a finish reason",
+        backend=name,
+        code="incomplete",
+    )
 
 
 def _ended_early(name: str, started: bool) -> ProviderError:
@@ -301,8 +334,11 @@ def _parse_chunk(name: str, data: str | bytes) -> ChatChunk | None:
     try:
         obj = _loads(data)
         if "error" in obj and not obj.get("choices"):
-            raise ProviderError(FailureKind.TRANSIENT,
-                                f"backend '{name}' reported an error in the stream", backend=name)
+            raise ProviderError(
+                FailureKind.TRANSIENT,
+                f"backend '{name}' reported an error in the stream",
+                backend=name,
+            )
         usage = usage_of(obj.get("usage"))
         choices = obj.get("choices") or []
         if not choices:
@@ -310,19 +346,29 @@ def _parse_chunk(name: str, data: str | bytes) -> ChatChunk | None:
         ch = choices[0]
         delta = ch.get("delta") or {}
         raw_calls = delta.get("tool_calls")
-        calls = tuple(
-            ToolCallDelta(index=int(c.get("index", i)), id=c.get("id"),
-                          name=(c.get("function") or {}).get("name"),
-                          arguments=(c.get("function") or {}).get("arguments"))
-            for i, c in enumerate(raw_calls)
-        ) if raw_calls else ()
+        calls = (
+            tuple(
+                ToolCallDelta(
+                    index=int(c.get("index", i)),
+                    id=c.get("id"),
+                    name=(c.get("function") or {}).get("name"),
+                    arguments=(c.get("function") or {}).get("arguments"),
+                )
+                for i, c in enumerate(raw_calls)
+            )
+            if raw_calls
+            else ()
+        )
         fr = ch.get("finish_reason")
-        return ChatChunk(text=delta.get("content") or "",
-                         finish_reason=finish_of(fr) if fr else None,
-                         usage=usage, tool_calls=calls)
+        return ChatChunk(
+            text=delta.get("content") or "",
+            finish_reason=finish_of(fr) if fr else None,
+            usage=usage,
+            tool_calls=calls,
+        )
     except ProviderError:
         raise
     except Exception:
-        raise ProviderError(FailureKind.PROVIDER,
-                            f"backend '{name}' sent a malformed stream frame",
-                            backend=name) from None
+        raise ProviderError(
+            FailureKind.PROVIDER, f"backend '{name}' sent a malformed stream frame", backend=name
+        ) from None

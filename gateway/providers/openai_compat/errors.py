@@ -13,19 +13,31 @@ from gateway.providers.http_errors import parse_retry_after
 
 __all__ = ["classify_exception", "classify_status"]
 
-_CONTEXT_MARKERS = ("context_length", "context length", "maximum context", "too many tokens",
-                    "exceed_context", "n_ctx")
+_CONTEXT_MARKERS = (
+    "context_length",
+    "context length",
+    "maximum context",
+    "too many tokens",
+    "exceed_context",
+    "n_ctx",
+)
 
 
 def classify_status(name: str, status: int, body: bytes, headers: httpx.Headers) -> ProviderError:
     if status == 404:
         return ProviderError(
-            FailureKind.PROVIDER, f"backend '{name}' does not serve the configured model (404)",
-            status=status, backend=name,
+            FailureKind.PROVIDER,
+            f"backend '{name}' does not serve the configured model (404)",
+            status=status,
+            backend=name,
         )
     return http_errors.classify_status(
-        name, status, body, _CONTEXT_MARKERS,
-        retry_after=parse_retry_after(headers.get("retry-after")) if status == 429 else None)
+        name,
+        status,
+        body,
+        _CONTEXT_MARKERS,
+        retry_after=parse_retry_after(headers.get("retry-after")) if status == 429 else None,
+    )
 
 
 def classify_exception(name: str, exc: BaseException) -> ProviderError:

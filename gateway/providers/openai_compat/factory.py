@@ -12,8 +12,12 @@ def capabilities_from(spec: BackendBase, default: Capabilities) -> Capabilities:
     caps = getattr(spec, "capabilities", None)
     if caps is None:
         return default
-    return Capabilities(streaming=caps.streaming, tools=caps.tools, json_mode=caps.json_mode,
-                        context_length=caps.context_length)
+    return Capabilities(
+        streaming=caps.streaming,
+        tools=caps.tools,
+        json_mode=caps.json_mode,
+        context_length=caps.context_length,
+    )
 
 
 def build(name: str, spec: OpenAICompatBackend, ctx: BuildContext) -> Provider:
@@ -28,6 +32,10 @@ def build(name: str, spec: OpenAICompatBackend, ctx: BuildContext) -> Provider:
 
         return build_pool(name, spec, ctx, api_key, capabilities)
     return OpenAICompatProvider(
-        name, spec.base_url, spec.model, api_key=api_key, transport=ctx.transport,
+        name,
+        spec.base_url,
+        spec.model,
+        api_key=api_key,
+        transport=ctx.transport,
         capabilities=capabilities,
     )

@@ -51,22 +51,24 @@ class ReplicateProvider:
         # the health check's own client: the SDK's retries GETs on 429/5xx for up to minutes,
         # and a check must answer within seconds (a throttled account is still reachable)
         self._probe = httpx.AsyncClient(
-            base_url=base_url or DEFAULT_BASE_URL, transport=transport, timeout=2.0,
-            headers={"authorization": f"Bearer {api_token}"})
+            base_url=base_url or DEFAULT_BASE_URL,
+            transport=transport,
+            timeout=2.0,
+            headers={"authorization": f"Bearer {api_token}"},
+        )
 
     # ---- calls ---------------------------------------------------------------------------
-    async def _create(self, request: ChatRequest, *, stream: bool,
-                      wait: int | None) -> Prediction:
+    async def _create(self, request: ChatRequest, *, stream: bool, wait: int | None) -> Prediction:
         params: dict[str, Any] = {"input": to_input(request, self._limit_key)}
         if stream:
             params["stream"] = True
         if wait:
             params["wait"] = wait
         if self._ref.version:
-            return await self._client.predictions.async_create(version=self._ref.version,
-                                                               **params)
+            return await self._client.predictions.async_create(version=self._ref.version, **params)
         return await self._client.models.predictions.async_create(
-            model=(self._ref.owner, self._ref.name), **params)
+            model=(self._ref.owner, self._ref.name), **params
+        )
 
     async def _until_done(self, prediction: Prediction) -> Prediction:
         while prediction.status not in TERMINAL:
@@ -79,8 +81,12 @@ class ReplicateProvider:
             raise model_failure(self.name, prediction.status, prediction.error)
         text = output_text(prediction.output)
         usage = usage_of(prediction.metrics, request, text)
-        return ChatResult(text=text, finish_reason=finish_of(usage, request), usage=usage,
-                          model=prediction.model or self.model)
+        return ChatResult(
+            text=text,
+            finish_reason=finish_of(usage, request),
+            usage=usage,
+            model=prediction.model or self.model,
+        )
 
     async def complete(self, request: ChatRequest, options: CallOptions) -> ChatResult:
         require_capabilities(self, request)
@@ -88,7 +94,8 @@ class ReplicateProvider:
         try:
             async with asyncio.timeout(options.total_timeout):
                 prediction = await self._until_done(
-                    await self._create(request, stream=False, wait=wait))
+                    await self._create(request, stream=False, wait=wait)
+                )
             return self._result(prediction, request)
         except Exception as exc:
             raise classify_exception(self.name, exc) from None
@@ -109,8 +116,9 @@ class ReplicateProvider:
                     result = self._result(await self._until_done(prediction), request)
             except Exception as exc:
                 raise classify_exception(self.name, exc) from None
-            yield ChatChunk(text=result.text or "", finish_reason=result.finish_reason,
-                            usage=result.usage)
+            yield ChatChunk(
+                text=result.text or "", finish_reason=result.finish_reason, usage=result.usage
+            )
             return
         events = prediction.async_stream()
         parts: list[str] = []
@@ -128,8 +136,9 @@ class ReplicateProvider:
             await events.aclose()  # type: ignore[attr-defined]
         yield await self._final_chunk(prediction, request, "".join(parts))
 
-    async def _next_output(self, events: AsyncIterator[Any], limit: float,
-                           started: bool) -> str | None:
+    async def _next_output(
+        self, events: AsyncIterator[Any], limit: float, started: bool
+    ) -> str | None:
         """The next `output` event's text, or None at a `done` that ends a prediction which did
         not fail: `done {"reason": "canceled" | "error"}` is the model's failure."""
         try:
@@ -141,12 +150,15 @@ class ReplicateProvider:
                     if kind == "done":
                         reason = done_reason(event.data)
                         if reason in ("canceled", "error"):
-                            raise model_failure(self.name, "canceled" if reason == "canceled"
-                                                else "failed", None)
+                            raise model_failure(
+                                self.name, "canceled" if reason == "canceled" else "failed", None
+                            )
                         return None
-            raise ProviderError(FailureKind.PROVIDER,
-                                f"stream from backend '{self.name}' ended early",
-                                backend=self.name)
+            raise ProviderError(
+                FailureKind.PROVIDER,
+                f"stream from backend '{self.name}' ended early",
+                backend=self.name,
+            )
         except ProviderError as exc:
             err = exc
         except RuntimeError as exc:  # the client raises the SSE `error` event this way
@@ -159,12 +171,15 @@ class ReplicateProvider:
         """A failure as it stands before the first chunk; once one is out, the stream is cut."""
         if not started:
             return err
-        return ProviderError(FailureKind.INTERRUPTED,
-                             f"stream from backend '{self.name}' was cut ({err.kind.value})",
-                             backend=self.name)
+        return ProviderError(
+            FailureKind.INTERRUPTED,
+            f"stream from backend '{self.name}' was cut ({err.kind.value})",
+            backend=self.name,
+        )
 
-    async def _final_chunk(self, prediction: Prediction, request: ChatRequest,
-                           text: str) -> ChatChunk:
+    async def _final_chunk(
+        self, prediction: Prediction, request: ChatRequest, text: str
+    ) -> ChatChunk:
         """Usage from the finished prediction's metrics; estimated if they are unavailable. A
         prediction that ended failed or canceled is the model's failure, never a success."""
         try:

@@ -19,12 +19,26 @@ def build(name: str, spec: ReplicateBackend, ctx: BuildContext) -> ReplicateProv
     from gateway.providers.replicate.adapter import DEFAULT_CAPABILITIES, ReplicateProvider
 
     caps = spec.capabilities
-    capabilities = DEFAULT_CAPABILITIES if caps is None else Capabilities(
-        streaming=caps.streaming, tools=False, json_mode=False,
-        context_length=caps.context_length)
+    capabilities = (
+        DEFAULT_CAPABILITIES
+        if caps is None
+        else Capabilities(
+            streaming=caps.streaming,
+            tools=False,
+            json_mode=False,
+            context_length=caps.context_length,
+        )
+    )
     try:
-        return ReplicateProvider(name, spec.model, token, base_url=spec.base_url,
-                                 capabilities=capabilities, transport=ctx.transport)
+        return ReplicateProvider(
+            name,
+            spec.model,
+            token,
+            base_url=spec.base_url,
+            capabilities=capabilities,
+            transport=ctx.transport,
+        )
     except ValueError:
-        raise BackendDisabled(f"model '{spec.model}' is not owner/name or "
-                              "owner/name:version") from None
+        raise BackendDisabled(
+            f"model '{spec.model}' is not owner/name or owner/name:version"
+        ) from None

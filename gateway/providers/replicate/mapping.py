@@ -13,8 +13,12 @@ from gateway.providers.tokens import estimate_prompt_tokens, estimate_text_token
 
 # Multi-turn history is flattened into one prompt with this transcript template; a single user
 # turn is sent as-is so the model's own chat template applies unchanged.
-_SPEAKER = {"user": "User", "assistant": "Assistant", "tool": "Tool result",
-            "function": "Tool result"}
+_SPEAKER = {
+    "user": "User",
+    "assistant": "Assistant",
+    "tool": "Tool result",
+    "function": "Tool result",
+}
 TRANSCRIPT_TAIL = "Assistant:"
 
 
@@ -65,8 +69,11 @@ def usage_of(metrics: Mapping[str, Any] | None, request: ChatRequest, text: str)
     pt, ct = m.get("input_token_count"), m.get("output_token_count")
     if isinstance(pt, int) and isinstance(ct, int):
         return Usage(prompt_tokens=pt, completion_tokens=ct)
-    return Usage(prompt_tokens=estimate_prompt_tokens(request),
-                 completion_tokens=estimate_text_tokens(text), estimated=True)
+    return Usage(
+        prompt_tokens=estimate_prompt_tokens(request),
+        completion_tokens=estimate_text_tokens(text),
+        estimated=True,
+    )
 
 
 def finish_of(usage: Usage, request: ChatRequest) -> FinishReason:

@@ -53,17 +53,26 @@ class VertexProvider:
         self.name = name
         self.model = model
         self.capabilities = capabilities or Capabilities(
-            tools=True, json_mode=True, embeddings=is_embedding_model(model))
+            tools=True, json_mode=True, embeddings=is_embedding_model(model)
+        )
         self._ids = ids or RandomIds()
         self._http = httpx.AsyncClient(
             transport=transport,
-            limits=httpx.Limits(max_connections=max_connections,
-                                max_keepalive_connections=max_connections))
+            limits=httpx.Limits(
+                max_connections=max_connections, max_keepalive_connections=max_connections
+            ),
+        )
         self._client = genai.Client(
-            vertexai=True, project=project, location=location, credentials=credentials,
+            vertexai=True,
+            project=project,
+            location=location,
+            credentials=credentials,
             http_options=types.HttpOptions(
-                base_url=base_url, httpx_async_client=self._http,
-                retry_options=types.HttpRetryOptions(attempts=1)))
+                base_url=base_url,
+                httpx_async_client=self._http,
+                retry_options=types.HttpRetryOptions(attempts=1),
+            ),
+        )
 
     # ---- seams -----------------------------------------------------------------------------
     def _new_id(self) -> str:
@@ -76,11 +85,13 @@ class VertexProvider:
         return types.HttpOptions(
             timeout=max(1, int(first * 1000)),
             headers={"X-Server-Timeout": str(max(1, math.ceil(options.total_timeout)))},
-            retry_options=types.HttpRetryOptions(attempts=1))
+            retry_options=types.HttpRetryOptions(attempts=1),
+        )
 
     def _timed_out(self) -> ProviderError:
-        return ProviderError(FailureKind.TIMEOUT, f"backend '{self.name}' timed out",
-                             backend=self.name)
+        return ProviderError(
+            FailureKind.TIMEOUT, f"backend '{self.name}' timed out", backend=self.name
+        )
 
     # ---- calls -----------------------------------------------------------------------------
     async def complete(self, request: ChatRequest, options: CallOptions) -> ChatResult:
@@ -89,7 +100,8 @@ class VertexProvider:
         try:
             async with asyncio.timeout(options.total_timeout):
                 response = await self._client.aio.models.generate_content(
-                    model=self.model, contents=call.contents, config=call.config)
+                    model=self.model, contents=call.contents, config=call.config
+                )
         except TimeoutError:
             raise self._timed_out() from None
         except Exception as exc:
@@ -97,9 +109,11 @@ class VertexProvider:
         try:
             return to_result(response, self.model, self._new_id)
         except Exception:
-            raise ProviderError(FailureKind.PROVIDER,
-                                f"backend '{self.name}' gave an unreadable answer",
-                                backend=self.name) from None
+            raise ProviderError(
+                FailureKind.PROVIDER,
+                f"backend '{self.name}' gave an unreadable answer",
+                backend=self.name,
+            ) from None
 
     async def stream(self, request: ChatRequest, options: CallOptions) -> AsyncIterator[ChatChunk]:
         require_capabilities(self, request)
@@ -108,7 +122,8 @@ class VertexProvider:
         try:
             async with asyncio.timeout_at(deadline):
                 responses = await self._client.aio.models.generate_content_stream(
-                    model=self.model, contents=call.contents, config=call.config)
+                    model=self.model, contents=call.contents, config=call.config
+                )
         except TimeoutError:
             raise self._timed_out() from None
         except Exception as exc:
@@ -130,11 +145,16 @@ class VertexProvider:
                 await aclose()
         if not mapper.finished:
             kind = FailureKind.INTERRUPTED if started else FailureKind.PROVIDER
-            raise ProviderError(kind, f"stream from backend '{self.name}' ended early",
-                                backend=self.name)
+            raise ProviderError(
+                kind, f"stream from backend '{self.name}' ended early", backend=self.name
+            )
 
-    async def _next(self, responses: AsyncIterator[types.GenerateContentResponse],
-                    deadline: float, started: bool) -> types.GenerateContentResponse | None:
+    async def _next(
+        self,
+        responses: AsyncIterator[types.GenerateContentResponse],
+        deadline: float,
+        started: bool,
+    ) -> types.GenerateContentResponse | None:
         """The next streamed response (None at the end), failures classified; once a chunk has
         been delivered every failure is INTERRUPTED (no fallback after the first chunk)."""
         try:
@@ -143,16 +163,20 @@ class VertexProvider:
         except StopAsyncIteration:
             return None
         except Exception as exc:
-            err = self._timed_out() if isinstance(exc, TimeoutError) else \
-                classify_exception(self.name, exc)
+            err = (
+                self._timed_out()
+                if isinstance(exc, TimeoutError)
+                else classify_exception(self.name, exc)
+            )
             if started:
-                raise ProviderError(FailureKind.INTERRUPTED,
-                                    f"stream from backend '{self.name}' was cut "
-                                    f"({err.kind.value})", backend=self.name) from None
+                raise ProviderError(
+                    FailureKind.INTERRUPTED,
+                    f"stream from backend '{self.name}' was cut ({err.kind.value})",
+                    backend=self.name,
+                ) from None
             raise err from None
 
-    async def embed(self, inputs: list[str],
-                    options: CallOptions) -> tuple[list[list[float]], int]:
+    async def embed(self, inputs: list[str], options: CallOptions) -> tuple[list[list[float]], int]:
         """Vectors for `inputs` (same order) and the prompt tokens Vertex counted."""
         if not inputs:
             return [], 0
@@ -170,8 +194,13 @@ class VertexProvider:
         try:
             async with asyncio.timeout(3.0):
                 await self._client.aio.models.get(
-                    model=self.model, config=types.GetModelConfig(http_options=types.HttpOptions(
-                        timeout=2000, retry_options=types.HttpRetryOptions(attempts=1))))
+                    model=self.model,
+                    config=types.GetModelConfig(
+                        http_options=types.HttpOptions(
+                            timeout=2000, retry_options=types.HttpRetryOptions(attempts=1)
+                        )
+                    ),
+                )
         except genai_errors.APIError as exc:
             return exc.code == 429  # throttled, but reachable with working credentials
         except Exception:
@@ -182,4 +211,3 @@ class VertexProvider:
         await self._client.aio.aclose()
         self._client.close()  # the SDK's idle sync client (no I/O beyond closing sockets)
         await self._http.aclose()
-

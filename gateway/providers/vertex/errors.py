@@ -16,9 +16,17 @@ from google.genai import errors as genai_errors
 
 from gateway.core.errors import FailureKind, ProviderError
 
-_CONTEXT_MARKERS = ("token count", "input token", "tokens exceeds", "too many tokens",
-                    "exceeds the maximum number of tokens", "context window", "context length",
-                    "input is too long", "maximum number of tokens")
+_CONTEXT_MARKERS = (
+    "token count",
+    "input token",
+    "tokens exceeds",
+    "too many tokens",
+    "exceeds the maximum number of tokens",
+    "context window",
+    "context length",
+    "input is too long",
+    "maximum number of tokens",
+)
 _RATE_STATUSES = frozenset({"RESOURCE_EXHAUSTED"})
 _TRANSIENT_STATUSES = frozenset({"UNAVAILABLE", "INTERNAL", "ABORTED", "UNKNOWN"})
 _TIMEOUT_STATUSES = frozenset({"DEADLINE_EXCEEDED"})
@@ -33,33 +41,56 @@ def classify_api_error(name: str, exc: genai_errors.APIError) -> ProviderError:
     status = (exc.status or "").upper() if isinstance(exc.status, str) else ""
     label = f"{code} {status}".strip()
     if code == 429 or status in _RATE_STATUSES:
-        return ProviderError(FailureKind.RATE_LIMIT, f"backend '{name}' is throttling ({label})",
-                             status=code or 429, retry_after=retry_after_of(exc), backend=name)
+        return ProviderError(
+            FailureKind.RATE_LIMIT,
+            f"backend '{name}' is throttling ({label})",
+            status=code or 429,
+            retry_after=retry_after_of(exc),
+            backend=name,
+        )
     if code in (401, 403) or status in _CREDENTIAL_STATUSES:
-        return ProviderError(FailureKind.CREDENTIAL,
-                             f"backend '{name}' refused the gateway's credentials ({label})",
-                             status=code, backend=name)
+        return ProviderError(
+            FailureKind.CREDENTIAL,
+            f"backend '{name}' refused the gateway's credentials ({label})",
+            status=code,
+            backend=name,
+        )
     if code in (408, 504) or status in _TIMEOUT_STATUSES:
-        return ProviderError(FailureKind.TIMEOUT, f"backend '{name}' timed out ({label})",
-                             status=code, backend=name)
+        return ProviderError(
+            FailureKind.TIMEOUT, f"backend '{name}' timed out ({label})", status=code, backend=name
+        )
     if code in (400, 413, 422) or status in _CALLER_STATUSES:
         message = (exc.message or "").lower() if isinstance(exc.message, str) else ""
         if any(m in message for m in _CONTEXT_MARKERS):
-            return ProviderError(FailureKind.CONTEXT_LENGTH,
-                                 f"the request is too long for backend '{name}' ({label})",
-                                 status=code, backend=name)
-        return ProviderError(FailureKind.CALLER,
-                             f"backend '{name}' rejected the request as invalid ({label})",
-                             status=code, backend=name)
+            return ProviderError(
+                FailureKind.CONTEXT_LENGTH,
+                f"the request is too long for backend '{name}' ({label})",
+                status=code,
+                backend=name,
+            )
+        return ProviderError(
+            FailureKind.CALLER,
+            f"backend '{name}' rejected the request as invalid ({label})",
+            status=code,
+            backend=name,
+        )
     if code == 404 or status == "NOT_FOUND":
-        return ProviderError(FailureKind.PROVIDER,
-                             f"backend '{name}' does not serve the configured model ({label})",
-                             status=code, backend=name)
+        return ProviderError(
+            FailureKind.PROVIDER,
+            f"backend '{name}' does not serve the configured model ({label})",
+            status=code,
+            backend=name,
+        )
     if code >= 500 or status in _TRANSIENT_STATUSES:
-        return ProviderError(FailureKind.TRANSIENT, f"backend '{name}' failed ({label})",
-                             status=code, backend=name)
-    return ProviderError(FailureKind.PROVIDER, f"backend '{name}' answered {label or 'oddly'}",
-                         status=code or None, backend=name)
+        return ProviderError(
+            FailureKind.TRANSIENT, f"backend '{name}' failed ({label})", status=code, backend=name
+        )
+    return ProviderError(
+        FailureKind.PROVIDER,
+        f"backend '{name}' answered {label or 'oddly'}",
+        status=code or None,
+        backend=name,
+    )
 
 
 def classify_exception(name: str, exc: BaseException) -> ProviderError:
@@ -71,17 +102,22 @@ def classify_exception(name: str, exc: BaseException) -> ProviderError:
     if isinstance(exc, httpx.TimeoutException | TimeoutError):
         return ProviderError(FailureKind.TIMEOUT, f"backend '{name}' timed out", backend=name)
     if isinstance(exc, httpx.ConnectError):
-        return ProviderError(FailureKind.UNREACHABLE, f"backend '{name}' is unreachable",
-                             backend=name)
+        return ProviderError(
+            FailureKind.UNREACHABLE, f"backend '{name}' is unreachable", backend=name
+        )
     if isinstance(exc, httpx.TransportError | ConnectionError | auth_exceptions.TransportError):
-        return ProviderError(FailureKind.TRANSIENT, f"connection to backend '{name}' failed",
-                             backend=name)
+        return ProviderError(
+            FailureKind.TRANSIENT, f"connection to backend '{name}' failed", backend=name
+        )
     if isinstance(exc, auth_exceptions.GoogleAuthError):
-        return ProviderError(FailureKind.CREDENTIAL,
-                             f"backend '{name}' could not obtain a Google access token",
-                             backend=name)
-    return ProviderError(FailureKind.PROVIDER, f"backend '{name}' gave an unreadable answer",
-                         backend=name)
+        return ProviderError(
+            FailureKind.CREDENTIAL,
+            f"backend '{name}' could not obtain a Google access token",
+            backend=name,
+        )
+    return ProviderError(
+        FailureKind.PROVIDER, f"backend '{name}' gave an unreadable answer", backend=name
+    )
 
 
 def retry_after_of(exc: genai_errors.APIError) -> float | None:

@@ -56,29 +56,37 @@ def _from_file(path: str) -> Credentials:
     kind = info.get("type") if isinstance(info, dict) else None
     if kind == "service_account":
         return service_account.Credentials.from_service_account_info(  # type: ignore[no-any-return,no-untyped-call]
-            info, scopes=list(SCOPES))
+            info, scopes=list(SCOPES)
+        )
     if kind == "authorized_user":
         return user_credentials.Credentials.from_authorized_user_info(  # type: ignore[no-any-return,no-untyped-call]
-            info, scopes=list(SCOPES))
+            info, scopes=list(SCOPES)
+        )
     raise ValueError("unsupported credentials file type")
 
 
-def resolve_credentials(credentials_env: str, env: Mapping[str, str], *,
-                        adc: AdcLoader = _adc, from_file: FileLoader = _from_file) -> Credentials:
+def resolve_credentials(
+    credentials_env: str,
+    env: Mapping[str, str],
+    *,
+    adc: AdcLoader = _adc,
+    from_file: FileLoader = _from_file,
+) -> Credentials:
     """Credentials for Vertex, or BackendDisabled saying what is missing (never a secret)."""
     from google.auth import exceptions as auth_exceptions
 
     path = env.get(credentials_env)
     if path:
         if not os.path.isfile(path):
-            raise BackendDisabled(f"{credentials_env} names a credentials file that does not "
-                                  "exist")
+            raise BackendDisabled(f"{credentials_env} names a credentials file that does not exist")
         try:
             return from_file(path)
         except (auth_exceptions.GoogleAuthError, ValueError, OSError):
-            raise BackendDisabled(f"the credentials file named by {credentials_env} could not "
-                                  "be loaded (expected a service-account or authorized-user "
-                                  "JSON file)") from None
+            raise BackendDisabled(
+                f"the credentials file named by {credentials_env} could not "
+                "be loaded (expected a service-account or authorized-user "
+                "JSON file)"
+            ) from None
     try:
         return adc()
     except auth_exceptions.GoogleAuthError:
@@ -86,8 +94,10 @@ def resolve_credentials(credentials_env: str, env: Mapping[str, str], *,
 
 
 def _no_credentials(credentials_env: str) -> str:
-    return (f"no Google credentials: set {credentials_env} to a service-account file or "
-            "configure Application Default Credentials")
+    return (
+        f"no Google credentials: set {credentials_env} to a service-account file or "
+        "configure Application Default Credentials"
+    )
 
 
 def adc_is_absent(environ: Mapping[str, str] | None = None) -> bool:
@@ -97,7 +107,8 @@ def adc_is_absent(environ: Mapping[str, str] | None = None) -> bool:
     if environ.get("GOOGLE_APPLICATION_CREDENTIALS"):
         return False
     config = environ.get("CLOUDSDK_CONFIG") or os.path.join(
-        os.path.expanduser("~"), ".config", "gcloud")
+        os.path.expanduser("~"), ".config", "gcloud"
+    )
     if os.path.exists(os.path.join(config, "application_default_credentials.json")):
         return False
     if environ.get("APPENGINE_RUNTIME") == "python27":
@@ -123,8 +134,9 @@ def access_token_credentials(spec: VertexBackend, env: Mapping[str, str]) -> Cre
         if spec.access_token_file:
             return token.from_file(spec.access_token_file)
     except (OSError, auth_exceptions.RefreshError):
-        raise BackendDisabled(f"no access token could be read from {spec.access_token_file} "
-                              "(access_token_file)") from None
+        raise BackendDisabled(
+            f"no access token could be read from {spec.access_token_file} (access_token_file)"
+        ) from None
     return None
 
 
@@ -143,19 +155,28 @@ def build(name: str, spec: VertexBackend, ctx: BuildContext) -> VertexProvider:
             raise BackendDisabled(_no_credentials(spec.credentials_env))
         if ctx.defer_blocking:
             env = dict(ctx.env)
-            raise BackendPending(PENDING, lambda: _build(
-                name, spec, ctx, resolve_credentials(spec.credentials_env, env)))
+            raise BackendPending(
+                PENDING,
+                lambda: _build(name, spec, ctx, resolve_credentials(spec.credentials_env, env)),
+            )
     return _build(name, spec, ctx, resolve_credentials(spec.credentials_env, ctx.env))
 
 
-def _build(name: str, spec: VertexBackend, ctx: BuildContext,
-           credentials: Credentials) -> VertexProvider:
+def _build(
+    name: str, spec: VertexBackend, ctx: BuildContext, credentials: Credentials
+) -> VertexProvider:
     from gateway.providers.vertex.adapter import VertexProvider
 
     return VertexProvider(
-        name, project=spec.project, location=spec.location, model=spec.model,
-        credentials=credentials, base_url=spec.base_url, transport=ctx.transport,
-        capabilities=_capabilities(spec))
+        name,
+        project=spec.project,
+        location=spec.location,
+        model=spec.model,
+        credentials=credentials,
+        base_url=spec.base_url,
+        transport=ctx.transport,
+        capabilities=_capabilities(spec),
+    )
 
 
 def _capabilities(spec: VertexBackend) -> Capabilities:
@@ -165,5 +186,10 @@ def _capabilities(spec: VertexBackend) -> Capabilities:
     caps = getattr(spec, "capabilities", None)
     if caps is None:
         return Capabilities(tools=True, json_mode=True, embeddings=embeddings)
-    return Capabilities(streaming=caps.streaming, tools=caps.tools, json_mode=caps.json_mode,
-                        embeddings=embeddings, context_length=caps.context_length)
+    return Capabilities(
+        streaming=caps.streaming,
+        tools=caps.tools,
+        json_mode=caps.json_mode,
+        embeddings=embeddings,
+        context_length=caps.context_length,
+    )

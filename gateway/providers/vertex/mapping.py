@@ -19,9 +19,11 @@ from google.genai import types
 from gateway.core.errors import FailureKind, ProviderError
 from gateway.core.types import ChatMessage, ChatRequest
 
-_TOOL_MODES = {"auto": types.FunctionCallingConfigMode.AUTO,
-               "required": types.FunctionCallingConfigMode.ANY,
-               "none": types.FunctionCallingConfigMode.NONE}
+_TOOL_MODES = {
+    "auto": types.FunctionCallingConfigMode.AUTO,
+    "required": types.FunctionCallingConfigMode.ANY,
+    "none": types.FunctionCallingConfigMode.NONE,
+}
 
 _GEMINI_MAJOR = re.compile(r"^gemini-(\d+)")
 # bytes whose url-safe base64 form (the SDK's encoding) is the sentinel string itself
@@ -36,8 +38,9 @@ class VertexCall:
     config: types.GenerateContentConfig
 
 
-def to_vertex(request: ChatRequest, http_options: types.HttpOptions | None = None, *,
-              model: str = "") -> VertexCall:
+def to_vertex(
+    request: ChatRequest, http_options: types.HttpOptions | None = None, *, model: str = ""
+) -> VertexCall:
     system: list[str] = []
     contents: list[types.Content] = []
     call_names = _call_names(request.messages)
@@ -85,17 +88,28 @@ def _turn(message: ChatMessage, call_names: dict[str, str]) -> tuple[str, list[t
     if message.role == "assistant":
         parts = _text_parts(message)
         for tc in message.tool_calls or ():
-            parts.append(types.Part(function_call=types.FunctionCall(
-                name=tc.function.name, args=_args(tc.function.arguments))))
+            parts.append(
+                types.Part(
+                    function_call=types.FunctionCall(
+                        name=tc.function.name, args=_args(tc.function.arguments)
+                    )
+                )
+            )
         return "model", parts
     if message.role in ("tool", "function"):
         name = call_names.get(message.tool_call_id or "") or message.name
         if not name:
-            raise ProviderError(FailureKind.CALLER,
-                                "a tool result refers to a tool call id that is not in the "
-                                "conversation")
-        return "user", [types.Part(function_response=types.FunctionResponse(
-            name=name, response=_result(message.text())))]
+            raise ProviderError(
+                FailureKind.CALLER,
+                "a tool result refers to a tool call id that is not in the conversation",
+            )
+        return "user", [
+            types.Part(
+                function_response=types.FunctionResponse(
+                    name=name, response=_result(message.text())
+                )
+            )
+        ]
     return "user", _text_parts(message)
 
 
@@ -107,8 +121,10 @@ def _text_parts(message: ChatMessage) -> list[types.Part]:
     parts: list[types.Part] = []
     for p in message.content:
         if p.type != "text":
-            raise ProviderError(FailureKind.UNSUPPORTED,
-                                f"content parts of type '{p.type}' are not supported for Vertex")
+            raise ProviderError(
+                FailureKind.UNSUPPORTED,
+                f"content parts of type '{p.type}' are not supported for Vertex",
+            )
         if p.text:
             parts.append(types.Part(text=p.text))
     return parts
@@ -120,8 +136,9 @@ def _args(arguments: str) -> dict[str, Any]:
     try:
         value = json.loads(arguments)
     except ValueError:
-        raise ProviderError(FailureKind.CALLER,
-                            "tool call arguments in the conversation are not valid JSON") from None
+        raise ProviderError(
+            FailureKind.CALLER, "tool call arguments in the conversation are not valid JSON"
+        ) from None
     return value if isinstance(value, dict) else {"value": value}
 
 
@@ -135,8 +152,9 @@ def _result(text: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {"content": value}
 
 
-def _config(request: ChatRequest, system: list[str],
-            http_options: types.HttpOptions | None) -> types.GenerateContentConfig:
+def _config(
+    request: ChatRequest, system: list[str], http_options: types.HttpOptions | None
+) -> types.GenerateContentConfig:
     cfg = types.GenerateContentConfig(
         system_instruction="\n\n".join(system) if system else None,
         temperature=request.temperature,
@@ -152,10 +170,18 @@ def _config(request: ChatRequest, system: list[str],
     if request.frequency_penalty is not None:
         cfg.frequency_penalty = request.frequency_penalty
     if request.tools:
-        cfg.tools = [types.Tool(function_declarations=[
-            types.FunctionDeclaration(name=t.function.name, description=t.function.description,
-                                      parameters_json_schema=t.function.parameters)
-            for t in request.tools])]
+        cfg.tools = [
+            types.Tool(
+                function_declarations=[
+                    types.FunctionDeclaration(
+                        name=t.function.name,
+                        description=t.function.description,
+                        parameters_json_schema=t.function.parameters,
+                    )
+                    for t in request.tools
+                ]
+            )
+        ]
         cfg.tool_config = _tool_config(request.tool_choice)
     _response_format(request, cfg)
     return cfg
@@ -172,8 +198,11 @@ def _tool_config(choice: str | dict[str, Any] | None) -> types.ToolConfig | None
     name = (choice.get("function") or {}).get("name")
     if not isinstance(name, str) or not name:
         raise ProviderError(FailureKind.CALLER, "tool_choice must name a function")
-    return types.ToolConfig(function_calling_config=types.FunctionCallingConfig(
-        mode=types.FunctionCallingConfigMode.ANY, allowed_function_names=[name]))
+    return types.ToolConfig(
+        function_calling_config=types.FunctionCallingConfig(
+            mode=types.FunctionCallingConfigMode.ANY, allowed_function_names=[name]
+        )
+    )
 
 
 def _response_format(request: ChatRequest, cfg: types.GenerateContentConfig) -> None:

@@ -61,18 +61,18 @@ def usage_of(response: types.GenerateContentResponse) -> Usage | None:
     meta = response.usage_metadata
     if meta is None or (meta.prompt_token_count is None and meta.candidates_token_count is None):
         return None
-    return Usage(prompt_tokens=meta.prompt_token_count or 0,
-                 completion_tokens=(meta.candidates_token_count or 0)
-                 + (meta.thoughts_token_count or 0),
-                 cached_tokens=meta.cached_content_token_count or 0)
+    return Usage(
+        prompt_tokens=meta.prompt_token_count or 0,
+        completion_tokens=(meta.candidates_token_count or 0) + (meta.thoughts_token_count or 0),
+        cached_tokens=meta.cached_content_token_count or 0,
+    )
 
 
 def text_of(response: types.GenerateContentResponse) -> str:
     return "".join(p.text for p in _parts(response) if p.text and not p.thought)
 
 
-def calls_of(response: types.GenerateContentResponse,
-             new_id: NewId) -> list[tuple[str, str, str]]:
+def calls_of(response: types.GenerateContentResponse, new_id: NewId) -> list[tuple[str, str, str]]:
     """(id, name, JSON arguments) for every functionCall part."""
     out: list[tuple[str, str, str]] = []
     for part in _parts(response):
@@ -93,9 +93,13 @@ def to_result(response: types.GenerateContentResponse, model: str, new_id: NewId
     finish = finish_of(response, bool(calls))
     if finish is None:  # a whole answer with no reason given: treat like Vertex's STOP
         finish = "tool_calls" if calls else "stop"
-    return ChatResult(text=text if text or not calls else None, finish_reason=finish,
-                      usage=usage_of(response), model=response.model_version or model,
-                      tool_calls=calls)
+    return ChatResult(
+        text=text if text or not calls else None,
+        finish_reason=finish,
+        usage=usage_of(response),
+        model=response.model_version or model,
+        tool_calls=calls,
+    )
 
 
 class ChunkMapper:

@@ -26,7 +26,8 @@ class AccessTokenCredentials(credentials.Credentials):
         token = self._read().strip()
         if not token:
             raise exceptions.RefreshError(  # type: ignore[no-untyped-call]
-                "the access token is empty")
+                "the access token is empty"
+            )
         self.token = token
         if self._reread_s is not None:
             # google-auth compares expiry with a naive UTC clock

@@ -49,8 +49,9 @@ def overlap(paths: Iterable[Path], train: set[str]) -> tuple[int, int]:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if not args:
-        print("usage: python -m gateway.sensitivity.training.overlap SET.jsonl ...",
-              file=sys.stderr)
+        print(
+            "usage: python -m gateway.sensitivity.training.overlap SET.jsonl ...", file=sys.stderr
+        )
         return 2
     train = training_sentences()
     shared, total = overlap([Path(a) for a in args], train)

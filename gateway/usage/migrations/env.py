@@ -26,8 +26,11 @@ config = context.config
 def run() -> None:
     connection = config.attributes.get("connection")
     if connection is not None:
-        context.configure(connection=connection, target_metadata=target_metadata,
-                          render_as_batch=connection.dialect.name == "sqlite")
+        context.configure(
+            connection=connection,
+            target_metadata=target_metadata,
+            render_as_batch=connection.dialect.name == "sqlite",
+        )
         with context.begin_transaction():
             context.run_migrations()
         return
@@ -36,8 +39,11 @@ def run() -> None:
         raise RuntimeError("no connection and no sqlalchemy.url for the ledger migrations")
     engine = create_engine(url)
     with engine.connect() as conn:
-        context.configure(connection=conn, target_metadata=target_metadata,
-                          render_as_batch=conn.dialect.name == "sqlite")
+        context.configure(
+            connection=conn,
+            target_metadata=target_metadata,
+            render_as_batch=conn.dialect.name == "sqlite",
+        )
         with context.begin_transaction():
             context.run_migrations()
     engine.dispose()

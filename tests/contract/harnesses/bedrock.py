@@ -24,30 +24,35 @@ REGION = "eu-central-1"
 ACCESS_KEY = "AKIDEXAMPLE"
 SECRET_KEY = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
 # an inference-profile ARN: its ':' and '/' must arrive URL-encoded in one path segment
-MODEL = ("arn:aws:bedrock:eu-central-1:123456789012:inference-profile/"
-         "eu.anthropic.claude-3-haiku-20240307-v1:0")
+MODEL = (
+    "arn:aws:bedrock:eu-central-1:123456789012:inference-profile/"
+    "eu.anthropic.claude-3-haiku-20240307-v1:0"
+)
 
 
 @cache  # one session per test run: loading the service model costs ~0.2 s per session
 def fake_session() -> boto3.Session:
-    return boto3.Session(aws_access_key_id=ACCESS_KEY, aws_secret_access_key=SECRET_KEY,
-                         region_name=REGION)
+    return boto3.Session(
+        aws_access_key_id=ACCESS_KEY, aws_secret_access_key=SECRET_KEY, region_name=REGION
+    )
 
 
 def make_provider(url: str, model: str = MODEL, max_concurrency: int = 8) -> BedrockProvider:
     session = fake_session()
 
     def client(config: Config) -> Any:
-        return session.client("bedrock-runtime", region_name=REGION, endpoint_url=url,
-                              config=config)
+        return session.client(
+            "bedrock-runtime", region_name=REGION, endpoint_url=url, config=config
+        )
 
-    return BedrockProvider("bedrock", model, client_factory=client,
-                           max_concurrency=max_concurrency)
+    return BedrockProvider("bedrock", model, client_factory=client, max_concurrency=max_concurrency)
 
 
-_AUTH = re.compile(r"AWS4-HMAC-SHA256 Credential=(?P<key>[^/]+)/(?P<date>\d{8})/"
-                   r"(?P<region>[^/]+)/(?P<service>[^/]+)/aws4_request, "
-                   r"SignedHeaders=(?P<signed>[^,]+), Signature=(?P<sig>[0-9a-f]{64})$")
+_AUTH = re.compile(
+    r"AWS4-HMAC-SHA256 Credential=(?P<key>[^/]+)/(?P<date>\d{8})/"
+    r"(?P<region>[^/]+)/(?P<service>[^/]+)/aws4_request, "
+    r"SignedHeaders=(?P<signed>[^,]+), Signature=(?P<sig>[0-9a-f]{64})$"
+)
 
 
 def verify_sigv4(sent: Logged, raw_path: str, secret: str = SECRET_KEY) -> re.Match[str]:
@@ -57,8 +62,12 @@ def verify_sigv4(sent: Logged, raw_path: str, secret: str = SECRET_KEY) -> re.Ma
     assert match is not None, sent.headers.get("authorization")
     signed = match["signed"].split(";")
     assert {"host", "x-amz-date"} <= set(signed), signed
-    aws_request = AWSRequest(method=sent.method, url=f"http://{sent.headers['host']}{raw_path}",
-                             data=sent.body, headers={h: sent.headers[h] for h in signed})
+    aws_request = AWSRequest(
+        method=sent.method,
+        url=f"http://{sent.headers['host']}{raw_path}",
+        data=sent.body,
+        headers={h: sent.headers[h] for h in signed},
+    )
     aws_request.context["timestamp"] = sent.headers["x-amz-date"]
     signer = SigV4Auth(Credentials(match["key"], secret), match["service"], match["region"])
     string_to_sign = signer.string_to_sign(aws_request, signer.canonical_request(aws_request))
@@ -71,7 +80,7 @@ def check_sent(sent: Logged, request: ChatRequest) -> None:
     assert sent.path.startswith(prefix), sent.path
     op = "/converse-stream" if request.stream else "/converse"
     assert sent.path.endswith(op), sent.path
-    assert unquote(sent.path[len(prefix):-len(op)]) == MODEL
+    assert unquote(sent.path[len(prefix) : -len(op)]) == MODEL
     raw_path = prefix + quote(MODEL, safe="~") + op  # botocore's encoding of a URI label
     auth = verify_sigv4(sent, raw_path)
     assert (auth["key"], auth["region"], auth["service"]) == (ACCESS_KEY, REGION, "bedrock")
@@ -89,5 +98,10 @@ def check_sent(sent: Logged, request: ChatRequest) -> None:
     assert config.get("stopSequences", []) == request.stop_list
 
 
-HARNESS = HarnessSpec(name="bedrock", app_factory=build_app, make_provider=make_provider,
-                      tools=True, check_sent=check_sent)
+HARNESS = HarnessSpec(
+    name="bedrock",
+    app_factory=build_app,
+    make_provider=make_provider,
+    tools=True,
+    check_sent=check_sent,
+)

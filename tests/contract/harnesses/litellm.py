@@ -13,8 +13,9 @@ from tests.contract.harness import HarnessSpec
 
 
 def _make(url: str) -> LiteLLMProvider:
-    return LiteLLMProvider("litellm", "openai/emulated-model", api_base=url + "/v1",
-                           api_key="test-key")
+    return LiteLLMProvider(
+        "litellm", "openai/emulated-model", api_base=url + "/v1", api_key="test-key"
+    )
 
 
 def _check(sent: Logged, request: ChatRequest) -> None:
@@ -36,7 +37,11 @@ def _check(sent: Logged, request: ChatRequest) -> None:
 
 _MISSING = importlib.util.find_spec("litellm") is None
 
-HARNESS = HarnessSpec(name="litellm", app_factory=build_app, make_provider=_make, tools=True,
-                      check_sent=_check,
-                      skip_reason="litellm is not installed (optional extra)" if _MISSING
-                      else None)
+HARNESS = HarnessSpec(
+    name="litellm",
+    app_factory=build_app,
+    make_provider=_make,
+    tools=True,
+    check_sent=_check,
+    skip_reason="litellm is not installed (optional extra)" if _MISSING else None,
+)

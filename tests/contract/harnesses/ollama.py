@@ -30,5 +30,6 @@ def _check(sent: Logged, request: ChatRequest) -> None:
     assert "max_tokens" not in body and "temperature" not in body
 
 
-HARNESS = HarnessSpec(name="ollama", app_factory=build_app, make_provider=_make,
-                      tools=True, check_sent=_check)
+HARNESS = HarnessSpec(
+    name="ollama", app_factory=build_app, make_provider=_make, tools=True, check_sent=_check
+)

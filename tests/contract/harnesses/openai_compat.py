@@ -26,5 +26,6 @@ def _check(sent: Logged, request: ChatRequest) -> None:
     assert "metadata" not in body and "user" not in body
 
 
-HARNESS = HarnessSpec(name="openai_compat", app_factory=build_app, make_provider=_make,
-                      tools=True, check_sent=_check)
+HARNESS = HarnessSpec(
+    name="openai_compat", app_factory=build_app, make_provider=_make, tools=True, check_sent=_check
+)

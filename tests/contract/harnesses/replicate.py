@@ -10,8 +10,9 @@ TOKEN = "r8_contract_token"
 
 
 def _make(url: str) -> ReplicateProvider:
-    return ReplicateProvider("replicate", "meta/meta-llama-3-8b-instruct", TOKEN, base_url=url,
-                             poll_interval=0.05)
+    return ReplicateProvider(
+        "replicate", "meta/meta-llama-3-8b-instruct", TOKEN, base_url=url, poll_interval=0.05
+    )
 
 
 def _check(sent: Logged, request: ChatRequest) -> None:
@@ -35,5 +36,11 @@ def _check(sent: Logged, request: ChatRequest) -> None:
         assert inp["stop_sequences"] == ",".join(request.stop_list)
 
 
-HARNESS = HarnessSpec(name="replicate", app_factory=build_app, make_provider=_make,
-                      tools=False, check_sent=_check, stream_usage_exact=True)
+HARNESS = HarnessSpec(
+    name="replicate",
+    app_factory=build_app,
+    make_provider=_make,
+    tools=False,
+    check_sent=_check,
+    stream_usage_exact=True,
+)

@@ -17,8 +17,14 @@ TOKEN = "test-token"
 
 
 def _make(url: str) -> VertexProvider:
-    return VertexProvider("vertex", project=PROJECT, location=LOCATION, model=MODEL,
-                          credentials=Credentials(token=TOKEN), base_url=url)
+    return VertexProvider(
+        "vertex",
+        project=PROJECT,
+        location=LOCATION,
+        model=MODEL,
+        credentials=Credentials(token=TOKEN),
+        base_url=url,
+    )
 
 
 def _check(sent: Logged, request: ChatRequest) -> None:
@@ -41,5 +47,6 @@ def _check(sent: Logged, request: ChatRequest) -> None:
     assert "metadata" not in body and "user" not in body and "model" not in body
 
 
-HARNESS = HarnessSpec(name="vertex", app_factory=build_app, make_provider=_make, tools=True,
-                      check_sent=_check)
+HARNESS = HarnessSpec(
+    name="vertex", app_factory=build_app, make_provider=_make, tools=True, check_sent=_check
+)

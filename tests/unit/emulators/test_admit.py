@@ -20,7 +20,8 @@ APPS: list[tuple[Callable[[EmulatorState], Starlette], str, str]] = [
 
 @pytest.mark.parametrize(("build", "path", "message"), APPS)
 def test_bad_json_is_logged_and_answered_in_the_vendors_shape(
-        build: Callable[[EmulatorState], Starlette], path: str, message: str) -> None:
+    build: Callable[[EmulatorState], Starlette], path: str, message: str
+) -> None:
     state = EmulatorState()
     response = TestClient(build(state)).post(path, content=b"{not json")
     assert response.status_code == 400
@@ -30,7 +31,8 @@ def test_bad_json_is_logged_and_answered_in_the_vendors_shape(
 
 @pytest.mark.parametrize(("build", "path", "message"), APPS)
 def test_the_modes_failure_comes_before_the_body(
-        build: Callable[[EmulatorState], Starlette], path: str, message: str) -> None:
+    build: Callable[[EmulatorState], Starlette], path: str, message: str
+) -> None:
     state = EmulatorState(mode=Mode(kind="status", status=503, times=1))
     client = TestClient(build(state))
     assert client.post(path, content=b"{not json").status_code == 503

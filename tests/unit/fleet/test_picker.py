@@ -12,14 +12,16 @@ PROMPT = 1100
 
 
 def _views(**over: dict[str, object]) -> list[NodeView]:
-    base = [NodeView("a", prefill_tok_s=8000), NodeView("b", prefill_tok_s=8000),
-            NodeView("c", prefill_tok_s=8000)]
+    base = [
+        NodeView("a", prefill_tok_s=8000),
+        NodeView("b", prefill_tok_s=8000),
+        NodeView("c", prefill_tok_s=8000),
+    ]
     return [replace(v, **over.get(v.name, {})) for v in base]  # type: ignore[arg-type]
 
 
 def test_filters_give_a_reason_for_every_dropped_node() -> None:
-    views = _views(a={"healthy": False}, b={"context_length": 1024},
-                   c={"model_loaded": False})
+    views = _views(a={"healthy": False}, b={"context_length": 1024}, c={"model_loaded": False})
     got = pick(views, BLOCKS, PROMPT, 256)
     assert got.node is None and got.order == ()
     reasons = dict(got.dropped)
@@ -40,8 +42,9 @@ def test_affinity_yields_to_a_long_queue() -> None:
 
 
 def test_bounded_load_keeps_a_hot_prefix_from_swamping_its_node() -> None:
-    views = _views(a={"cached_tokens": 1000, "in_flight": 6}, b={"in_flight": 1},
-                   c={"in_flight": 1})
+    views = _views(
+        a={"cached_tokens": 1000, "in_flight": 6}, b={"in_flight": 1}, c={"in_flight": 1}
+    )
     assert load_bound(views[0], views, 1.25) == 4  # ceil(1.25 * 9 / 3)
     got = pick(views, BLOCKS, PROMPT, 256)
     assert got.node in {"b", "c"}
@@ -81,11 +84,18 @@ def test_engine_waiting_counts_when_geçit_sent_nothing_there() -> None:
 def test_prefix_blocks_chain_and_the_index_forgets_least_recent_first() -> None:
     system = ("system", "Sen bir hastane asistanısın. " * 40)
     turn1 = prefix_blocks([system, ("user", "Randevu almak istiyorum.")])
-    turn2 = prefix_blocks([system, ("user", "Randevu almak istiyorum."),
-                           ("assistant", "Hangi bölüm?"), ("user", "Kardiyoloji.")])
-    other = prefix_blocks([("system", "Sen bir hukuk asistanısın."),
-                           ("user", "Randevu almak istiyorum.")])
-    assert turn2[:len(turn1)] == turn1 and len(turn2) == len(turn1) + 2
+    turn2 = prefix_blocks(
+        [
+            system,
+            ("user", "Randevu almak istiyorum."),
+            ("assistant", "Hangi bölüm?"),
+            ("user", "Kardiyoloji."),
+        ]
+    )
+    other = prefix_blocks(
+        [("system", "Sen bir hukuk asistanısın."), ("user", "Randevu almak istiyorum.")]
+    )
+    assert turn2[: len(turn1)] == turn1 and len(turn2) == len(turn1) + 2
     assert other[0].key != turn1[0].key and other[1].key != turn1[-1].key
     held = sum(b.tokens for b in turn1)
     index = PrefixIndex({"a": held + 5, "b": 10_000})

@@ -94,25 +94,54 @@ llamacpp:requests_deferred 1
 
 # llama.cpp server /slots: current servers say `is_processing`; older ones `state` (0 idle)
 SLOTS_NEW = [
-    {"id": 0, "id_task": 17, "n_ctx": 8192, "speculative": False, "is_processing": True,
-     "params": {"n_predict": -1, "temperature": 0.8}, "next_token": {"has_next_token": True}},
-    {"id": 1, "id_task": -1, "n_ctx": 8192, "speculative": False, "is_processing": False,
-     "params": {"n_predict": -1, "temperature": 0.8}, "next_token": {"has_next_token": True}},
+    {
+        "id": 0,
+        "id_task": 17,
+        "n_ctx": 8192,
+        "speculative": False,
+        "is_processing": True,
+        "params": {"n_predict": -1, "temperature": 0.8},
+        "next_token": {"has_next_token": True},
+    },
+    {
+        "id": 1,
+        "id_task": -1,
+        "n_ctx": 8192,
+        "speculative": False,
+        "is_processing": False,
+        "params": {"n_predict": -1, "temperature": 0.8},
+        "next_token": {"has_next_token": True},
+    },
 ]
-SLOTS_OLD = [{"id": 0, "task_id": 3, "state": 1, "n_ctx": 4096, "model": "smollm2"},
-             {"id": 1, "task_id": -1, "state": 0, "n_ctx": 4096, "model": "smollm2"},
-             {"id": 2, "task_id": 9, "state": 1, "n_ctx": 4096, "model": "smollm2"},
-             {"id": 3, "task_id": -1, "state": 0, "n_ctx": 4096, "model": "smollm2"}]
+SLOTS_OLD = [
+    {"id": 0, "task_id": 3, "state": 1, "n_ctx": 4096, "model": "smollm2"},
+    {"id": 1, "task_id": -1, "state": 0, "n_ctx": 4096, "model": "smollm2"},
+    {"id": 2, "task_id": 9, "state": 1, "n_ctx": 4096, "model": "smollm2"},
+    {"id": 3, "task_id": -1, "state": 0, "n_ctx": 4096, "model": "smollm2"},
+]
 
 # Ollama GET /api/ps
-OLLAMA_PS = {"models": [{
-    "name": "llama3.1:8b", "model": "llama3.1:8b", "size": 6654289920,
-    "digest": "46e0c10c039e019119339687c3c1757cc81b9da49709a3b3924863ba87ca666e",
-    "details": {"parent_model": "", "format": "gguf", "family": "llama",
-                "families": ["llama"], "parameter_size": "8.0B",
-                "quantization_level": "Q4_K_M"},
-    "expires_at": "2025-06-04T14:38:31.83753-07:00", "size_vram": 6654289920,
-    "context_length": 8192}]}
+OLLAMA_PS = {
+    "models": [
+        {
+            "name": "llama3.1:8b",
+            "model": "llama3.1:8b",
+            "size": 6654289920,
+            "digest": "46e0c10c039e019119339687c3c1757cc81b9da49709a3b3924863ba87ca666e",
+            "details": {
+                "parent_model": "",
+                "format": "gguf",
+                "family": "llama",
+                "families": ["llama"],
+                "parameter_size": "8.0B",
+                "quantization_level": "Q4_K_M",
+            },
+            "expires_at": "2025-06-04T14:38:31.83753-07:00",
+            "size_vram": 6654289920,
+            "context_length": 8192,
+        }
+    ]
+}
 
 
 def test_vllm_v1_exposition() -> None:
@@ -130,15 +159,18 @@ def test_vllm_older_gpu_cache_usage_name() -> None:
 
 
 def test_vllm_prefers_the_current_kv_name_when_both_are_served() -> None:
-    both = VLLM_V1 + ('# TYPE vllm:gpu_cache_usage_perc gauge\n'
-                      'vllm:gpu_cache_usage_perc{engine="0",model_name="m"} 0.99\n')
+    both = VLLM_V1 + (
+        "# TYPE vllm:gpu_cache_usage_perc gauge\n"
+        'vllm:gpu_cache_usage_perc{engine="0",model_name="m"} 0.99\n'
+    )
     assert parse_vllm_metrics(both).kv_usage == 0.4375
 
 
 def test_vllm_without_scheduler_metrics_is_an_error() -> None:
     with pytest.raises(SignalParseError):
-        parse_vllm_metrics("# TYPE process_cpu_seconds_total counter\n"
-                           "process_cpu_seconds_total 1.0\n")
+        parse_vllm_metrics(
+            "# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total 1.0\n"
+        )
     with pytest.raises(SignalParseError):
         parse_vllm_metrics("this is { not prometheus\n")
 
@@ -151,8 +183,7 @@ def test_llamacpp_metrics() -> None:
 
 def test_llamacpp_slots_current_and_older_servers() -> None:
     new = parse_llamacpp_slots(SLOTS_NEW)
-    assert (new.running, new.slots_total, new.context_length, new.kv_usage) == (
-        1.0, 2, 8192, 0.5)
+    assert (new.running, new.slots_total, new.context_length, new.kv_usage) == (1.0, 2, 8192, 0.5)
     old = parse_llamacpp_slots(SLOTS_OLD)
     assert (old.running, old.slots_total, old.context_length) == (2.0, 4, 4096)
     with pytest.raises(SignalParseError):
@@ -166,9 +197,14 @@ def test_llamacpp_metrics_override_slot_estimates() -> None:
 
 def test_ollama_ps_loaded_model_and_tag() -> None:
     assert parse_ollama_ps(OLLAMA_PS, "llama3.1:8b") == NodeSignals(
-        model_loaded=True, context_length=8192)
+        model_loaded=True, context_length=8192
+    )
     assert parse_ollama_ps(OLLAMA_PS, "qwen2.5:7b").model_loaded is False
-    assert parse_ollama_ps({"models": [{"name": "phi3:latest", "model": "phi3:latest"}]},
-                           "phi3").model_loaded is True
+    assert (
+        parse_ollama_ps(
+            {"models": [{"name": "phi3:latest", "model": "phi3:latest"}]}, "phi3"
+        ).model_loaded
+        is True
+    )
     with pytest.raises(SignalParseError):
         parse_ollama_ps([], "phi3")

@@ -22,8 +22,12 @@ SYSTEM = " ".join(f"kural{i}" for i in range(400))  # ~25 blocks of shared syste
 
 def _chat(client: openai.OpenAI, user: str) -> tuple[str, int]:
     stream = client.chat.completions.create(
-        model="m", max_tokens=6, stream=True, stream_options={"include_usage": True},
-        messages=[{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}])
+        model="m",
+        max_tokens=6,
+        stream=True,
+        stream_options={"include_usage": True},
+        messages=[{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}],
+    )
     text, cached = "", -1
     for chunk in stream:
         if chunk.choices:
@@ -36,8 +40,7 @@ def _chat(client: openai.OpenAI, user: str) -> tuple[str, int]:
 
 
 def _samples(text: str) -> dict[str, float]:
-    return {s.name: s.value for fam in text_string_to_metric_families(text)
-            for s in fam.samples}
+    return {s.name: s.value for fam in text_string_to_metric_families(text) for s in fam.samples}
 
 
 def test_streams_through_the_sdk_and_serves_vllm_metrics() -> None:
@@ -56,19 +59,25 @@ def test_streams_through_the_sdk_and_serves_vllm_metrics() -> None:
     assert m["vllm:prefix_cache_queries_total"] >= 2 * 400
     assert m["vllm:generation_tokens_total"] == 12
     assert m["vllm:time_to_first_token_seconds_count"] == 2
-    assert m['vllm:time_to_first_token_seconds_bucket'] == 2  # the +Inf bucket, last read
+    assert m["vllm:time_to_first_token_seconds_bucket"] == 2  # the +Inf bucket, last read
 
 
 def test_busy_node_reports_running_and_waiting_to_the_scraper() -> None:
     async def scenario(url: str) -> tuple[float | None, float | None, float | None]:
         async with httpx.AsyncClient() as http:
-            body = {"model": "m", "max_tokens": 400, "messages": [
-                {"role": "user", "content": " ".join(f"w{i}" for i in range(3000))}]}
-            calls = [asyncio.create_task(http.post(url + "/v1/chat/completions", json=body,
-                                                   timeout=30)) for _ in range(3)]
+            body = {
+                "model": "m",
+                "max_tokens": 400,
+                "messages": [{"role": "user", "content": " ".join(f"w{i}" for i in range(3000))}],
+            }
+            calls = [
+                asyncio.create_task(http.post(url + "/v1/chat/completions", json=body, timeout=30))
+                for _ in range(3)
+            ]
             await asyncio.sleep(0.3)
-            scraper = EngineScraper([NodeTarget("n1", "vllm", url + "/v1")], http,
-                                    clock=lambda: 0.0)
+            scraper = EngineScraper(
+                [NodeTarget("n1", "vllm", url + "/v1")], http, clock=lambda: 0.0
+            )
             await scraper.scrape_all()
             got = scraper.signals("n1")
             for c in calls:
@@ -85,8 +94,12 @@ def test_busy_node_reports_running_and_waiting_to_the_scraper() -> None:
 
 
 def test_cli_refuses_an_unknown_profile_in_one_line() -> None:
-    proc = subprocess.run([sys.executable, "-m", "gateway", "emulate", "vllm", "--profile",
-                           "tpu-9000"], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "gateway", "emulate", "vllm", "--profile", "tpu-9000"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "--profile" in proc.stderr
 
@@ -99,8 +112,10 @@ def test_scraper_ages_out_and_marks_a_silent_node_unhealthy(stale_after: float) 
         async with httpx.AsyncClient() as http:
             scraper = EngineScraper(
                 [NodeTarget("up", "vllm", url), NodeTarget("down", "vllm", "http://127.0.0.1:9")],
-                http, clock=lambda: now[0],
-                config=ScraperConfig(max_age_s=stale_after, unhealthy_after=2, timeout_s=0.5))
+                http,
+                clock=lambda: now[0],
+                config=ScraperConfig(max_age_s=stale_after, unhealthy_after=2, timeout_s=0.5),
+            )
             await scraper.scrape_all()
             assert scraper.signals("up") is not None and scraper.signals("down") is None
             assert scraper.healthy("down")  # one failure is not yet a verdict

@@ -33,25 +33,49 @@ def responses_body(draw: st.DrawFn) -> tuple[dict[str, Any], list[str], list[str
     for i in range(draw(st.integers(1, 6))):
         kind = draw(st.sampled_from(["user", "assistant", "developer", "parts", "call"]))
         if kind == "parts":
-            items.append({"role": "user", "content": [
-                {"type": "input_text", "text": draw(marked(turns))}
-                for _ in range(draw(st.integers(1, 3)))]})
+            items.append(
+                {
+                    "role": "user",
+                    "content": [
+                        {"type": "input_text", "text": draw(marked(turns))}
+                        for _ in range(draw(st.integers(1, 3)))
+                    ],
+                }
+            )
         elif kind == "call":
-            items.append({"type": "function_call", "call_id": f"c{i}", "name": "f",
-                          "arguments": orjson.dumps({"a": draw(marked(turns))}).decode()})
-            items.append({"type": "function_call_output", "call_id": f"c{i}",
-                          "output": draw(marked(turns))})
+            items.append(
+                {
+                    "type": "function_call",
+                    "call_id": f"c{i}",
+                    "name": "f",
+                    "arguments": orjson.dumps({"a": draw(marked(turns))}).decode(),
+                }
+            )
+            items.append(
+                {"type": "function_call_output", "call_id": f"c{i}", "output": draw(marked(turns))}
+            )
         else:
             items.append({"role": kind, "content": draw(marked(turns))})
     body: dict[str, Any] = {"model": "m", "input": items}
     if draw(st.booleans()):
         body["instructions"] = draw(marked(turns))
     if draw(st.booleans()):
-        body["tools"] = [{"type": "function", "name": "f", "description": draw(marked(defs)),
-                          "parameters": {"type": "object", "description": draw(marked(defs))}}]
+        body["tools"] = [
+            {
+                "type": "function",
+                "name": "f",
+                "description": draw(marked(defs)),
+                "parameters": {"type": "object", "description": draw(marked(defs))},
+            }
+        ]
     if draw(st.booleans()):
-        body["text"] = {"format": {"type": "json_schema", "name": "o",
-                                   "schema": {"description": draw(marked(defs))}}}
+        body["text"] = {
+            "format": {
+                "type": "json_schema",
+                "name": "o",
+                "schema": {"description": draw(marked(defs))},
+            }
+        }
     return body, turns, defs
 
 
@@ -63,28 +87,71 @@ def messages_body(draw: st.DrawFn) -> tuple[dict[str, Any], list[str], list[str]
     for i in range(draw(st.integers(1, 5))):
         kind = draw(st.sampled_from(["text", "blocks", "tool"]))
         if kind == "text":
-            msgs.append({"role": draw(st.sampled_from(["user", "assistant"])),
-                         "content": draw(marked(turns))})
+            msgs.append(
+                {
+                    "role": draw(st.sampled_from(["user", "assistant"])),
+                    "content": draw(marked(turns)),
+                }
+            )
         elif kind == "blocks":
-            msgs.append({"role": "user", "content": [
-                {"type": "text", "text": draw(marked(turns))}
-                for _ in range(draw(st.integers(1, 3)))]})
+            msgs.append(
+                {
+                    "role": "user",
+                    "content": [
+                        {"type": "text", "text": draw(marked(turns))}
+                        for _ in range(draw(st.integers(1, 3)))
+                    ],
+                }
+            )
         else:
-            msgs.append({"role": "assistant", "content": [
-                {"type": "text", "text": draw(marked(turns))},
-                {"type": "tool_use", "id": f"t{i}", "name": "f",
-                 "input": {"q": draw(marked(turns))}}]})
-            msgs.append({"role": "user", "content": [
-                {"type": "tool_result", "tool_use_id": f"t{i}",
-                 "content": draw(st.one_of(marked(turns), st.builds(
-                     lambda t: [{"type": "text", "text": t}], marked(turns))))}]})
+            msgs.append(
+                {
+                    "role": "assistant",
+                    "content": [
+                        {"type": "text", "text": draw(marked(turns))},
+                        {
+                            "type": "tool_use",
+                            "id": f"t{i}",
+                            "name": "f",
+                            "input": {"q": draw(marked(turns))},
+                        },
+                    ],
+                }
+            )
+            msgs.append(
+                {
+                    "role": "user",
+                    "content": [
+                        {
+                            "type": "tool_result",
+                            "tool_use_id": f"t{i}",
+                            "content": draw(
+                                st.one_of(
+                                    marked(turns),
+                                    st.builds(
+                                        lambda t: [{"type": "text", "text": t}], marked(turns)
+                                    ),
+                                )
+                            ),
+                        }
+                    ],
+                }
+            )
     body: dict[str, Any] = {"model": "m", "max_tokens": 5, "messages": msgs}
     if draw(st.booleans()):
-        body["system"] = draw(st.one_of(marked(turns), st.builds(
-            lambda t: [{"type": "text", "text": t}], marked(turns))))
+        body["system"] = draw(
+            st.one_of(
+                marked(turns), st.builds(lambda t: [{"type": "text", "text": t}], marked(turns))
+            )
+        )
     if draw(st.booleans()):
-        body["tools"] = [{"name": "f", "description": draw(marked(defs)),
-                          "input_schema": {"description": draw(marked(defs))}}]
+        body["tools"] = [
+            {
+                "name": "f",
+                "description": draw(marked(defs)),
+                "input_schema": {"description": draw(marked(defs))},
+            }
+        ]
     return body, turns, defs
 
 
@@ -109,20 +176,20 @@ def _check(chat: Any, turns: list[str], defs: list[str]) -> None:
 @settings(max_examples=150, deadline=None)
 @given(case=responses_body())
 def test_every_responses_text_lands_in_the_chat_request(
-        case: tuple[dict[str, Any], list[str], list[str]]) -> None:
+    case: tuple[dict[str, Any], list[str], list[str]],
+) -> None:
     body, turns, defs = case
-    chat = responses_wire.to_chat(parse_strict(responses_wire.ResponsesRequest,
-                                               orjson.dumps(body)))
+    chat = responses_wire.to_chat(parse_strict(responses_wire.ResponsesRequest, orjson.dumps(body)))
     _check(chat, turns, defs)
 
 
 @settings(max_examples=150, deadline=None)
 @given(case=messages_body())
 def test_every_messages_text_lands_in_the_chat_request(
-        case: tuple[dict[str, Any], list[str], list[str]]) -> None:
+    case: tuple[dict[str, Any], list[str], list[str]],
+) -> None:
     body, turns, defs = case
-    chat = anthropic_wire.to_chat(parse_strict(anthropic_wire.MessagesRequest,
-                                               orjson.dumps(body)))
+    chat = anthropic_wire.to_chat(parse_strict(anthropic_wire.MessagesRequest, orjson.dumps(body)))
     _check(chat, turns, defs)
 
 

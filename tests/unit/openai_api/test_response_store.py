@@ -51,8 +51,9 @@ def test_bounded_in_count_and_bytes_oldest_first() -> None:
 
 
 def test_special_data_is_not_kept_by_default() -> None:
-    memory = ResponseMemory(ResponseStore(Clock(), 10, 10_000),
-                            ResponsesRetention(retention_s=60), "acme")
+    memory = ResponseMemory(
+        ResponseStore(Clock(), 10, 10_000), ResponsesRetention(retention_s=60), "acme"
+    )
     req = ResponsesRequest(model="m", input="x")
     assert memory.will_keep(req, "public") and memory.will_keep(req, "personal")
     assert not memory.will_keep(req, "special")

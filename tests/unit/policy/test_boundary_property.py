@@ -20,8 +20,13 @@ from gateway.policy.schema import Policy
 from gateway.providers.base import CallOptions, Capabilities
 from gateway.service.dispatcher import Dispatcher, Outcome
 
-KINDS = [FailureKind.TRANSIENT, FailureKind.RATE_LIMIT, FailureKind.TIMEOUT,
-         FailureKind.UNREACHABLE, FailureKind.PROVIDER]
+KINDS = [
+    FailureKind.TRANSIENT,
+    FailureKind.RATE_LIMIT,
+    FailureKind.TIMEOUT,
+    FailureKind.UNREACHABLE,
+    FailureKind.PROVIDER,
+]
 
 
 class Fake:
@@ -41,8 +46,7 @@ class Fake:
         self._next()
         return ChatResult(text="ok", finish_reason="stop", usage=None, model="m")
 
-    async def stream(self, request: ChatRequest, options: CallOptions
-                     ) -> AsyncIterator[ChatChunk]:
+    async def stream(self, request: ChatRequest, options: CallOptions) -> AsyncIterator[ChatChunk]:
         self._next()
         yield ChatChunk(text="ok", finish_reason="stop")
 
@@ -59,39 +63,64 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
     backends: dict[str, Any] = {}
     for i in range(n):
         zone = draw(st.sampled_from(["on_prem", "cloud"]))
-        b: dict[str, Any] = {"kind": "openai_compat", "zone": zone, "base_url": "http://x",
-                             "model": "m"}
+        b: dict[str, Any] = {
+            "kind": "openai_compat",
+            "zone": zone,
+            "base_url": "http://x",
+            "model": "m",
+        }
         if zone == "cloud" and draw(st.booleans()):
             mech = draw(st.sampled_from(["tr_scc", "bcr", "adequacy", "none"]))
-            classes = ["public"] if mech == "none" else draw(
-                st.lists(st.sampled_from(["public", "personal"]), min_size=1, unique=True))
-            b["transfer"] = {"mechanism": mech, "classes": classes,
-                             "signed": "2025-01-06", "notified": "2025-01-08"}
+            classes = (
+                ["public"]
+                if mech == "none"
+                else draw(
+                    st.lists(st.sampled_from(["public", "personal"]), min_size=1, unique=True)
+                )
+            )
+            b["transfer"] = {
+                "mechanism": mech,
+                "classes": classes,
+                "signed": "2025-01-06",
+                "notified": "2025-01-08",
+            }
         backends[f"b{i}"] = b
-    rule: dict[str, Any] = {"name": "r", "redact": draw(st.booleans()),
-                            "objective": draw(st.sampled_from(
-                                ["ordered", "cheapest", "fastest", "weighted"]))}
+    rule: dict[str, Any] = {
+        "name": "r",
+        "redact": draw(st.booleans()),
+        "objective": draw(st.sampled_from(["ordered", "cheapest", "fastest", "weighted"])),
+    }
     if draw(st.booleans()):
-        rule["allow_zones"] = draw(st.lists(st.sampled_from(["on_prem", "cloud"]),
-                                            min_size=1, unique=True))
-    policy = Policy.model_validate({
-        "version": 1, "backends": backends, "rules": [rule],
-        "aliases": {"a": {"backends": list(backends)}},
-        "defaults": {"retry": {"attempts": draw(st.integers(0, 2)), "backoff_ms": 0}}})
+        rule["allow_zones"] = draw(
+            st.lists(st.sampled_from(["on_prem", "cloud"]), min_size=1, unique=True)
+        )
+    policy = Policy.model_validate(
+        {
+            "version": 1,
+            "backends": backends,
+            "rules": [rule],
+            "aliases": {"a": {"backends": list(backends)}},
+            "defaults": {"retry": {"attempts": draw(st.integers(0, 2)), "backoff_ms": 0}},
+        }
+    )
     failures = {name: draw(st.lists(st.sampled_from(KINDS), max_size=3)) for name in backends}
-    return {"policy": policy, "cls": draw(st.sampled_from(["public", "personal", "special"])),
-            "failures": failures, "stream": draw(st.booleans()),
-            "seed": draw(st.floats(0, 0.99))}
+    return {
+        "policy": policy,
+        "cls": draw(st.sampled_from(["public", "personal", "special"])),
+        "failures": failures,
+        "stream": draw(st.booleans()),
+        "seed": draw(st.floats(0, 0.99)),
+    }
 
 
-async def _run(d: Any, providers: dict[str, Fake], zones: dict[str, str], stream: bool
-               ) -> None:
+async def _run(d: Any, providers: dict[str, Fake], zones: dict[str, str], stream: bool) -> None:
     async def no_sleep(_s: float) -> None:
         return None
 
     disp = Dispatcher(providers, SystemClock(), zone_of=zones.get, sleep=no_sleep)
-    request = ChatRequest.model_validate({"model": "a", "messages": [
-        {"role": "user", "content": "x"}]})
+    request = ChatRequest.model_validate(
+        {"model": "a", "messages": [{"role": "user", "content": "x"}]}
+    )
     try:
         if stream:
             _first, rest = await disp.open_stream(d, lambda _n: request, Outcome())
@@ -130,9 +159,20 @@ def test_boundary_holds_whatever_fails(s: dict[str, Any]) -> None:
 def test_dispatcher_refuses_a_cloud_candidate_the_decision_does_not_allow() -> None:
     """The second wall: even a (wrong) decision listing a cloud backend for an on-prem-only
     request does not make the dispatcher call it."""
-    policy = Policy.model_validate({"version": 1, "backends": {
-        "c": {"kind": "openai_compat", "zone": "cloud", "base_url": "http://x", "model": "m"}},
-        "aliases": {"a": {"backends": ["c"]}}})
+    policy = Policy.model_validate(
+        {
+            "version": 1,
+            "backends": {
+                "c": {
+                    "kind": "openai_compat",
+                    "zone": "cloud",
+                    "base_url": "http://x",
+                    "model": "m",
+                }
+            },
+            "aliases": {"a": {"backends": ["c"]}},
+        }
+    )
     d = decide(policy, RequestInfo(alias="a", data_class="special"))
     forged = type(d)(alias="a", candidates=("c",), allowed_zones=frozenset({"on_prem"}))
     calls: list[str] = []

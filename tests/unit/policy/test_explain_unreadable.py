@@ -21,11 +21,26 @@ aliases:
 
 def _trace(sensitivity: str = "") -> dict[str, Any]:
     compiled = load_text(POLICY + sensitivity)
-    request = ChatRequest.model_validate({"model": "a", "messages": [{"role": "user", "content": [
-        {"type": "text", "text": "Bu resimde ne görüyorsun?"},
-        {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}]}]})
-    decision = route(compiled, Classifier(compiled.policy.sensitivity),
-                     RequestContext(request_id="t"), request)
+    request = ChatRequest.model_validate(
+        {
+            "model": "a",
+            "messages": [
+                {
+                    "role": "user",
+                    "content": [
+                        {"type": "text", "text": "Bu resimde ne görüyorsun?"},
+                        {
+                            "type": "image_url",
+                            "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="},
+                        },
+                    ],
+                }
+            ],
+        }
+    )
+    decision = route(
+        compiled, Classifier(compiled.policy.sensitivity), RequestContext(request_id="t"), request
+    )
     return decision.trace()
 
 

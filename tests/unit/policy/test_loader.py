@@ -78,12 +78,15 @@ aliases:
         load_text(text)
     msgs = [p.message for p in err.value.problems]
     assert any("'personal'" in m for m in msgs) and any("'special'" in m for m in msgs)
-    ok = text + """rules:
+    ok = (
+        text
+        + """rules:
   - name: refuse-personal
     match: {data_classes: [personal, special]}
     action: block
     message: personal data needs an on-prem model
 """
+    )
     assert load_text(ok).policy.rules[0].action == "block"
 
 

@@ -63,7 +63,8 @@ def test_a_binary_file_is_a_problem_with_its_line(tmp_path: Path) -> None:
     with pytest.raises(PolicyError) as err:
         load_file(path)
     assert [(p.line, p.message) for p in err.value.problems] == [
-        (3, "not UTF-8 text (a binary file?)")]
+        (3, "not UTF-8 text (a binary file?)")
+    ]
     nul = _problems("version: 1\nbackends: {}\naliases:\n  a\x00b: 1\n")
     assert nul[0][0] == 4 and "not valid YAML" in nul[0][1]
 
@@ -77,16 +78,18 @@ def test_duplicate_keys_are_refused_with_both_lines() -> None:
 
 def test_size_and_node_limits_are_settings() -> None:
     big = VALID + "# " + "x" * 2000 + "\n"
-    assert "larger than 1000 bytes" in _problems(big, PolicyLimits(YamlLimits(max_bytes=1000)))[
-        0][1]
+    assert (
+        "larger than 1000 bytes" in _problems(big, PolicyLimits(YamlLimits(max_bytes=1000)))[0][1]
+    )
     many = VALID + "rules: [" + ",".join(f"{{name: r{i}}}" for i in range(200)) + "]\n"
     msg = _problems(many, PolicyLimits(YamlLimits(max_nodes=100)))[0][1]
     assert msg == "the policy has more than 100 YAML nodes"
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "gateway", *args], capture_output=True,
-                          text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "gateway", *args], capture_output=True, text=True, timeout=60
+    )
 
 
 def test_policy_check_exits_2_with_one_line_per_problem(tmp_path: Path) -> None:
@@ -108,6 +111,7 @@ def test_policy_check_exits_2_with_one_line_per_problem(tmp_path: Path) -> None:
 
 # ---- credentials and destinations -------------------------------------------------------
 
+
 def _backend(spec: str) -> str:
     return f"""version: 1
 backends:
@@ -118,57 +122,96 @@ aliases:
 """
 
 
-@pytest.mark.parametrize("var", ["GECIT_ADMIN_KEY", "GECIT_DATABASE_URL", "HOME", "PATH",
-                                 "AWS_SECRET_ACCESS_KEY", "GECIT_CRED_", "lower_case"])
+@pytest.mark.parametrize(
+    "var",
+    [
+        "GECIT_ADMIN_KEY",
+        "GECIT_DATABASE_URL",
+        "HOME",
+        "PATH",
+        "AWS_SECRET_ACCESS_KEY",
+        "GECIT_CRED_",
+        "lower_case",
+    ],
+)
 def test_a_backend_may_not_name_any_variable_as_its_key(var: str) -> None:
-    for spec in (f'{{kind: openai_compat, zone: cloud, base_url: "https://evil.example", '
-                 f'model: m, api_key_env: {var}}}',
-                 f'{{kind: litellm, model: openai/m, api_key_env: {var}}}',
-                 f'{{kind: replicate, model: a/b, api_token_env: {var}}}',
-                 f'{{kind: vertex, project: p, model: m, credentials_env: {var}}}'):
+    for spec in (
+        f'{{kind: openai_compat, zone: cloud, base_url: "https://evil.example", '
+        f"model: m, api_key_env: {var}}}",
+        f"{{kind: litellm, model: openai/m, api_key_env: {var}}}",
+        f"{{kind: replicate, model: a/b, api_token_env: {var}}}",
+        f"{{kind: vertex, project: p, model: m, credentials_env: {var}}}",
+    ):
         problems = _problems(_backend(spec))
-        assert any(line == 4 and ("credential variables must start with 'GECIT_CRED_'" in m
-                                  or "not an environment variable name" in m)
-                   for line, m in problems), (spec, problems)
+        assert any(
+            line == 4
+            and (
+                "credential variables must start with 'GECIT_CRED_'" in m
+                or "not an environment variable name" in m
+            )
+            for line, m in problems
+        ), (spec, problems)
 
 
 def test_prefixed_and_vendor_standard_names_are_accepted() -> None:
     for var in ("GECIT_CRED_OPENAI", "OPENAI_API_KEY", "REPLICATE_API_TOKEN"):
-        load_text(_backend(f'{{kind: openai_compat, zone: cloud, base_url: "https://api.openai'
-                           f'.com/v1", model: m, api_key_env: {var}}}'))
+        load_text(
+            _backend(
+                f'{{kind: openai_compat, zone: cloud, base_url: "https://api.openai'
+                f'.com/v1", model: m, api_key_env: {var}}}'
+            )
+        )
     custom = PolicyLimits(credential_prefix="ACME_LLM_")
-    load_text(_backend('{kind: litellm, model: openai/m, api_key_env: ACME_LLM_KEY}'),
-              limits=custom)
+    load_text(
+        _backend("{kind: litellm, model: openai/m, api_key_env: ACME_LLM_KEY}"), limits=custom
+    )
     # a prefix never opens the gateway's own settings
     bad = PolicyLimits(credential_prefix="GECIT_")
-    assert _problems(_backend('{kind: litellm, model: openai/m, api_key_env: GECIT_ADMIN_KEY}'),
-                     bad)
+    assert _problems(
+        _backend("{kind: litellm, model: openai/m, api_key_env: GECIT_ADMIN_KEY}"), bad
+    )
 
 
-@pytest.mark.parametrize("url", [
-    "http://169.254.169.254/latest", "http://[fd00:ec2::254]/", "http://metadata.google.internal/",
-    "http://2852039166/", "http://0xa9fea9fe/", "http://[::ffff:169.254.169.254]/",
-    "http://[fe80::1]/", "file:///etc/passwd"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://169.254.169.254/latest",
+        "http://[fd00:ec2::254]/",
+        "http://metadata.google.internal/",
+        "http://2852039166/",
+        "http://0xa9fea9fe/",
+        "http://[::ffff:169.254.169.254]/",
+        "http://[fe80::1]/",
+        "file:///etc/passwd",
+    ],
+)
 def test_link_local_and_metadata_destinations_are_refused(url: str) -> None:
-    for spec in (f'{{kind: openai_compat, zone: on_prem, base_url: "{url}", model: m}}',
-                 f'{{kind: ollama, host: "{url}", model: m}}',
-                 f'{{kind: bedrock, model: m, endpoint_url: "{url}"}}',
-                 f'{{kind: litellm, model: openai/m, api_base: "{url}"}}',
-                 f'{{kind: vertex, project: p, model: m, base_url: "{url}"}}'):
+    for spec in (
+        f'{{kind: openai_compat, zone: on_prem, base_url: "{url}", model: m}}',
+        f'{{kind: ollama, host: "{url}", model: m}}',
+        f'{{kind: bedrock, model: m, endpoint_url: "{url}"}}',
+        f'{{kind: litellm, model: openai/m, api_base: "{url}"}}',
+        f'{{kind: vertex, project: p, model: m, base_url: "{url}"}}',
+    ):
         problems = _problems(_backend(spec))
-        assert any(line == 4 and ("metadata" in m or "http and https" in m)
-                   for line, m in problems), (spec, problems)
+        assert any(
+            line == 4 and ("metadata" in m or "http and https" in m) for line, m in problems
+        ), (spec, problems)
 
 
-@pytest.mark.parametrize("spec", [
-    "{kind: bedrock, zone: on_prem, model: anthropic.claude}",
-    '{kind: openai_compat, zone: on_prem, base_url: "https://api.openai.com/v1", model: gpt-4o}',
-    "{kind: litellm, zone: on_prem, model: gpt-4o}",
-    '{kind: litellm, zone: on_prem, model: openai/m, api_base: "https://api.example.com"}',
-    "{kind: vertex, zone: on_prem, project: p, model: gemini}",
-    "{kind: replicate, zone: on_prem, model: a/b}",
-    '{kind: ollama, host: "https://ollama.example.com", model: m}',
-])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "{kind: bedrock, zone: on_prem, model: anthropic.claude}",
+        "{kind: openai_compat, zone: on_prem, model: gpt-4o,"
+        ' base_url: "https://api.openai.com/v1"}',
+        "{kind: litellm, zone: on_prem, model: gpt-4o}",
+        '{kind: litellm, zone: on_prem, model: openai/m, api_base: "https://api.example.com"}',
+        "{kind: vertex, zone: on_prem, project: p, model: gemini}",
+        "{kind: replicate, zone: on_prem, model: a/b}",
+        '{kind: ollama, host: "https://ollama.example.com", model: m}',
+    ],
+)
 def test_a_cloud_service_or_public_host_is_not_on_prem(spec: str) -> None:
     problems = _problems(_backend(spec))
     assert any(line == 4 and "on_prem" in m for line, m in problems), problems
@@ -176,8 +219,13 @@ def test_a_cloud_service_or_public_host_is_not_on_prem(spec: str) -> None:
 
 
 def test_private_hosts_stay_on_prem_without_a_flag() -> None:
-    for host in ("http://10.1.0.5:11434", "http://127.0.0.1:11434", "http://ollama:11434",
-                 "http://gpu1.corp.internal:11434", "http://[fd12::5]:11434"):
+    for host in (
+        "http://10.1.0.5:11434",
+        "http://127.0.0.1:11434",
+        "http://ollama:11434",
+        "http://gpu1.corp.internal:11434",
+        "http://[fd12::5]:11434",
+    ):
         load_text(_backend(f'{{kind: ollama, host: "{host}", model: m}}'))
     load_text(_backend("{kind: litellm, zone: on_prem, model: ollama/llama3}"))
 

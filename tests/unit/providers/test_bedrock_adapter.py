@@ -25,8 +25,10 @@ from tests.contract.harnesses.bedrock import REGION, fake_session, make_provider
 
 FAST = CallOptions(connect_timeout=2.0, first_byte_timeout=5.0, total_timeout=10.0)
 EMBED_MODEL = "amazon.titan-embed-text-v2:0"
-_TOOL = {"type": "function", "function": {
-    "name": "get_weather", "parameters": {"type": "object", "properties": {}}}}
+_TOOL = {
+    "type": "function",
+    "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {}}},
+}
 
 
 def req(**kw: Any) -> ChatRequest:
@@ -57,8 +59,7 @@ async def provider(server: EmulatorServer, knobs: StreamKnobs) -> AsyncIterator[
         await p.aclose()
 
 
-async def drain(p: BedrockProvider, request: ChatRequest,
-                got: list[ChatChunk]) -> None:
+async def drain(p: BedrockProvider, request: ChatRequest, got: list[ChatChunk]) -> None:
     async for chunk in p.stream(request, FAST):
         got.append(chunk)
 
@@ -73,7 +74,8 @@ async def test_stream_tool_call_arrives_as_deltas(provider: BedrockProvider) -> 
 
 
 async def test_exception_frame_mid_stream_is_interrupted(
-        provider: BedrockProvider, knobs: StreamKnobs) -> None:
+    provider: BedrockProvider, knobs: StreamKnobs
+) -> None:
     knobs.exception_after, knobs.exception_type = 2, "modelStreamErrorException"
     got: list[ChatChunk] = []
     with pytest.raises(ProviderError) as err:
@@ -83,7 +85,8 @@ async def test_exception_frame_mid_stream_is_interrupted(
 
 
 async def test_exception_frame_before_any_text_is_classified_before_any_yield(
-        provider: BedrockProvider, knobs: StreamKnobs) -> None:
+    provider: BedrockProvider, knobs: StreamKnobs
+) -> None:
     knobs.exception_after, knobs.exception_type = 0, "throttlingException"
     got: list[ChatChunk] = []
     with pytest.raises(ProviderError) as err:
@@ -93,7 +96,8 @@ async def test_exception_frame_before_any_text_is_classified_before_any_yield(
 
 
 async def test_broken_frame_mid_stream_is_interrupted(
-        provider: BedrockProvider, server: EmulatorServer) -> None:
+    provider: BedrockProvider, server: EmulatorServer
+) -> None:
     server.state.mode = Mode(kind="malformed")
     got: list[ChatChunk] = []
     with pytest.raises(ProviderError) as err:
@@ -103,7 +107,8 @@ async def test_broken_frame_mid_stream_is_interrupted(
 
 
 async def test_stop_sequence_and_max_tokens_finish_reasons(
-        provider: BedrockProvider, server: EmulatorServer) -> None:
+    provider: BedrockProvider, server: EmulatorServer
+) -> None:
     server.state.mode = Mode(reply="Bir iki. Üç dört beş")
     stopped = await provider.complete(req(stop=["."]), FAST)
     assert (stopped.text, stopped.finish_reason) == ("Bir iki", "stop")
@@ -115,7 +120,8 @@ async def test_stop_sequence_and_max_tokens_finish_reasons(
 
 
 async def test_json_mode_is_refused_clearly(
-        provider: BedrockProvider, server: EmulatorServer) -> None:
+    provider: BedrockProvider, server: EmulatorServer
+) -> None:
     assert provider.capabilities.json_mode is False
     with pytest.raises(ProviderError) as err:
         await provider.complete(req(response_format={"type": "json_object"}), FAST)
@@ -124,13 +130,19 @@ async def test_json_mode_is_refused_clearly(
     assert server.state.requests == []
 
 
-@pytest.mark.parametrize(("status", "kind"), [
-    (400, FailureKind.CALLER), (403, FailureKind.CREDENTIAL), (500, FailureKind.TRANSIENT),
-    (503, FailureKind.TRANSIENT), (408, FailureKind.TIMEOUT),
-])
+@pytest.mark.parametrize(
+    ("status", "kind"),
+    [
+        (400, FailureKind.CALLER),
+        (403, FailureKind.CREDENTIAL),
+        (500, FailureKind.TRANSIENT),
+        (503, FailureKind.TRANSIENT),
+        (408, FailureKind.TIMEOUT),
+    ],
+)
 async def test_aws_errors_are_classified_and_never_retried_by_botocore(
-        provider: BedrockProvider, server: EmulatorServer, status: int,
-        kind: FailureKind) -> None:
+    provider: BedrockProvider, server: EmulatorServer, status: int, kind: FailureKind
+) -> None:
     server.state.mode = Mode(kind="status", status=status)
     with pytest.raises(ProviderError) as err:
         await provider.complete(req(), FAST)
@@ -141,7 +153,8 @@ async def test_aws_errors_are_classified_and_never_retried_by_botocore(
 
 
 async def test_stream_does_not_block_the_event_loop(
-        provider: BedrockProvider, server: EmulatorServer) -> None:
+    provider: BedrockProvider, server: EmulatorServer
+) -> None:
     server.state.mode = Mode(reply="bir iki üç dört beş altı", inter_chunk_s=0.05)
     ticks = 0
 
@@ -186,8 +199,9 @@ async def test_one_client_per_timeout_config(server: EmulatorServer) -> None:
 
     def factory(config: Config) -> Any:
         made.append(config)
-        return session.client("bedrock-runtime", region_name=REGION, endpoint_url=server.url,
-                              config=config)
+        return session.client(
+            "bedrock-runtime", region_name=REGION, endpoint_url=server.url, config=config
+        )
 
     p = BedrockProvider("bed", "m", client_factory=factory, default_options=FAST)
     try:
@@ -208,8 +222,9 @@ async def test_embeddings_through_invoke_model(server: EmulatorServer) -> None:
     server.state.reset()
     p = make_provider(server.url, EMBED_MODEL)
     try:
-        vectors, tokens = await p.embed(["Merhaba dünya", "Kişisel veri yok", "Merhaba dünya"],
-                                        FAST)
+        vectors, tokens = await p.embed(
+            ["Merhaba dünya", "Kişisel veri yok", "Merhaba dünya"], FAST
+        )
     finally:
         await p.aclose()
     assert len(vectors) == 3 and all(len(v) == EMBED_DIMENSIONS for v in vectors)
@@ -219,13 +234,17 @@ async def test_embeddings_through_invoke_model(server: EmulatorServer) -> None:
     assert sent.path == "/model/amazon.titan-embed-text-v2:0/invoke"
     assert sent.headers["authorization"].startswith("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/")
     assert sorted(r.json()["inputText"] for r in server.state.requests) == sorted(
-        ["Merhaba dünya", "Kişisel veri yok", "Merhaba dünya"])
+        ["Merhaba dünya", "Kişisel veri yok", "Merhaba dünya"]
+    )
 
 
-@pytest.mark.parametrize(("mode", "kind"), [
-    (Mode(kind="malformed"), FailureKind.PROVIDER),
-    (Mode(kind="throttle", retry_after=3), FailureKind.RATE_LIMIT),
-])
+@pytest.mark.parametrize(
+    ("mode", "kind"),
+    [
+        (Mode(kind="malformed"), FailureKind.PROVIDER),
+        (Mode(kind="throttle", retry_after=3), FailureKind.RATE_LIMIT),
+    ],
+)
 async def test_embedding_failures(server: EmulatorServer, mode: Mode, kind: FailureKind) -> None:
     server.state.reset()
     server.state.mode = mode

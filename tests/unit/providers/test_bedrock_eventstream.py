@@ -38,8 +38,9 @@ def _converse_stream(data: bytes) -> EventStream:
 
 def test_message_round_trips_through_botocore_buffer() -> None:
     payload = '{"delta": {"text": "Günaydın"}}'.encode()
-    frame = eventstream.encode_message({":event-type": "contentBlockDelta", "x-ü": "değer"},
-                                       payload)
+    frame = eventstream.encode_message(
+        {":event-type": "contentBlockDelta", "x-ü": "değer"}, payload
+    )
     buf = EventStreamBuffer()
     buf.add_data(frame[:5])  # a frame split across reads must still decode
     assert list(buf) == []
@@ -59,28 +60,43 @@ def test_corrupted_crc_is_rejected_by_botocore() -> None:
 
 
 def test_converse_stream_events_parse_with_the_bedrock_shape() -> None:
-    frames = b"".join([
-        eventstream.event("messageStart", b'{"role": "assistant"}'),
-        eventstream.event("contentBlockDelta",
-                          orjson.dumps({"contentBlockIndex": 0, "delta": {"text": "Selam "}})),
-        eventstream.event("messageStop", b'{"stopReason": "end_turn"}'),
-        eventstream.event("metadata", orjson.dumps({
-            "usage": {"inputTokens": 5, "outputTokens": 2, "totalTokens": 7},
-            "metrics": {"latencyMs": 3}})),
-    ])
+    frames = b"".join(
+        [
+            eventstream.event("messageStart", b'{"role": "assistant"}'),
+            eventstream.event(
+                "contentBlockDelta",
+                orjson.dumps({"contentBlockIndex": 0, "delta": {"text": "Selam "}}),
+            ),
+            eventstream.event("messageStop", b'{"stopReason": "end_turn"}'),
+            eventstream.event(
+                "metadata",
+                orjson.dumps(
+                    {
+                        "usage": {"inputTokens": 5, "outputTokens": 2, "totalTokens": 7},
+                        "metrics": {"latencyMs": 3},
+                    }
+                ),
+            ),
+        ]
+    )
     events = list(_converse_stream(frames))
     assert events == [
         {"messageStart": {"role": "assistant"}},
         {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": "Selam "}}},
         {"messageStop": {"stopReason": "end_turn"}},
-        {"metadata": {"usage": {"inputTokens": 5, "outputTokens": 2, "totalTokens": 7},
-                      "metrics": {"latencyMs": 3}}},
+        {
+            "metadata": {
+                "usage": {"inputTokens": 5, "outputTokens": 2, "totalTokens": 7},
+                "metrics": {"latencyMs": 3},
+            }
+        },
     ]
 
 
 def test_exception_frame_raises_the_modelled_error() -> None:
-    frames = (eventstream.event("messageStart", b'{"role": "assistant"}')
-              + eventstream.exception("throttlingException", b'{"message": "slow down"}'))
+    frames = eventstream.event("messageStart", b'{"role": "assistant"}') + eventstream.exception(
+        "throttlingException", b'{"message": "slow down"}'
+    )
     stream = iter(_converse_stream(frames))
     assert next(stream) == {"messageStart": {"role": "assistant"}}
     with pytest.raises(EventStreamError) as err:

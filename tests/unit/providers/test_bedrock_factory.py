@@ -15,10 +15,17 @@ from gateway.providers.base import CallOptions
 from gateway.providers.bedrock.factory import build
 from gateway.providers.registry import BackendDisabled, BuildContext, build_provider
 
-_CHAIN_VARS = ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE",
-               "AWS_DEFAULT_PROFILE", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
-               "AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_WEB_IDENTITY_TOKEN_FILE",
-               "AWS_ROLE_ARN")
+_CHAIN_VARS = (
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+    "AWS_PROFILE",
+    "AWS_DEFAULT_PROFILE",
+    "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+    "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+    "AWS_WEB_IDENTITY_TOKEN_FILE",
+    "AWS_ROLE_ARN",
+)
 
 
 @pytest.fixture
@@ -38,15 +45,19 @@ def server() -> Iterator[EmulatorServer]:
 
 
 def spec(**kw: object) -> BedrockBackend:
-    base: dict[str, object] = {"kind": "bedrock", "model": "eu.amazon.nova-lite-v1:0",
-                               "region": "eu-west-1"}
+    base: dict[str, object] = {
+        "kind": "bedrock",
+        "model": "eu.amazon.nova-lite-v1:0",
+        "region": "eu-west-1",
+    }
     base.update(kw)
     return BedrockBackend.model_validate(base)
 
 
 def _hello() -> ChatRequest:
     return ChatRequest.model_validate(
-        {"model": "a", "messages": [{"role": "user", "content": "Selam"}]})
+        {"model": "a", "messages": [{"role": "user", "content": "Selam"}]}
+    )
 
 
 @pytest.mark.usefixtures("empty_chain")
@@ -64,11 +75,13 @@ def test_unknown_profile_disables_the_backend() -> None:
 
 
 @pytest.mark.usefixtures("empty_chain")
-async def test_shared_profile_from_the_standard_chain(tmp_path: Path,
-                                                     server: EmulatorServer) -> None:
+async def test_shared_profile_from_the_standard_chain(
+    tmp_path: Path, server: EmulatorServer
+) -> None:
     server.state.reset()
     (tmp_path / "credentials").write_text(
-        "[gecit]\naws_access_key_id = AKIDPROFILE\naws_secret_access_key = s3cr3t\n")
+        "[gecit]\naws_access_key_id = AKIDPROFILE\naws_secret_access_key = s3cr3t\n"
+    )
     p = build("bed", spec(profile="gecit", endpoint_url=server.url), BuildContext(env={}))
     try:
         await p.complete(_hello(), CallOptions())
@@ -80,17 +93,18 @@ async def test_shared_profile_from_the_standard_chain(tmp_path: Path,
 
 @pytest.mark.usefixtures("empty_chain")
 async def test_keys_from_the_build_env_sign_requests_to_the_endpoint(
-        server: EmulatorServer) -> None:
+    server: EmulatorServer,
+) -> None:
     server.state.reset()
     env = {"AWS_ACCESS_KEY_ID": "AKIDFROMENV", "AWS_SECRET_ACCESS_KEY": "s3cr3t"}
-    s = spec(endpoint_url=server.url, timeouts={"connect_s": 2, "first_token_s": 4,
-                                                "total_s": 9})
+    s = spec(endpoint_url=server.url, timeouts={"connect_s": 2, "first_token_s": 4, "total_s": 9})
     p = build("bed", s, BuildContext(env=env))
     try:
         assert p.capabilities.tools and not p.capabilities.json_mode
         assert not p.capabilities.embeddings
-        result = await p.complete(_hello(), CallOptions(connect_timeout=2, first_byte_timeout=4,
-                                                        total_timeout=9))
+        result = await p.complete(
+            _hello(), CallOptions(connect_timeout=2, first_byte_timeout=4, total_timeout=9)
+        )
     finally:
         await p.aclose()
     assert result.text == server.state.mode.reply

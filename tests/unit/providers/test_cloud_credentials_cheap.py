@@ -29,18 +29,24 @@ def bare_aws(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
 
 
 def spec(**kw: object) -> BedrockBackend:
-    return BedrockBackend.model_validate({"kind": "bedrock", "model": "m", "region": "eu-west-1",
-                                          **kw})
+    return BedrockBackend.model_validate(
+        {"kind": "bedrock", "model": "m", "region": "eu-west-1", **kw}
+    )
 
 
 @pytest.mark.skipif(os.path.exists("/etc/boto.cfg"), reason="a legacy boto config exists here")
 def test_aws_chain_is_empty_only_when_nothing_could_give_credentials(
-        bare_aws: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bare_aws: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert chain_is_empty(spec(), {})
     assert not chain_is_empty(spec(profile="p"), {})  # boto3 says what is wrong with it
     assert not chain_is_empty(spec(), {"AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b"})
-    for var in ("AWS_PROFILE", "AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_ROLE_ARN",
-                "AWS_SOMETHING_NEW"):
+    for var in (
+        "AWS_PROFILE",
+        "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+        "AWS_ROLE_ARN",
+        "AWS_SOMETHING_NEW",
+    ):
         with monkeypatch.context() as m:
             m.setenv(var, "x")
             assert not chain_is_empty(spec(), {}), var
@@ -59,8 +65,11 @@ def test_aws_chain_is_empty_only_when_nothing_could_give_credentials(
 
 
 def test_adc_is_absent_only_when_google_auth_could_find_nothing(tmp_path: Path) -> None:
-    env = {"HOME": str(tmp_path), "CLOUDSDK_CONFIG": str(tmp_path / "gcloud"),
-           "NO_GCE_CHECK": "true"}
+    env = {
+        "HOME": str(tmp_path),
+        "CLOUDSDK_CONFIG": str(tmp_path / "gcloud"),
+        "NO_GCE_CHECK": "true",
+    }
     assert adc_is_absent(env)
     assert not adc_is_absent({**env, "NO_GCE_CHECK": "false"})  # may be on GCE
     assert not adc_is_absent({**env, "GOOGLE_APPLICATION_CREDENTIALS": "/x.json"})
@@ -71,8 +80,11 @@ def test_adc_is_absent_only_when_google_auth_could_find_nothing(tmp_path: Path) 
 
 
 def test_default_policy_clouds_are_disabled_without_importing_sdks(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("AWS_", "GOOGLE_", "CLOUDSDK_", "REPLICATE_"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("AWS_", "GOOGLE_", "CLOUDSDK_", "REPLICATE_"))
+    }
     env.update(HOME=str(tmp_path), AWS_EC2_METADATA_DISABLED="true", NO_GCE_CHECK="true")
     code = """
 import sys
@@ -90,8 +102,9 @@ for name in ("bedrock", "vertex", "replicate"):
 print(sorted(m for m in ("boto3", "botocore", "google.auth", "google.genai", "replicate")
              if m in sys.modules))
 """
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env=env, cwd=ROOT, check=True).stdout.splitlines()
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, check=True
+    ).stdout.splitlines()
     assert out[0].startswith("bedrock BackendDisabled no AWS credentials found")
     assert out[1].startswith("vertex BackendDisabled no Google credentials")
     assert out[2].startswith("replicate BackendDisabled")

@@ -183,8 +183,9 @@ async def test_total_timeout_bounds_a_slow_drip_and_a_wait_for_a_connection() ->
 
 
 def _chunked_head() -> bytes:
-    return (b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
-            b"transfer-encoding: chunked\r\n\r\n")
+    return (
+        b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n"
+    )
 
 
 async def test_the_read_timeout_counts_from_the_last_piece_however_long_the_stream() -> None:

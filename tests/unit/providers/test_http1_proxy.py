@@ -30,8 +30,16 @@ from gateway.providers.openai_compat import OpenAICompatProvider
 from gateway.providers.proxy_env import proxy_for
 
 FAST = CallOptions(connect_timeout=2.0, first_byte_timeout=5.0, total_timeout=10.0)
-PROXY_VARS = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY",
-              "http_proxy", "https_proxy", "all_proxy", "no_proxy")
+PROXY_VARS = (
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "ALL_PROXY",
+    "NO_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "all_proxy",
+    "no_proxy",
+)
 
 
 class Proxy:
@@ -46,8 +54,7 @@ class Proxy:
         self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
         return f"http://127.0.0.1:{self._server.sockets[0].getsockname()[1]}"
 
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
-                      ) -> None:
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             head = await reader.readuntil(b"\r\n\r\n")
         except asyncio.IncompleteReadError:
@@ -100,12 +107,13 @@ async def proxy(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[tuple[Proxy, s
 
 
 def chat(stream: bool = False) -> ChatRequest:
-    return ChatRequest.model_validate({"model": "m", "stream": stream, "messages": [
-        {"role": "user", "content": "merhaba dünya"}]})
+    return ChatRequest.model_validate(
+        {"model": "m", "stream": stream, "messages": [{"role": "user", "content": "merhaba dünya"}]}
+    )
 
 
 async def test_chat_and_embeddings_go_through_http_proxy(
-        proxy: tuple[Proxy, str], server: EmulatorServer, monkeypatch: pytest.MonkeyPatch
+    proxy: tuple[Proxy, str], server: EmulatorServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     p, url = proxy
     monkeypatch.setenv("HTTP_PROXY", url)
@@ -125,7 +133,7 @@ async def test_chat_and_embeddings_go_through_http_proxy(
 
 
 async def test_no_proxy_bypasses_the_proxy(
-        proxy: tuple[Proxy, str], server: EmulatorServer, monkeypatch: pytest.MonkeyPatch
+    proxy: tuple[Proxy, str], server: EmulatorServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     p, url = proxy
     monkeypatch.setenv("HTTP_PROXY", url)
@@ -143,24 +151,36 @@ def _certificate(tmp: Path) -> tuple[Path, Path]:
     key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
     now = datetime.datetime.now(datetime.UTC)
-    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
-            .public_key(key.public_key()).serial_number(x509.random_serial_number())
-            .not_valid_before(now - datetime.timedelta(minutes=1))
-            .not_valid_after(now + datetime.timedelta(hours=1))
-            .add_extension(x509.SubjectAlternativeName(
-                [x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
-            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-            .sign(key, hashes.SHA256()))
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=1))
+        .not_valid_after(now + datetime.timedelta(hours=1))
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            critical=False,
+        )
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
     cert_path, key_path = tmp / "cert.pem", tmp / "key.pem"
     cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM,
-                                           serialization.PrivateFormat.PKCS8,
-                                           serialization.NoEncryption()))
+    key_path.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
     return cert_path, key_path
 
 
 async def test_https_origin_is_reached_through_a_connect_tunnel(
-        proxy: tuple[Proxy, str], tmp_path: Path) -> None:
+    proxy: tuple[Proxy, str], tmp_path: Path
+) -> None:
     p, url = proxy
     cert, key = _certificate(tmp_path)
     server_ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
@@ -179,12 +199,16 @@ async def test_https_origin_is_reached_through_a_connect_tunnel(
     tls_server = await asyncio.start_server(origin, "127.0.0.1", 0, ssl=server_ctx)
     port = tls_server.sockets[0].getsockname()[1]
     client_ctx = ssl.create_default_context(cafile=str(cert))
-    pool = Http1Pool(f"https://127.0.0.1:{port}/v1/chat/completions",
-                     ssl_context=client_ctx, env={"HTTPS_PROXY": url})
+    pool = Http1Pool(
+        f"https://127.0.0.1:{port}/v1/chat/completions",
+        ssl_context=client_ctx,
+        env={"HTTPS_PROXY": url},
+    )
     try:
         for _ in range(2):  # the second request reuses the tunnel
-            resp = await pool.request("POST", "/v1/chat/completions", b"{}",
-                                      connect_timeout=2, first_byte_timeout=5)
+            resp = await pool.request(
+                "POST", "/v1/chat/completions", b"{}", connect_timeout=2, first_byte_timeout=5
+            )
             assert (resp.status, resp.content) == (200, b"ok")
     finally:
         await pool.aclose()
@@ -214,12 +238,15 @@ async def test_https_origin_through_an_https_proxy(tmp_path: Path) -> None:
     tls_proxy = await asyncio.start_server(p._handle, "127.0.0.1", 0, ssl=server_ctx)
     port = tls_origin.sockets[0].getsockname()[1]
     proxy_url = f"https://127.0.0.1:{tls_proxy.sockets[0].getsockname()[1]}"
-    pool = Http1Pool(f"https://127.0.0.1:{port}/v1/chat/completions",
-                     ssl_context=ssl.create_default_context(cafile=str(cert)),
-                     env={"HTTPS_PROXY": proxy_url})
+    pool = Http1Pool(
+        f"https://127.0.0.1:{port}/v1/chat/completions",
+        ssl_context=ssl.create_default_context(cafile=str(cert)),
+        env={"HTTPS_PROXY": proxy_url},
+    )
     try:
-        resp = await pool.request("POST", "/v1/chat/completions", b"{}",
-                                  connect_timeout=2, first_byte_timeout=5)
+        resp = await pool.request(
+            "POST", "/v1/chat/completions", b"{}", connect_timeout=2, first_byte_timeout=5
+        )
         assert (resp.status, resp.content) == (200, b"ok")
     finally:
         await pool.aclose()
@@ -255,15 +282,24 @@ CASES = [
     ({"ALL_PROXY": "http://a:1", "HTTPS_PROXY": "http://s:1"}, "https://x.io", "http://s:1"),
     ({"HTTPS_PROXY": "http://p:1", "NO_PROXY": "example.com"}, "https://api.example.com", None),
     ({"HTTPS_PROXY": "http://p:1", "NO_PROXY": "example.com"}, "https://example.com", None),
-    ({"HTTPS_PROXY": "http://p:1", "NO_PROXY": "example.com"}, "https://wwwexample.com",
-     "http://p:1"),
-    ({"HTTPS_PROXY": "http://p:1", "NO_PROXY": ".example.com"}, "https://example.com",
-     "http://p:1"),
+    (
+        {"HTTPS_PROXY": "http://p:1", "NO_PROXY": "example.com"},
+        "https://wwwexample.com",
+        "http://p:1",
+    ),
+    (
+        {"HTTPS_PROXY": "http://p:1", "NO_PROXY": ".example.com"},
+        "https://example.com",
+        "http://p:1",
+    ),
     ({"HTTPS_PROXY": "http://p:1", "NO_PROXY": "*"}, "https://example.com", None),
     ({"HTTPS_PROXY": "http://p:1", "NO_PROXY": "10.0.0.5, localhost"}, "https://10.0.0.5", None),
     ({"HTTPS_PROXY": "http://p:1", "NO_PROXY": "localhost"}, "https://localhost:8000", None),
-    ({"HTTPS_PROXY": "http://upper:1", "https_proxy": "http://lower:1"}, "https://x.io",
-     "http://lower:1"),
+    (
+        {"HTTPS_PROXY": "http://upper:1", "https_proxy": "http://lower:1"},
+        "https://x.io",
+        "http://lower:1",
+    ),
     ({"HTTPS_PROXY": "http://p:1", "https_proxy": ""}, "https://x.io", None),
     ({"HTTP_PROXY": "http://p:1", "REQUEST_METHOD": "GET"}, "http://x.io", None),
 ]
@@ -271,7 +307,7 @@ CASES = [
 
 @pytest.mark.parametrize(("env", "url", "expected"), CASES)
 def test_the_environment_is_read_as_httpx_reads_it(
-        env: dict[str, str], url: str, expected: str | None, monkeypatch: pytest.MonkeyPatch
+    env: dict[str, str], url: str, expected: str | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     got = proxy_for(url, env)
     assert (None if got is None else str(got).rstrip("/")) == expected
@@ -281,7 +317,9 @@ def test_the_environment_is_read_as_httpx_reads_it(
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     mounts = httpx_utils.get_environment_proxies()
-    patterns = sorted(((httpx_utils.URLPattern(k), v) for k, v in mounts.items()),
-                      key=lambda item: item[0].priority)
+    patterns = sorted(
+        ((httpx_utils.URLPattern(k), v) for k, v in mounts.items()),
+        key=lambda item: item[0].priority,
+    )
     chosen = next((v for pattern, v in patterns if pattern.matches(httpx.URL(url))), None)
     assert (None if chosen is None else chosen.rstrip("/")) == expected

@@ -37,8 +37,12 @@ class Dumped:
 class StandIn:
     """What the adapter uses of litellm: `acompletion` returning OpenAI-shaped objects."""
 
-    def __init__(self, frames: list[dict[str, Any]] | None = None,
-                 fail_after: int | None = None, exc: BaseException | None = None) -> None:
+    def __init__(
+        self,
+        frames: list[dict[str, Any]] | None = None,
+        fail_after: int | None = None,
+        exc: BaseException | None = None,
+    ) -> None:
         self.calls: list[dict[str, Any]] = []
         self.frames = frames or []
         self.fail_after = fail_after
@@ -50,9 +54,13 @@ class StandIn:
             raise self.exc
         if kwargs.get("stream"):
             return self._frames()
-        return Dumped({"model": "m", "choices": [{"message": {"content": "Tamam"},
-                                                  "finish_reason": "length"}],
-                       "usage": {"prompt_tokens": 5, "completion_tokens": 2}})
+        return Dumped(
+            {
+                "model": "m",
+                "choices": [{"message": {"content": "Tamam"}, "finish_reason": "length"}],
+                "usage": {"prompt_tokens": 5, "completion_tokens": 2},
+            }
+        )
 
     async def _frames(self) -> AsyncIterator[Dumped]:
         for i, frame in enumerate(self.frames):
@@ -62,16 +70,25 @@ class StandIn:
 
 
 def req(**kw: object) -> ChatRequest:
-    body: dict[str, object] = {"model": "a", "messages": [{"role": "user", "content": "Selam"}],
-                               "metadata": {"t": "x"}}
+    body: dict[str, object] = {
+        "model": "a",
+        "messages": [{"role": "user", "content": "Selam"}],
+        "metadata": {"t": "x"},
+    }
     body.update(kw)
     return ChatRequest.model_validate(body)
 
 
 async def test_kwargs_carry_spec_settings_and_disable_retries() -> None:
     fake = StandIn()
-    p = LiteLLMProvider("ll", "groq/llama3", api_base="http://h/v1", api_key="k",
-                        params={"custom_llm_provider": "openai", "num_retries": 5}, module=fake)
+    p = LiteLLMProvider(
+        "ll",
+        "groq/llama3",
+        api_base="http://h/v1",
+        api_key="k",
+        params={"custom_llm_provider": "openai", "num_retries": 5},
+        module=fake,
+    )
     result = await p.complete(req(max_completion_tokens=9, temperature=0.3), FAST)
     assert result.text == "Tamam" and result.finish_reason == "length"
     assert result.usage is not None and result.usage.total_tokens == 7
@@ -86,10 +103,30 @@ async def test_kwargs_carry_spec_settings_and_disable_retries() -> None:
 async def test_stream_maps_deltas_tool_calls_and_usage() -> None:
     frames = [
         {"choices": [{"delta": {"role": "assistant"}, "finish_reason": None}]},
-        {"choices": [{"delta": {"tool_calls": [{"index": 0, "id": "c1", "function": {
-            "name": "get_weather", "arguments": '{"city": '}}]}, "finish_reason": None}]},
-        {"choices": [{"delta": {"tool_calls": [{"index": 0, "function": {
-            "arguments": '"Ankara"}'}}]}, "finish_reason": "tool_calls"}]},
+        {
+            "choices": [
+                {
+                    "delta": {
+                        "tool_calls": [
+                            {
+                                "index": 0,
+                                "id": "c1",
+                                "function": {"name": "get_weather", "arguments": '{"city": '},
+                            }
+                        ]
+                    },
+                    "finish_reason": None,
+                }
+            ]
+        },
+        {
+            "choices": [
+                {
+                    "delta": {"tool_calls": [{"index": 0, "function": {"arguments": '"Ankara"}'}}]},
+                    "finish_reason": "tool_calls",
+                }
+            ]
+        },
         {"choices": [], "usage": {"prompt_tokens": 8, "completion_tokens": 4}},
     ]
     fake = StandIn(frames)
@@ -105,8 +142,9 @@ async def test_stream_maps_deltas_tool_calls_and_usage() -> None:
 
 async def test_stream_cut_after_first_chunk_is_interrupted() -> None:
     frames = [{"choices": [{"delta": {"content": "Bir"}, "finish_reason": None}]}] * 3
-    p = LiteLLMProvider("ll", "openai/m", module=StandIn(frames, fail_after=1,
-                                                         exc=httpx.ReadError("reset")))
+    p = LiteLLMProvider(
+        "ll", "openai/m", module=StandIn(frames, fail_after=1, exc=httpx.ReadError("reset"))
+    )
     got = []
     with pytest.raises(ProviderError) as err:
         async for c in p.stream(req(stream=True), FAST):
@@ -129,21 +167,25 @@ def _named(cls_name: str, status: int | None, text: str) -> Exception:
     return exc  # type: ignore[no-any-return]
 
 
-@pytest.mark.parametrize(("cls_name", "status", "kind"), [
-    ("RateLimitError", 429, FailureKind.RATE_LIMIT),
-    ("AuthenticationError", 401, FailureKind.CREDENTIAL),
-    ("PermissionDeniedError", 403, FailureKind.CREDENTIAL),
-    ("BadRequestError", 400, FailureKind.CALLER),
-    ("ContextWindowExceededError", 400, FailureKind.CONTEXT_LENGTH),
-    ("UnprocessableEntityError", 422, FailureKind.CALLER),
-    ("Timeout", 408, FailureKind.TIMEOUT),
-    ("InternalServerError", 500, FailureKind.TRANSIENT),
-    ("ServiceUnavailableError", 503, FailureKind.TRANSIENT),
-    ("NotFoundError", 404, FailureKind.PROVIDER),
-    ("APIError", None, FailureKind.PROVIDER),
-])
-def test_status_rules_never_echo_the_text(cls_name: str, status: int | None,
-                                          kind: FailureKind) -> None:
+@pytest.mark.parametrize(
+    ("cls_name", "status", "kind"),
+    [
+        ("RateLimitError", 429, FailureKind.RATE_LIMIT),
+        ("AuthenticationError", 401, FailureKind.CREDENTIAL),
+        ("PermissionDeniedError", 403, FailureKind.CREDENTIAL),
+        ("BadRequestError", 400, FailureKind.CALLER),
+        ("ContextWindowExceededError", 400, FailureKind.CONTEXT_LENGTH),
+        ("UnprocessableEntityError", 422, FailureKind.CALLER),
+        ("Timeout", 408, FailureKind.TIMEOUT),
+        ("InternalServerError", 500, FailureKind.TRANSIENT),
+        ("ServiceUnavailableError", 503, FailureKind.TRANSIENT),
+        ("NotFoundError", 404, FailureKind.PROVIDER),
+        ("APIError", None, FailureKind.PROVIDER),
+    ],
+)
+def test_status_rules_never_echo_the_text(
+    cls_name: str, status: int | None, kind: FailureKind
+) -> None:
     err = classify_exception("ll", _named(cls_name, status, SECRET))
     assert err.kind == kind and SECRET not in err.message
 
@@ -158,8 +200,9 @@ def test_real_litellm_exceptions_are_classified() -> None:
     if importlib.util.find_spec("litellm") is None:
         pytest.skip("litellm is not installed (optional extra)")
     litellm = import_litellm()
-    resp = httpx.Response(429, headers={"retry-after": "3"},
-                          request=httpx.Request("POST", "http://x"))
+    resp = httpx.Response(
+        429, headers={"retry-after": "3"}, request=httpx.Request("POST", "http://x")
+    )
     cases = [
         (litellm.RateLimitError(SECRET, "openai", "m", response=resp), FailureKind.RATE_LIMIT),
         (litellm.ContextWindowExceededError(SECRET, "m", "openai"), FailureKind.CONTEXT_LENGTH),
@@ -174,11 +217,16 @@ def test_real_litellm_exceptions_are_classified() -> None:
     assert classify_exception("ll", cases[0][0]).retry_after == 3.0
 
 
-_STEERING = {"base_url": "http://evil.example/v1", "api_base": "http://evil.example/v1",
-             "api_key": "sk-client", "fallbacks": [{"model": "gpt-4o",
-                                                    "api_base": "http://evil.example"}],
-             "mock_response": "hi", "custom_llm_provider": "openai",
-             "extra_headers": {"x": "y"}, "api_version": "1"}
+_STEERING = {
+    "base_url": "http://evil.example/v1",
+    "api_base": "http://evil.example/v1",
+    "api_key": "sk-client",
+    "fallbacks": [{"model": "gpt-4o", "api_base": "http://evil.example"}],
+    "mock_response": "hi",
+    "custom_llm_provider": "openai",
+    "extra_headers": {"x": "y"},
+    "api_version": "1",
+}
 
 
 @pytest.mark.parametrize("field", sorted(_STEERING))
@@ -193,14 +241,24 @@ async def test_kwargs_are_built_from_the_allow_list_and_the_spec_only() -> None:
     """Even a request object that carries extra attributes (never from the edge) yields only
     allow-listed request fields; destination and key come from the backend spec."""
     fake = StandIn()
-    p = LiteLLMProvider("ll", "openai/m", api_base="http://onprem/v1", api_key="spec-key",
-                        module=fake)
+    p = LiteLLMProvider(
+        "ll", "openai/m", api_base="http://onprem/v1", api_key="spec-key", module=fake
+    )
     request = req(temperature=0.1, seed=3, presence_penalty=0.5, parallel_tool_calls=False)
     object.__setattr__(request, "__pydantic_extra__", dict(_STEERING))
     await p.complete(request, FAST)
     sent = fake.calls[0]
-    allowed = set(FORWARDED) | {"model", "max_tokens", "stream", "stream_options", "timeout",
-                           "num_retries", "max_retries", "api_base", "api_key"}
+    allowed = set(FORWARDED) | {
+        "model",
+        "max_tokens",
+        "stream",
+        "stream_options",
+        "timeout",
+        "num_retries",
+        "max_retries",
+        "api_base",
+        "api_key",
+    }
     assert set(sent) <= allowed
     assert sent["api_base"] == "http://onprem/v1" and sent["api_key"] == "spec-key"
     assert not {"base_url", "fallbacks", "mock_response", "custom_llm_provider"} & set(sent)

@@ -42,10 +42,17 @@ def test_only_a_litellm_backend_imports_litellm(tmp_path: Path) -> None:
     fake = tmp_path / "litellm"
     fake.mkdir()
     (fake / "__init__.py").write_text(
-        "STAND_IN = True\n\nasync def acompletion(**kwargs):\n    raise RuntimeError\n")
+        "STAND_IN = True\n\nasync def acompletion(**kwargs):\n    raise RuntimeError\n"
+    )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.getcwd()])}
-    out = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True,
-                         text=True, timeout=60, check=False)
+    out = subprocess.run(
+        [sys.executable, "-c", SCRIPT],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     lines = out.stdout.splitlines()
     assert "before: False" in lines, out.stdout

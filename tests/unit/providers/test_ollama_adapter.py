@@ -19,9 +19,14 @@ from gateway.providers.ollama.factory import build
 from gateway.providers.registry import BuildContext
 
 FAST = CallOptions(connect_timeout=2.0, first_byte_timeout=5.0, total_timeout=10.0)
-TOOL = {"type": "function", "function": {
-    "name": "get_weather", "description": "Weather for a city",
-    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}
+TOOL = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "Weather for a city",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+    },
+}
 
 
 class CountingIds:
@@ -42,8 +47,7 @@ def server() -> Iterator[EmulatorServer]:
 @pytest.fixture
 async def provider(server: EmulatorServer) -> AsyncIterator[OllamaProvider]:
     server.state.reset()
-    p = OllamaProvider("llm", server.url, "emulated-model", keep_alive="5m",
-                       ids=CountingIds())
+    p = OllamaProvider("llm", server.url, "emulated-model", keep_alive="5m", ids=CountingIds())
     yield p
     await p.aclose()
 
@@ -55,7 +59,8 @@ def req(**kw: object) -> ChatRequest:
 
 
 async def test_timings_and_exact_counts_reach_the_caller(
-        provider: OllamaProvider, server: EmulatorServer) -> None:
+    provider: OllamaProvider, server: EmulatorServer
+) -> None:
     result = await provider.complete(req(seed=7), FAST)
     assert result.usage is not None
     assert result.usage.prompt_tokens == server.state.served_prompt_tokens
@@ -70,7 +75,8 @@ async def test_timings_and_exact_counts_reach_the_caller(
 
 
 async def test_stream_reports_timings_on_the_last_line(
-        provider: OllamaProvider, server: EmulatorServer) -> None:
+    provider: OllamaProvider, server: EmulatorServer
+) -> None:
     chunks = [c async for c in provider.stream(req(stream=True), FAST)]
     assert chunks[-1].usage is not None and chunks[-1].finish_reason == "stop"
     timings = provider.last_timings
@@ -86,19 +92,28 @@ async def test_num_predict_cut_is_finish_length(provider: OllamaProvider) -> Non
     assert [c.finish_reason for c in chunks if c.finish_reason] == ["length"]
 
 
-async def test_json_mode_and_schema_map_to_format(provider: OllamaProvider,
-                                                  server: EmulatorServer) -> None:
+async def test_json_mode_and_schema_map_to_format(
+    provider: OllamaProvider, server: EmulatorServer
+) -> None:
     await provider.complete(req(response_format={"type": "json_object"}), FAST)
     schema = {"type": "object", "properties": {"ad": {"type": "string"}}}
-    await provider.complete(req(response_format={
-        "type": "json_schema", "json_schema": {"name": "kisi", "schema": schema}}), FAST)
+    await provider.complete(
+        req(
+            response_format={
+                "type": "json_schema",
+                "json_schema": {"name": "kisi", "schema": schema},
+            }
+        ),
+        FAST,
+    )
     sent = [r.json() for r in server.state.requests]
     assert sent[0]["format"] == "json"
     assert sent[1]["format"] == schema
 
 
-async def test_tool_calls_get_ids_and_json_arguments(provider: OllamaProvider,
-                                                     server: EmulatorServer) -> None:
+async def test_tool_calls_get_ids_and_json_arguments(
+    provider: OllamaProvider, server: EmulatorServer
+) -> None:
     result = await provider.complete(req(tools=[TOOL]), FAST)
     assert result.finish_reason == "tool_calls" and result.text is None
     (call,) = result.tool_calls
@@ -118,20 +133,34 @@ async def test_streamed_tool_call_is_one_indexed_delta(provider: OllamaProvider)
 
 
 async def test_history_maps_tool_calls_to_objects_and_results_to_tool_name(
-        provider: OllamaProvider, server: EmulatorServer) -> None:
-    follow = req(tools=[TOOL], messages=[
-        {"role": "developer", "content": "Kısa yaz."},
-        {"role": "user", "content": "Hava?"},
-        {"role": "assistant", "content": None, "tool_calls": [
-            {"id": "c9", "type": "function",
-             "function": {"name": "get_weather", "arguments": '{"city": "Ankara"}'}}]},
-        {"role": "tool", "tool_call_id": "c9", "content": '{"temp_c": 3}'}])
+    provider: OllamaProvider, server: EmulatorServer
+) -> None:
+    follow = req(
+        tools=[TOOL],
+        messages=[
+            {"role": "developer", "content": "Kısa yaz."},
+            {"role": "user", "content": "Hava?"},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "c9",
+                        "type": "function",
+                        "function": {"name": "get_weather", "arguments": '{"city": "Ankara"}'},
+                    }
+                ],
+            },
+            {"role": "tool", "tool_call_id": "c9", "content": '{"temp_c": 3}'},
+        ],
+    )
     result = await provider.complete(follow, FAST)
     assert result.finish_reason == "stop"
     msgs = server.state.requests[0].json()["messages"]
     assert msgs[0] == {"role": "system", "content": "Kısa yaz."}
-    assert msgs[2]["tool_calls"] == [{"function": {"name": "get_weather",
-                                                   "arguments": {"city": "Ankara"}}}]
+    assert msgs[2]["tool_calls"] == [
+        {"function": {"name": "get_weather", "arguments": {"city": "Ankara"}}}
+    ]
     assert msgs[3] == {"role": "tool", "content": '{"temp_c": 3}', "tool_name": "get_weather"}
 
 
@@ -162,7 +191,8 @@ async def test_verify_reports_an_unreachable_server() -> None:
 
 
 async def test_not_pulled_model_at_call_time_is_a_clear_provider_error(
-        server: EmulatorServer) -> None:
+    server: EmulatorServer,
+) -> None:
     p = OllamaProvider("llm", server.url, "absent-model")
     try:
         with pytest.raises(ProviderError) as err:
@@ -173,8 +203,9 @@ async def test_not_pulled_model_at_call_time_is_a_clear_provider_error(
         await p.aclose()
 
 
-async def test_embed_returns_vectors_and_counted_tokens(provider: OllamaProvider,
-                                                        server: EmulatorServer) -> None:
+async def test_embed_returns_vectors_and_counted_tokens(
+    provider: OllamaProvider, server: EmulatorServer
+) -> None:
     vectors, tokens = await provider.embed(["bir iki", "üç"], FAST)
     assert len(vectors) == 2 and all(len(v) == 3 for v in vectors)
     assert tokens == 3 == server.state.served_prompt_tokens
@@ -182,8 +213,9 @@ async def test_embed_returns_vectors_and_counted_tokens(provider: OllamaProvider
     assert sent.path == "/api/embed" and sent.json()["input"] == ["bir iki", "üç"]
 
 
-async def test_embed_failure_is_classified(provider: OllamaProvider,
-                                           server: EmulatorServer) -> None:
+async def test_embed_failure_is_classified(
+    provider: OllamaProvider, server: EmulatorServer
+) -> None:
     server.state.mode = Mode(kind="status", status=502)
     with pytest.raises(ProviderError) as err:
         await provider.embed(["x"], FAST)
@@ -191,7 +223,8 @@ async def test_embed_failure_is_classified(provider: OllamaProvider,
 
 
 async def test_malformed_stream_line_after_first_chunk_is_interrupted(
-        provider: OllamaProvider, server: EmulatorServer) -> None:
+    provider: OllamaProvider, server: EmulatorServer
+) -> None:
     server.state.mode = Mode(kind="malformed")
     got = []
     with pytest.raises(ProviderError) as err:
@@ -201,8 +234,9 @@ async def test_malformed_stream_line_after_first_chunk_is_interrupted(
 
 
 def test_factory_uses_the_policy_host_and_model() -> None:
-    spec = OllamaBackend(kind="ollama", model="llama3.2", host="http://10.0.0.5:11434",
-                         keep_alive="10m")
+    spec = OllamaBackend(
+        kind="ollama", model="llama3.2", host="http://10.0.0.5:11434", keep_alive="10m"
+    )
     p = build("gpu", spec, BuildContext(env={}))
     assert (p.name, p.host, p.model) == ("gpu", "http://10.0.0.5:11434", "llama3.2")
     assert p.capabilities.tools and p.capabilities.embeddings

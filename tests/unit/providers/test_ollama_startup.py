@@ -35,8 +35,12 @@ def server() -> Iterator[EmulatorServer]:
 
 @pytest.mark.parametrize(("model", "logged"), [("qwen2.5:7b", True), ("emulated-model", False)])
 async def test_start_up_logs_a_model_that_is_not_pulled(
-        server: EmulatorServer, tmp_path: Path, caplog: pytest.LogCaptureFixture,
-        model: str, logged: bool) -> None:
+    server: EmulatorServer,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    model: str,
+    logged: bool,
+) -> None:
     policy = load_text(POLICY.format(url=server.url, model=model))
     settings = Settings(database_url=f"sqlite:///{tmp_path / 'u.db'}", local_engine=False)
     app = create_app(settings, Seams(env={}), policy=policy)

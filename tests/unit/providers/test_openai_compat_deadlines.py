@@ -15,15 +15,23 @@ from gateway.providers.base import CallOptions
 from gateway.providers.openai_compat.adapter import OpenAICompatProvider
 
 REQ = ChatRequest.model_validate({"model": "m", "messages": [{"role": "user", "content": "hi"}]})
-CHUNK = (b'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m",'
-         b'"choices":[{"index":0,"delta":{"content":"x"},"finish_reason":null}]}\n\n')
+CHUNK = (
+    b'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m",'
+    b'"choices":[{"index":0,"delta":{"content":"x"},"finish_reason":null}]}\n\n'
+)
 FINISH = CHUNK.replace(b'"content":"x"},"finish_reason":null', b'},"finish_reason":"stop"')
 
 
 async def _drain_request(r: asyncio.StreamReader) -> None:
     head = await r.readuntil(b"\r\n\r\n")
-    length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
-                   if line.lower().startswith(b"content-length:")), 0)
+    length = next(
+        (
+            int(line.split(b":")[1])
+            for line in head.split(b"\r\n")
+            if line.lower().startswith(b"content-length:")
+        ),
+        0,
+    )
     await r.readexactly(length)
 
 
@@ -32,8 +40,11 @@ async def _server(body_pieces: list[bytes], gap: float, sse: bool) -> tuple[asyn
         try:
             await _drain_request(r)
             kind = b"text/event-stream" if sse else b"application/json"
-            w.write(b"HTTP/1.1 200 OK\r\ncontent-type: " + kind
-                    + b"\r\ntransfer-encoding: chunked\r\n\r\n")
+            w.write(
+                b"HTTP/1.1 200 OK\r\ncontent-type: "
+                + kind
+                + b"\r\ntransfer-encoding: chunked\r\n\r\n"
+            )
             for piece in body_pieces:
                 w.write(b"%x\r\n%s\r\n" % (len(piece), piece))
                 await w.drain()
@@ -48,8 +59,7 @@ async def _server(body_pieces: list[bytes], gap: float, sse: bool) -> tuple[asyn
     return server, f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/v1"
 
 
-async def test_a_stream_whose_first_chunk_never_completes_times_out_on_first_byte_timeout(
-) -> None:
+async def test_a_stream_whose_first_chunk_never_completes_times_out_on_first_byte_timeout() -> None:
     # SSE comments every 50 ms: bytes keep coming (no read timeout) but no chunk is made
     server, url = await _server([b": keep-alive\n\n"] * 100, 0.05, sse=True)
     provider = OpenAICompatProvider("up", url, "m")

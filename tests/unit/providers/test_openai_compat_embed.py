@@ -30,7 +30,8 @@ async def provider(server: EmulatorServer) -> AsyncIterator[OpenAICompatProvider
 
 
 async def test_embed_returns_one_vector_per_input_and_counted_tokens(
-        provider: OpenAICompatProvider, server: EmulatorServer) -> None:
+    provider: OpenAICompatProvider, server: EmulatorServer
+) -> None:
     vectors, tokens = await provider.embed(["bir", "iki üç dört"], FAST)
     assert vectors == [[3.0, 0.5, -0.25], [4.0, 0.5, -0.25]]
     assert tokens == 4 == server.state.served_prompt_tokens
@@ -39,14 +40,17 @@ async def test_embed_returns_one_vector_per_input_and_counted_tokens(
     assert sent.json() == {"model": "emulated-model", "input": ["bir", "iki üç dört"]}
 
 
-@pytest.mark.parametrize(("mode", "kind"), [
-    (Mode(kind="throttle", retry_after=4), FailureKind.RATE_LIMIT),
-    (Mode(kind="status", status=503), FailureKind.TRANSIENT),
-    (Mode(kind="status", status=401), FailureKind.CREDENTIAL),
-])
-async def test_embed_failures_are_classified(provider: OpenAICompatProvider,
-                                             server: EmulatorServer, mode: Mode,
-                                             kind: FailureKind) -> None:
+@pytest.mark.parametrize(
+    ("mode", "kind"),
+    [
+        (Mode(kind="throttle", retry_after=4), FailureKind.RATE_LIMIT),
+        (Mode(kind="status", status=503), FailureKind.TRANSIENT),
+        (Mode(kind="status", status=401), FailureKind.CREDENTIAL),
+    ],
+)
+async def test_embed_failures_are_classified(
+    provider: OpenAICompatProvider, server: EmulatorServer, mode: Mode, kind: FailureKind
+) -> None:
     server.state.mode = mode
     with pytest.raises(ProviderError) as err:
         await provider.embed(["x"], FAST)
@@ -54,8 +58,9 @@ async def test_embed_failures_are_classified(provider: OpenAICompatProvider,
     assert err.value.retry_after == (4 if kind == FailureKind.RATE_LIMIT else None)
 
 
-async def test_embed_times_out_within_the_deadline(provider: OpenAICompatProvider,
-                                                   server: EmulatorServer) -> None:
+async def test_embed_times_out_within_the_deadline(
+    provider: OpenAICompatProvider, server: EmulatorServer
+) -> None:
     server.state.mode = Mode(kind="hang", hang_s=10)
     with pytest.raises(ProviderError) as err:
         await provider.embed(["x"], CallOptions(1.0, 0.5, 0.5))

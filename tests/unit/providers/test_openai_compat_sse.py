@@ -20,13 +20,17 @@ OPTS = CallOptions(connect_timeout=1.0, first_byte_timeout=5.0, total_timeout=30
 
 def event(text: str, finish: str | None = None) -> bytes:
     fr = "null" if finish is None else f'"{finish}"'
-    return (b'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m",'
-            b'"choices":[{"index":0,"delta":{"content":"' + text.encode() + b'"},'
-            b'"finish_reason":' + fr.encode() + b"}]}\n\n")
+    return (
+        b'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m",'
+        b'"choices":[{"index":0,"delta":{"content":"' + text.encode() + b'"},'
+        b'"finish_reason":' + fr.encode() + b"}]}\n\n"
+    )
 
 
-USAGE = (b'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m",'
-         b'"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}\n\n')
+USAGE = (
+    b'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m",'
+    b'"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}\n\n'
+)
 
 
 async def _collect(pieces: list[bytes]) -> list[ChatChunk]:
@@ -40,13 +44,19 @@ async def _collect(pieces: list[bytes]) -> list[ChatChunk]:
 
 
 def _split_everywhere(body: bytes, size: int) -> list[bytes]:
-    return [body[i:i + size] for i in range(0, len(body), size)]
+    return [body[i : i + size] for i in range(0, len(body), size)]
 
 
 @pytest.mark.parametrize("size", [1, 2, 3, 7, 64, 10_000])
 async def test_events_split_anywhere_across_reads(size: int) -> None:
-    body = (b": keep-alive\n\nevent: message\n" + event("Mer") + event("haba")
-            + event("", "stop") + USAGE + b"data: [DONE]\n\n")
+    body = (
+        b": keep-alive\n\nevent: message\n"
+        + event("Mer")
+        + event("haba")
+        + event("", "stop")
+        + USAGE
+        + b"data: [DONE]\n\n"
+    )
     got = await _collect(_split_everywhere(body, size))
     assert "".join(c.text for c in got) == "Merhaba"
     assert [c.finish_reason for c in got if c.finish_reason] == ["stop"]
@@ -117,8 +127,9 @@ async def test_a_malformed_first_frame_is_a_provider_failure() -> None:
 
 
 async def test_an_error_frame_after_a_chunk_is_an_interruption() -> None:
-    server, url = await _server([event("a"), b'data: {"error": {"message": "boom"}}\n\n'], 0.0,
-                                sse=True)
+    server, url = await _server(
+        [event("a"), b'data: {"error": {"message": "boom"}}\n\n'], 0.0, sse=True
+    )
     provider = OpenAICompatProvider("up", url, "m")
     got: list[str] = []
     with pytest.raises(ProviderError) as err:

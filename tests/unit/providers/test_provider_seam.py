@@ -48,8 +48,7 @@ class Slow:
         await asyncio.sleep(0.2)
         return ChatResult(text="ok", finish_reason="stop", usage=None, model="m")
 
-    async def stream(self, request: ChatRequest, options: CallOptions
-                     ) -> AsyncIterator[ChatChunk]:
+    async def stream(self, request: ChatRequest, options: CallOptions) -> AsyncIterator[ChatChunk]:
         yield ChatChunk(text="ok", finish_reason="stop")
 
     async def check(self) -> bool:
@@ -60,10 +59,12 @@ class Slow:
 
 
 async def _complete(provider: Slow) -> ChatResult:
-    disp = EmbedDispatcher({"slow": provider}, SystemClock(),
-                           lambda _n: CallOptions(total_timeout=0.05))
-    request = ChatRequest.model_validate({"model": "a", "messages": [
-        {"role": "user", "content": "x"}]})
+    disp = EmbedDispatcher(
+        {"slow": provider}, SystemClock(), lambda _n: CallOptions(total_timeout=0.05)
+    )
+    request = ChatRequest.model_validate(
+        {"model": "a", "messages": [{"role": "user", "content": "x"}]}
+    )
     decision = RouteDecision(alias="a", candidates=("slow",))
     return await disp.complete(decision, lambda _n: request, Outcome())
 

@@ -36,8 +36,9 @@ def server() -> Iterator[EmulatorServer]:
 @pytest.fixture
 async def provider(server: EmulatorServer) -> AsyncIterator[ReplicateProvider]:
     server.state.reset()
-    p = ReplicateProvider("rep", "meta/meta-llama-3-8b-instruct", "r8_tok", base_url=server.url,
-                          poll_interval=0.01)
+    p = ReplicateProvider(
+        "rep", "meta/meta-llama-3-8b-instruct", "r8_tok", base_url=server.url, poll_interval=0.01
+    )
     yield p
     await p.aclose()
 
@@ -61,22 +62,30 @@ async def test_version_reference_uses_the_versions_endpoint(server: EmulatorServ
 
 
 async def test_multi_turn_history_is_flattened_with_a_transcript(
-        provider: ReplicateProvider, server: EmulatorServer) -> None:
-    await provider.complete(req(seed=3, messages=[
-        {"role": "system", "content": "Türkçe yanıt ver."},
-        {"role": "developer", "content": "Kısa ol."},
-        {"role": "user", "content": "Merhaba"},
-        {"role": "assistant", "content": "Selam!"},
-        {"role": "user", "content": "Nasılsın?"}]), FAST)
+    provider: ReplicateProvider, server: EmulatorServer
+) -> None:
+    await provider.complete(
+        req(
+            seed=3,
+            messages=[
+                {"role": "system", "content": "Türkçe yanıt ver."},
+                {"role": "developer", "content": "Kısa ol."},
+                {"role": "user", "content": "Merhaba"},
+                {"role": "assistant", "content": "Selam!"},
+                {"role": "user", "content": "Nasılsın?"},
+            ],
+        ),
+        FAST,
+    )
     inp = server.state.requests[0].json()["input"]
     assert inp["system_prompt"] == "Türkçe yanıt ver.\n\nKısa ol."
-    assert inp["prompt"] == ("User: Merhaba\n\nAssistant: Selam!\n\nUser: Nasılsın?"
-                             "\n\nAssistant:")
+    assert inp["prompt"] == ("User: Merhaba\n\nAssistant: Selam!\n\nUser: Nasılsın?\n\nAssistant:")
     assert inp["seed"] == 3
 
 
-async def test_exact_usage_from_metrics_and_length_finish(provider: ReplicateProvider,
-                                                          server: EmulatorServer) -> None:
+async def test_exact_usage_from_metrics_and_length_finish(
+    provider: ReplicateProvider, server: EmulatorServer
+) -> None:
     result = await provider.complete(req(max_tokens=3), FAST)
     assert result.finish_reason == "length"
     assert result.usage is not None and not result.usage.estimated
@@ -86,8 +95,9 @@ async def test_exact_usage_from_metrics_and_length_finish(provider: ReplicatePro
     assert chunks[-1].finish_reason == "length" and chunks[-1].usage is not None
 
 
-async def test_stream_reads_the_sse_url_then_fetches_metrics(provider: ReplicateProvider,
-                                                             server: EmulatorServer) -> None:
+async def test_stream_reads_the_sse_url_then_fetches_metrics(
+    provider: ReplicateProvider, server: EmulatorServer
+) -> None:
     chunks = [c async for c in provider.stream(req(stream=True), FAST)]
     paths = [r.path for r in server.state.requests]
     assert paths[0].endswith("/predictions") and paths[1].startswith("/v1/streams/")
@@ -97,18 +107,21 @@ async def test_stream_reads_the_sse_url_then_fetches_metrics(provider: Replicate
 
 
 async def test_context_overflow_fails_the_prediction_as_context_length(
-        provider: ReplicateProvider) -> None:
+    provider: ReplicateProvider,
+) -> None:
     with pytest.raises(ProviderError) as err:
         await provider.complete(req(messages=[{"role": "user", "content": LONG}]), FAST)
     assert err.value.kind == FailureKind.CONTEXT_LENGTH and "kelime" not in err.value.message
 
 
 async def test_sse_error_event_before_output_raises_before_any_chunk(
-        provider: ReplicateProvider) -> None:
+    provider: ReplicateProvider,
+) -> None:
     got = []
     with pytest.raises(ProviderError) as err:
-        async for c in provider.stream(req(stream=True, messages=[
-                {"role": "user", "content": LONG}]), FAST):
+        async for c in provider.stream(
+            req(stream=True, messages=[{"role": "user", "content": LONG}]), FAST
+        ):
             got.append(c)
     assert got == [] and err.value.kind == FailureKind.CONTEXT_LENGTH
 
@@ -125,7 +138,8 @@ async def test_missing_token_header_is_a_credential_failure(server: EmulatorServ
 
 
 async def test_malformed_stream_event_after_output_is_interrupted(
-        provider: ReplicateProvider, server: EmulatorServer) -> None:
+    provider: ReplicateProvider, server: EmulatorServer
+) -> None:
     server.state.mode = Mode(kind="malformed")
     got = []
     with pytest.raises(ProviderError) as err:
@@ -139,9 +153,20 @@ def _polling_app(state: EmulatorState) -> Starlette:
     polls: dict[str, int] = {"n": 0}
 
     def prediction(status: str, output: Any) -> bytes:
-        return orjson.dumps({"id": "p1", "model": "acme/old", "version": "v", "status": status,
-                             "input": {}, "output": output, "error": None, "logs": "",
-                             "metrics": {}, "urls": {"get": "x", "cancel": "y"}})
+        return orjson.dumps(
+            {
+                "id": "p1",
+                "model": "acme/old",
+                "version": "v",
+                "status": status,
+                "input": {},
+                "output": output,
+                "error": None,
+                "logs": "",
+                "metrics": {},
+                "urls": {"get": "x", "cancel": "y"},
+            }
+        )
 
     async def create(request: Request) -> Response:
         state.requests.append(await _logged(request))
@@ -151,18 +176,25 @@ def _polling_app(state: EmulatorState) -> Starlette:
         state.requests.append(await _logged(request))
         polls["n"] += 1
         done = polls["n"] >= 2
-        return Response(prediction("succeeded" if done else "processing",
-                                   ["Bir ", "iki ", "üç"] if done else ["Bir "]),
-                        media_type="application/json")
+        return Response(
+            prediction(
+                "succeeded" if done else "processing", ["Bir ", "iki ", "üç"] if done else ["Bir "]
+            ),
+            media_type="application/json",
+        )
 
-    return Starlette(routes=[Route("/v1/models/acme/old/predictions", create, methods=["POST"]),
-                             Route("/v1/predictions/p1", get, methods=["GET"])])
+    return Starlette(
+        routes=[
+            Route("/v1/models/acme/old/predictions", create, methods=["POST"]),
+            Route("/v1/predictions/p1", get, methods=["GET"]),
+        ]
+    )
 
 
 async def _logged(request: Request) -> Any:
     from gateway.emulators.base import Logged
-    return Logged(request.method, request.url.path, "", dict(request.headers),
-                  await request.body())
+
+    return Logged(request.method, request.url.path, "", dict(request.headers), await request.body())
 
 
 async def test_a_model_that_cannot_stream_is_polled_and_usage_estimated() -> None:
@@ -179,8 +211,9 @@ async def test_a_model_that_cannot_stream_is_polled_and_usage_estimated() -> Non
 
 
 def test_factory_needs_the_token_env_var() -> None:
-    spec = ReplicateBackend(kind="replicate", model="meta/meta-llama-3-8b-instruct",
-                            api_token_env="MY_R8")
+    spec = ReplicateBackend(
+        kind="replicate", model="meta/meta-llama-3-8b-instruct", api_token_env="MY_R8"
+    )
     with pytest.raises(BackendDisabled, match="MY_R8"):
         build("rep", spec, BuildContext(env={}))
     p = build("rep", spec, BuildContext(env={"MY_R8": "r8_x"}))

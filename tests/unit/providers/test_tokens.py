@@ -22,12 +22,29 @@ def plain(text: str) -> int:
     return n
 
 
-@pytest.mark.parametrize("text", [
-    "", " ", "a", "abcd", "abcde", "abcdefgh", "abcdefghi", "diyabetli hastalarımız.",
-    "TCKN 10000000146, tel +90 532 123 45 67!", "İstanbul'da ŞEHİR ığüşöç", "²³ ½ µ ª º",
-    "tab\tnew\nline\x1c\x1d\x1e\x1f\x85\xa0end", "emoji 😀 ok", "Arabic digits ٣٤٥٦٧ x",
-    "a_b_c_d_e", "...", "—–“”‘’•…", "x" * 4001,
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        " ",
+        "a",
+        "abcd",
+        "abcde",
+        "abcdefgh",
+        "abcdefghi",
+        "diyabetli hastalarımız.",
+        "TCKN 10000000146, tel +90 532 123 45 67!",
+        "İstanbul'da ŞEHİR ığüşöç",
+        "²³ ½ µ ª º",
+        "tab\tnew\nline\x1c\x1d\x1e\x1f\x85\xa0end",
+        "emoji 😀 ok",
+        "Arabic digits ٣٤٥٦٧ x",
+        "a_b_c_d_e",
+        "...",
+        "—–“”‘’•…",
+        "x" * 4001,
+    ],
+)
 def test_matches_the_definition(text: str) -> None:
     assert estimate_text_tokens(text) == plain(text)
 
@@ -41,6 +58,13 @@ def test_random_texts_match_the_definition() -> None:
 
 
 def test_prompt_adds_four_per_message() -> None:
-    req = ChatRequest.model_validate({"model": "m", "messages": [
-        {"role": "system", "content": "Be brief."}, {"role": "user", "content": "Merhaba!"}]})
+    req = ChatRequest.model_validate(
+        {
+            "model": "m",
+            "messages": [
+                {"role": "system", "content": "Be brief."},
+                {"role": "user", "content": "Merhaba!"},
+            ],
+        }
+    )
     assert estimate_prompt_tokens(req) == plain("Be brief.") + plain("Merhaba!") + 8

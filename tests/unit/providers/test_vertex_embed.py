@@ -27,8 +27,14 @@ def server() -> Iterator[EmulatorServer]:
 
 def make(server: EmulatorServer, model: str) -> VertexProvider:
     server.state.reset()
-    return VertexProvider("vx-emb", project="p1", location="europe-west3", model=model,
-                          credentials=Credentials(token="tok-e"), base_url=server.url)
+    return VertexProvider(
+        "vx-emb",
+        project="p1",
+        location="europe-west3",
+        model=model,
+        credentials=Credentials(token="tok-e"),
+        base_url=server.url,
+    )
 
 
 async def test_text_embedding_model_uses_predict(server: EmulatorServer) -> None:
@@ -39,8 +45,10 @@ async def test_text_embedding_model_uses_predict(server: EmulatorServer) -> None
     finally:
         await p.aclose()
     sent = server.state.requests[-1]
-    assert sent.path == ("/v1beta1/projects/p1/locations/europe-west3/publishers/google/models/"
-                         "text-embedding-005:predict")
+    assert sent.path == (
+        "/v1beta1/projects/p1/locations/europe-west3/publishers/google/models/"
+        "text-embedding-005:predict"
+    )
     assert sent.headers["authorization"] == "Bearer tok-e"
     assert sent.json()["instances"] == [{"content": t} for t in TEXTS]
     assert len(vectors) == len(TEXTS)
@@ -48,10 +56,12 @@ async def test_text_embedding_model_uses_predict(server: EmulatorServer) -> None
     assert tokens == server.state.served_prompt_tokens > 0
 
 
-@pytest.mark.parametrize(("inputs", "method"), [(TEXTS, "batchEmbedContents"),
-                                                (TEXTS[:1], "embedContent")])
-async def test_gemini_embedding_model_uses_embed_content(server: EmulatorServer,
-                                                         inputs: list[str], method: str) -> None:
+@pytest.mark.parametrize(
+    ("inputs", "method"), [(TEXTS, "batchEmbedContents"), (TEXTS[:1], "embedContent")]
+)
+async def test_gemini_embedding_model_uses_embed_content(
+    server: EmulatorServer, inputs: list[str], method: str
+) -> None:
     p = make(server, "gemini-embedding-001")
     try:
         vectors, tokens = await p.embed(inputs, FAST)

@@ -50,13 +50,23 @@ def server() -> Iterator[EmulatorServer]:
 
 def service_account_file(tmp_path: Path, token_uri: str) -> Path:
     key = rsa.generate_private_key(public_exponent=65537, key_size=1024)
-    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                            serialization.NoEncryption()).decode()
+    pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ).decode()
     path = tmp_path / "sa.json"
-    path.write_text(json.dumps({
-        "type": "service_account", "project_id": "gecit-test", "private_key_id": "k1",
-        "private_key": pem, "client_email": SA_EMAIL, "client_id": "1",
-        "token_uri": token_uri}))
+    path.write_text(
+        json.dumps(
+            {
+                "type": "service_account",
+                "project_id": "gecit-test",
+                "private_key_id": "k1",
+                "private_key": pem,
+                "client_email": SA_EMAIL,
+                "client_id": "1",
+                "token_uri": token_uri,
+            }
+        )
+    )
     return path
 
 
@@ -95,15 +105,20 @@ def test_injected_credentials_build_a_provider_from_the_spec() -> None:
     assert not provider.capabilities.embeddings
 
 
-async def test_service_account_file_credentials_reach_vertex(server: EmulatorServer,
-                                                             tmp_path: Path) -> None:
+async def test_service_account_file_credentials_reach_vertex(
+    server: EmulatorServer, tmp_path: Path
+) -> None:
     server.state.reset()
     path = service_account_file(tmp_path, f"{server.url}/token")
-    provider = build_provider("vx", spec(base_url=server.url, credentials_env="GECIT_SA"),
-                              BuildContext(env={"GECIT_SA": str(path)}))
+    provider = build_provider(
+        "vx",
+        spec(base_url=server.url, credentials_env="GECIT_SA"),
+        BuildContext(env={"GECIT_SA": str(path)}),
+    )
     try:
         request = ChatRequest.model_validate(
-            {"model": "a", "messages": [{"role": "user", "content": "Merhaba"}]})
+            {"model": "a", "messages": [{"role": "user", "content": "Merhaba"}]}
+        )
         result = await provider.complete(request, CallOptions(total_timeout=10.0))
     finally:
         await provider.aclose()

@@ -46,7 +46,8 @@ async def _call_and_header(server: EmulatorServer, backend: Any, env: dict[str, 
 
 
 async def test_access_token_from_an_env_variable_with_a_custom_endpoint(
-        server: EmulatorServer) -> None:
+    server: EmulatorServer,
+) -> None:
     backend = spec(base_url=server.url, access_token_env="VERTEX_TOKEN")
     header = await _call_and_header(server, backend, {"VERTEX_TOKEN": "ya29.env-token\n"})
     assert header == "Bearer ya29.env-token"
@@ -55,8 +56,9 @@ async def test_access_token_from_an_env_variable_with_a_custom_endpoint(
 async def test_access_token_from_a_file(server: EmulatorServer, tmp_path: Path) -> None:
     path = tmp_path / "token"
     path.write_text("ya29.file-token\n")
-    header = await _call_and_header(server, spec(base_url=server.url,
-                                                 access_token_file=str(path)), {})
+    header = await _call_and_header(
+        server, spec(base_url=server.url, access_token_file=str(path)), {}
+    )
     assert header == "Bearer ya29.file-token"
 
 
@@ -80,8 +82,7 @@ def test_a_missing_token_disables_the_backend_and_says_which(tmp_path: Path) -> 
     assert "access_token_file" in str(err2.value)
     (tmp_path / "empty").write_text("  \n")
     with pytest.raises(BackendDisabled):
-        build_provider("vx", spec(access_token_file=str(tmp_path / "empty")),
-                       BuildContext(env={}))
+        build_provider("vx", spec(access_token_file=str(tmp_path / "empty")), BuildContext(env={}))
 
 
 def test_only_one_token_source() -> None:

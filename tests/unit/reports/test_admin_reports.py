@@ -48,8 +48,10 @@ def seeded(tmp_path: Path) -> Iterator[Engine]:
     engine = make_engine(f"sqlite:///{tmp_path / 'l.db'}")
     migrate(engine)
     with engine.begin() as conn:
-        conn.execute(RequestRow.__table__.insert(),  # type: ignore[attr-defined]
-                     [r.model_dump() for r in make_rows(200)])
+        conn.execute(
+            RequestRow.__table__.insert(),  # type: ignore[attr-defined]
+            [r.model_dump() for r in make_rows(200)],
+        )
     rebuild(engine, zone_resolver(ZONES))
     yield engine
     engine.dispose()
@@ -68,7 +70,8 @@ def _client(seeded: Engine, policy: str) -> TestClient:
     api_errors.install(app)
     app.include_router(build_router())
     app.state.runtime = SimpleNamespace(
-        policy=load_text(policy), clock=clock, engine=seeded, settings=settings, auth=auth)
+        policy=load_text(policy), clock=clock, engine=seeded, settings=settings, auth=auth
+    )
     return TestClient(app)
 
 
@@ -80,8 +83,11 @@ RANGE = {"from": "2026-03-01", "to": "2026-03-31"}
 
 
 def test_admin_reads_every_tenant_as_csv(client: TestClient) -> None:
-    r = client.get("/admin/reports/cost", headers=_h(ADMIN),
-                   params=RANGE | {"group_by": "tenant,backend", "format": "csv"})
+    r = client.get(
+        "/admin/reports/cost",
+        headers=_h(ADMIN),
+        params=RANGE | {"group_by": "tenant,backend", "format": "csv"},
+    )
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
     rows = list(csv.DictReader(io.StringIO(r.text)))
     assert {x["tenant"] for x in rows} == {"acme", "globex", "TOTAL"}
@@ -118,11 +124,12 @@ def test_dashboard_has_every_chart_with_data(client: TestClient) -> None:
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
     for section in ("cost-per-day", "onprem-share", "data-class-mix", "p95-ttft", "top-apps"):
         start = r.text.index(f'id="{section}"')
-        chunk = r.text[start:r.text.index("</section>", start)]
+        chunk = r.text[start : r.text.index("</section>", start)]
         assert 'class="mark"' in chunk, section
         assert "/admin/reports/cost?" in chunk and "format=csv" in chunk
     assert "<script" not in r.text and "http://" not in r.text.replace(
-        'xmlns="http://www.w3.org/2000/svg"', "")
+        'xmlns="http://www.w3.org/2000/svg"', ""
+    )
 
 
 def test_billing_figures_use_the_policy_rates(seeded: Engine) -> None:
@@ -134,13 +141,15 @@ def test_billing_figures_use_the_policy_rates(seeded: Engine) -> None:
         assert net_try == net_usd * Decimal("34.5")  # exact, from the rollups
         assert Decimal(t["kdv_try"]) == net_try * Decimal("0.20")
         assert Decimal(t["gross_try"]) == net_try + Decimal(t["kdv_try"])
-    r = client.get("/admin/reports/cost", headers=_h(ADMIN),
-                   params=RANGE | {"group_by": "backend", "format": "csv"})
+    r = client.get(
+        "/admin/reports/cost",
+        headers=_h(ADMIN),
+        params=RANGE | {"group_by": "backend", "format": "csv"},
+    )
     rows = list(csv.DictReader(io.StringIO(r.text)))
     assert {x["kdv_rate"] for x in rows} == {"0.20"}
     assert all(x["kdv_try"] and x["gross_try"] for x in rows)
-    r = client.get("/admin/reports/cost", headers=_h(ADMIN),
-                   params=RANGE | {"format": "table"})
+    r = client.get("/admin/reports/cost", headers=_h(ADMIN), params=RANGE | {"format": "table"})
     assert r.text.startswith("rates: 1 USD = 34.5 TRY (policy billing.usd_try); KDV 20%")
     page = client.get("/admin/dashboard", headers=_h(ADMIN), params=RANGE).text
     assert 'data-metric="KDV (TRY)"' in page and "1 USD = 34.5 TRY" in page
@@ -152,5 +161,5 @@ def test_a_policy_without_billing_rates_says_so(client: TestClient) -> None:
     assert "not set" in doc["notes"]["kdv"] and "not set" in doc["notes"]["usd_try"]
     page = client.get("/admin/dashboard", headers=_h(ADMIN), params=RANGE).text
     start = page.index('data-metric="KDV (TRY)"')
-    assert "not set in policy" in page[start:page.index("</div>", start)]
+    assert "not set in policy" in page[start : page.index("</div>", start)]
     assert "billing.kdv_rate is not set in the policy" in page

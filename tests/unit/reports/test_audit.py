@@ -14,16 +14,26 @@ from gateway.usage.audit import AuditLog, DecisionEntry, PolicyChangeEntry
 
 
 def _decision(i: int) -> DecisionEntry:
-    return DecisionEntry(request_id=f"req_{i:04d}", policy_hash="ab" * 32, data_class="personal",
-                         entities={"TCKN": 1, "PHONE_TR": 2}, rule="personal-redact",
-                         destination="bedrock-eu", transfer_basis="scc:2025-01-10",
-                         redaction=True, at=datetime(2026, 1, 5, 10, 0, i % 60, 1234, UTC))
+    return DecisionEntry(
+        request_id=f"req_{i:04d}",
+        policy_hash="ab" * 32,
+        data_class="personal",
+        entities={"TCKN": 1, "PHONE_TR": 2},
+        rule="personal-redact",
+        destination="bedrock-eu",
+        transfer_basis="scc:2025-01-10",
+        redaction=True,
+        at=datetime(2026, 1, 5, 10, 0, i % 60, 1234, UTC),
+    )
 
 
 def _fill(engine: Engine, n: int = 6) -> AuditLog:
     log = AuditLog(engine)
-    log.append_policy_change(PolicyChangeEntry(policy_hash="cd" * 32, previous_hash=None,
-                                               source="policies/default.yaml", actor="admin"))
+    log.append_policy_change(
+        PolicyChangeEntry(
+            policy_hash="cd" * 32, previous_hash=None, source="policies/default.yaml", actor="admin"
+        )
+    )
     log.append_decisions([_decision(i) for i in range(1, n)])
     return log
 
@@ -33,19 +43,23 @@ def test_chain_verifies_and_links(engine: Engine) -> None:
     result = log.verify()
     assert result.ok and result.checked == 6
     with engine.connect() as conn:
-        rows = conn.execute(text("SELECT seq, prev_hash, hash, entities FROM audit_log "
-                                 "ORDER BY seq")).all()
+        rows = conn.execute(
+            text("SELECT seq, prev_hash, hash, entities FROM audit_log ORDER BY seq")
+        ).all()
     assert [r[0] for r in rows] == [1, 2, 3, 4, 5, 6]
     assert rows[0][1] == "0" * 64
     assert all(rows[i][1] == rows[i - 1][2] for i in range(1, len(rows)))
     assert "TCKN" in str(rows[1][3])  # entity types and counts, never values
 
 
-@pytest.mark.parametrize("sql, seq, reason", [
-    ("UPDATE audit_log SET destination = 'vertex-us' WHERE seq = 4", 4, "edited"),
-    ("UPDATE audit_log SET redaction = false WHERE seq = 3", 3, "edited"),
-    ("DELETE FROM audit_log WHERE seq = 2", 3, "gap"),
-])
+@pytest.mark.parametrize(
+    "sql, seq, reason",
+    [
+        ("UPDATE audit_log SET destination = 'vertex-us' WHERE seq = 4", 4, "edited"),
+        ("UPDATE audit_log SET redaction = false WHERE seq = 3", 3, "edited"),
+        ("DELETE FROM audit_log WHERE seq = 2", 3, "gap"),
+    ],
+)
 def test_tampering_is_named(engine: Engine, sql: str, seq: int, reason: str) -> None:
     log = _fill(engine)
     with engine.begin() as conn:
@@ -60,8 +74,9 @@ def test_tampering_is_named(engine: Engine, sql: str, seq: int, reason: str) -> 
 def test_rewriting_a_hash_breaks_the_next_link(engine: Engine) -> None:
     log = _fill(engine)
     with engine.begin() as conn:  # a forger who recomputes row 2's hash still breaks row 3
-        conn.execute(text("UPDATE audit_log SET rule = 'x', hash = :h WHERE seq = 2"),
-                     {"h": "f" * 64})
+        conn.execute(
+            text("UPDATE audit_log SET rule = 'x', hash = :h WHERE seq = 2"), {"h": "f" * 64}
+        )
     result = log.verify()
     assert not result.ok and result.broken_seq == 2
 
@@ -96,8 +111,10 @@ def test_concurrent_appenders_keep_one_chain(engine: Engine) -> None:
     assert result.ok and result.checked == 40
 
 
-def test_cli_verify_names_the_tampered_row(sqlite_url: str, capsys: pytest.CaptureFixture[str],
-                                           ) -> None:
+def test_cli_verify_names_the_tampered_row(
+    sqlite_url: str,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     from gateway.usage.db import make_engine, migrate
 
     eng = make_engine(sqlite_url)
@@ -122,8 +139,12 @@ def test_listener_chains_new_requests_once(engine: Engine) -> None:
     rows = make_rows(6)
     for r in rows:
         r.trace = {"redact": True, "sensitivity": {"entities": [{"type": "TCKN", "count": 2}]}}
-    listener = AuditListener(AuditLog(engine), lambda: "ab" * 32,
-                             lambda b: "tr_scc" if b == "bedrock-eu" else None, ZONES.get)
+    listener = AuditListener(
+        AuditLog(engine),
+        lambda: "ab" * 32,
+        lambda b: "tr_scc" if b == "bedrock-eu" else None,
+        ZONES.get,
+    )
     for batch in (rows, rows[:3]):  # the second is a replay: nothing new to chain
         with Session(engine) as session:
             listener(session, [r.model_copy() for r in batch])
@@ -131,8 +152,12 @@ def test_listener_chains_new_requests_once(engine: Engine) -> None:
                 session.merge(r.model_copy())
             session.commit()
     with engine.connect() as conn:
-        got = conn.execute(text("SELECT request_id, destination, transfer_basis, redaction, "
-                                "entities FROM audit_log ORDER BY seq")).all()
+        got = conn.execute(
+            text(
+                "SELECT request_id, destination, transfer_basis, redaction, "
+                "entities FROM audit_log ORDER BY seq"
+            )
+        ).all()
     assert [g[0] for g in got] == [r.id for r in rows]
     bedrock = next(g for g in got if g[1] == "bedrock-eu")
     assert bedrock[2] == "tr_scc" and bool(bedrock[3]) is True and "TCKN" in str(bedrock[4])

@@ -50,39 +50,91 @@ aliases:
   default: {backends: [gpu-local, vertex-eu]}
 """
 
-ACME_EXACT = {"net_usd": "0.125", "net_try": "4.3125", "kdv_usd": "0.025",
-              "kdv_try": "0.8625", "gross_usd": "0.15", "gross_try": "5.175"}
-GLOBEX_EXACT = {"net_usd": "1.234567891", "net_try": "42.5925922395",
-                "kdv_usd": "0.2469135782", "kdv_try": "8.5185184479",
-                "gross_usd": "1.4814814692", "gross_try": "51.1111106874"}
-TOTAL_EXACT = {"net_usd": "1.359567891", "net_try": "46.9050922395",
-               "kdv_usd": "0.2719135782", "kdv_try": "9.3810184479",
-               "gross_usd": "1.6314814692", "gross_try": "56.2861106874"}
-ACME_SHOWN = {"net_usd": "0.13", "net_try": "4.31", "kdv_usd": "0.03", "kdv_try": "0.86",
-              "gross_usd": "0.15", "gross_try": "5.18"}
-GLOBEX_SHOWN = {"net_usd": "1.23", "net_try": "42.59", "kdv_usd": "0.25", "kdv_try": "8.52",
-                "gross_usd": "1.48", "gross_try": "51.11"}
-TOTAL_SHOWN = {"net_usd": "1.36", "net_try": "46.91", "kdv_usd": "0.27", "kdv_try": "9.38",
-               "gross_usd": "1.63", "gross_try": "56.29"}
+ACME_EXACT = {
+    "net_usd": "0.125",
+    "net_try": "4.3125",
+    "kdv_usd": "0.025",
+    "kdv_try": "0.8625",
+    "gross_usd": "0.15",
+    "gross_try": "5.175",
+}
+GLOBEX_EXACT = {
+    "net_usd": "1.234567891",
+    "net_try": "42.5925922395",
+    "kdv_usd": "0.2469135782",
+    "kdv_try": "8.5185184479",
+    "gross_usd": "1.4814814692",
+    "gross_try": "51.1111106874",
+}
+TOTAL_EXACT = {
+    "net_usd": "1.359567891",
+    "net_try": "46.9050922395",
+    "kdv_usd": "0.2719135782",
+    "kdv_try": "9.3810184479",
+    "gross_usd": "1.6314814692",
+    "gross_try": "56.2861106874",
+}
+ACME_SHOWN = {
+    "net_usd": "0.13",
+    "net_try": "4.31",
+    "kdv_usd": "0.03",
+    "kdv_try": "0.86",
+    "gross_usd": "0.15",
+    "gross_try": "5.18",
+}
+GLOBEX_SHOWN = {
+    "net_usd": "1.23",
+    "net_try": "42.59",
+    "kdv_usd": "0.25",
+    "kdv_try": "8.52",
+    "gross_usd": "1.48",
+    "gross_try": "51.11",
+}
+TOTAL_SHOWN = {
+    "net_usd": "1.36",
+    "net_try": "46.91",
+    "kdv_usd": "0.27",
+    "kdv_try": "9.38",
+    "gross_usd": "1.63",
+    "gross_try": "56.29",
+}
 BILLING = tuple(ACME_EXACT)
 
 
 def _row(i: int, tenant: str, backend: str, cost: str) -> RequestRow:
     usd = Decimal(cost)
-    return RequestRow(id=f"k{i}", created_at=datetime(2026, 3, 2, 9, i, tzinfo=UTC),
-                      tenant=tenant, app="chat", alias="default", backend=backend,
-                      model="m", data_class="public", status=200, prompt_tokens=10,
-                      completion_tokens=5, cost=usd, currency="USD",
-                      fx_rate_try=Decimal(34), cost_try=usd * 34, ttft_ms=80.0)
+    return RequestRow(
+        id=f"k{i}",
+        created_at=datetime(2026, 3, 2, 9, i, tzinfo=UTC),
+        tenant=tenant,
+        app="chat",
+        alias="default",
+        backend=backend,
+        model="m",
+        data_class="public",
+        status=200,
+        prompt_tokens=10,
+        completion_tokens=5,
+        cost=usd,
+        currency="USD",
+        fx_rate_try=Decimal(34),
+        cost_try=usd * 34,
+        ttft_ms=80.0,
+    )
 
 
 @pytest.fixture
 def ledger(engine: Engine) -> Engine:
-    rows = [_row(1, "acme", "vertex-eu", "0.1"), _row(2, "acme", "vertex-eu", "0.025"),
-            _row(3, "globex", "bedrock-eu", "1.234567891")]
+    rows = [
+        _row(1, "acme", "vertex-eu", "0.1"),
+        _row(2, "acme", "vertex-eu", "0.025"),
+        _row(3, "globex", "bedrock-eu", "1.234567891"),
+    ]
     with engine.begin() as conn:
-        conn.execute(RequestRow.__table__.insert(),  # type: ignore[attr-defined]
-                     [r.model_dump() for r in rows])
+        conn.execute(
+            RequestRow.__table__.insert(),  # type: ignore[attr-defined]
+            [r.model_dump() for r in rows],
+        )
     rebuild(engine, zone_resolver(ZONES))
     return engine
 
@@ -122,8 +174,9 @@ def test_csv_and_table_round_half_up_to_the_cent(ledger: Engine) -> None:
     assert total["tenant"] == "TOTAL" and _pick(total) == TOTAL_SHOWN
     assert {(r["usd_try"], r["kdv_rate"]) for r in (acme, globex, total)} == {("34.5", "0.20")}
     table = to_table(report).splitlines()
-    assert table[0] == ("rates: 1 USD = 34.5 TRY (policy billing.usd_try); "
-                        "KDV 20% (policy billing.kdv_rate)")
+    assert table[0] == (
+        "rates: 1 USD = 34.5 TRY (policy billing.usd_try); KDV 20% (policy billing.kdv_rate)"
+    )
     head = table[1].split()
     last = dict(zip(head[1:], table[-2].split()[1:], strict=True))  # the TOTAL line
     assert _pick(last) == TOTAL_SHOWN
@@ -159,13 +212,24 @@ def test_an_explicit_zero_kdv_rate_is_zero_not_missing() -> None:
     assert fig.kdv_try == 0 and fig.gross_try == Decimal("86.25")
 
 
-def test_cli_uses_the_policy_rates(ledger: Engine, db_url: str, tmp_path: Path,
-                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_uses_the_policy_rates(
+    ledger: Engine, db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     policy = tmp_path / "p.yaml"
-    policy.write_text(POLICY + 'billing: {usd_try: "34.5", kdv_rate: "0.20"}\n',
-                      encoding="utf-8")
-    args = ["report", "--from", "2026-03-01", "--to", "2026-03-31", "--group-by", "tenant",
-            "--database-url", db_url, "--policy", str(policy)]
+    policy.write_text(POLICY + 'billing: {usd_try: "34.5", kdv_rate: "0.20"}\n', encoding="utf-8")
+    args = [
+        "report",
+        "--from",
+        "2026-03-01",
+        "--to",
+        "2026-03-31",
+        "--group-by",
+        "tenant",
+        "--database-url",
+        db_url,
+        "--policy",
+        str(policy),
+    ]
     assert main([*args, "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert _pick(doc["totals"][0]) == TOTAL_EXACT

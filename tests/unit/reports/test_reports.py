@@ -20,8 +20,7 @@ from gateway.usage.rollups import zone_resolver
 from gateway.usage.tables import RequestRow
 from tests.unit.reports.helpers import ZONES, make_rows
 
-MARCH = ReportQuery(start=date(2026, 3, 1), end=date(2026, 3, 31),
-                    group_by=("tenant", "backend"))
+MARCH = ReportQuery(start=date(2026, 3, 1), end=date(2026, 3, 31), group_by=("tenant", "backend"))
 
 
 class Ref:
@@ -36,8 +35,10 @@ class Ref:
 def _load(engine: Engine, n: int = 300) -> list[RequestRow]:
     rows = make_rows(n)
     with engine.begin() as conn:
-        conn.execute(RequestRow.__table__.insert(),  # type: ignore[attr-defined]
-                     [r.model_dump() for r in rows])
+        conn.execute(
+            RequestRow.__table__.insert(),  # type: ignore[attr-defined]
+            [r.model_dump() for r in rows],
+        )
     rebuild(engine, zone_resolver(ZONES))
     return [r for r in rows if r.created_at.date() <= date(2026, 3, 31)]
 
@@ -47,8 +48,9 @@ def test_grouped_figures_match_the_ledger(engine: Engine) -> None:
     report = run_report(engine, MARCH, Ref())
     assert len(report.rows) == 6  # 2 tenants x 3 backends
     for r in report.rows:
-        mine = [x for x in rows if x.tenant == r.group["tenant"]
-                and x.backend == r.group["backend"]]
+        mine = [
+            x for x in rows if x.tenant == r.group["tenant"] and x.backend == r.group["backend"]
+        ]
         assert r.requests == len(mine)
         assert r.errors == sum(1 for x in mine if x.status >= 400)
         assert r.prompt_tokens == sum(x.prompt_tokens for x in mine)
@@ -57,8 +59,9 @@ def test_grouped_figures_match_the_ledger(engine: Engine) -> None:
         expect = Decimal(0)
         for x in mine:
             if x.data_class == "public":
-                expect += (x.prompt_tokens * Decimal("0.10") + x.completion_tokens
-                           * Decimal("0.40")) / 10**6
+                expect += (
+                    x.prompt_tokens * Decimal("0.10") + x.completion_tokens * Decimal("0.40")
+                ) / 10**6
             elif x.data_class == "personal":
                 expect += (x.prompt_tokens * 3 + x.completion_tokens * 15) / Decimal(10**6)
         # the minimum is taken per (data class) rollup slice; prices are linear, so exact
@@ -72,8 +75,9 @@ def test_p95_from_merged_buckets(engine: Engine) -> None:
     rows = _load(engine)
     report = run_report(engine, ReportQuery(date(2026, 3, 1), date(2026, 3, 31), ("backend",)))
     for r in report.rows:
-        ttfts = sorted(x.ttft_ms for x in rows if x.backend == r.group["backend"]
-                       and x.ttft_ms is not None)
+        ttfts = sorted(
+            x.ttft_ms for x in rows if x.backend == r.group["backend"] and x.ttft_ms is not None
+        )
         true_p95 = ttfts[int(0.95 * len(ttfts)) - 1]
         assert r.p95_ttft_ms is not None
         assert true_p95 <= r.p95_ttft_ms  # an upper bound at bucket resolution
@@ -82,10 +86,12 @@ def test_p95_from_merged_buckets(engine: Engine) -> None:
 
 def test_monthly_and_daily_paths_agree(engine: Engine) -> None:
     _load(engine)  # Mar 15 .. May 10: days of March and May from daily, April from monthly
-    by_day = run_report(engine, ReportQuery(date(2026, 3, 15), date(2026, 5, 10),
-                                            ("day", "tenant")), Ref())
-    by_tenant = run_report(engine, ReportQuery(date(2026, 3, 15), date(2026, 5, 10),
-                                               ("tenant",)), Ref())
+    by_day = run_report(
+        engine, ReportQuery(date(2026, 3, 15), date(2026, 5, 10), ("day", "tenant")), Ref()
+    )
+    by_tenant = run_report(
+        engine, ReportQuery(date(2026, 3, 15), date(2026, 5, 10), ("tenant",)), Ref()
+    )
     for r in by_tenant.rows:
         days = [d for d in by_day.rows if d.group["tenant"] == r.group["tenant"]]
         assert r.requests == sum(d.requests for d in days) > 0
@@ -127,11 +133,25 @@ def test_formats(engine: Engine) -> None:
     assert table[1].split()[:2] == ["tenant", "backend"] and table[-2].startswith("TOTAL")
 
 
-def test_cli_report_csv(engine: Engine, db_url: str, capsys: pytest.CaptureFixture[str],
-                        tmp_path: Path) -> None:
+def test_cli_report_csv(
+    engine: Engine, db_url: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     rows = _load(engine)
-    code = main(["report", "--from", "2026-03-01", "--to", "2026-03-31", "--group-by",
-                 "tenant,data_class", "--format", "csv", "--database-url", db_url])
+    code = main(
+        [
+            "report",
+            "--from",
+            "2026-03-01",
+            "--to",
+            "2026-03-31",
+            "--group-by",
+            "tenant,data_class",
+            "--format",
+            "csv",
+            "--database-url",
+            db_url,
+        ]
+    )
     assert code == 0
     parsed = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert parsed[-1]["tenant"] == "TOTAL"

@@ -25,8 +25,11 @@ ROLL = RollupRow.__table__  # type: ignore[attr-defined]
 
 def _snapshot(engine: Engine) -> list[tuple[object, ...]]:
     with engine.connect() as conn:
-        return [tuple(r) for t in (ROLL, MONTHLY)
-                for r in conn.execute(select(t).order_by(*t.primary_key))]
+        return [
+            tuple(r)
+            for t in (ROLL, MONTHLY)
+            for r in conn.execute(select(t).order_by(*t.primary_key))
+        ]
 
 
 def _write_like_recorder(engine: Engine, rows: list[RequestRow]) -> None:
@@ -41,7 +44,7 @@ def _write_like_recorder(engine: Engine, rows: list[RequestRow]) -> None:
 def test_incremental_equals_rebuild(engine: Engine) -> None:
     rows = make_rows(240)
     for i in range(0, 240, 50):  # several batches hitting the same keys
-        _write_like_recorder(engine, [r.model_copy() for r in rows[i:i + 50]])
+        _write_like_recorder(engine, [r.model_copy() for r in rows[i : i + 50]])
     incremental = _snapshot(engine)
     n = ROLL.c.keys().index("requests")
     assert sum(r[n] for r in incremental) == 2 * 240  # daily + monthly

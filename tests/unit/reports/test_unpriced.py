@@ -48,29 +48,51 @@ MARCH = date(2026, 3, 1), date(2026, 3, 31)  # whole month: the monthly rollups
 EARLY = date(2026, 3, 1), date(2026, 3, 19)  # part of a month (not the 20th): daily rollups
 
 
-def _row(i: int, tenant: str, backend: str, cost: str | None, day: int = 2,
-         tokens: tuple[int, int] = (10, 5)) -> RequestRow:
+def _row(
+    i: int,
+    tenant: str,
+    backend: str,
+    cost: str | None,
+    day: int = 2,
+    tokens: tuple[int, int] = (10, 5),
+) -> RequestRow:
     usd = None if cost is None else Decimal(cost)
-    return RequestRow(id=f"u{i}", created_at=datetime(2026, 3, day, 9, i, tzinfo=UTC),
-                      tenant=tenant, app="chat", alias="default", backend=backend, model="m",
-                      data_class="public", status=200, prompt_tokens=tokens[0],
-                      completion_tokens=tokens[1], cost=usd,
-                      currency=None if usd is None else "USD",
-                      fx_rate_try=Decimal(34), cost_try=None if usd is None else usd * 34,
-                      ttft_ms=80.0)
+    return RequestRow(
+        id=f"u{i}",
+        created_at=datetime(2026, 3, day, 9, i, tzinfo=UTC),
+        tenant=tenant,
+        app="chat",
+        alias="default",
+        backend=backend,
+        model="m",
+        data_class="public",
+        status=200,
+        prompt_tokens=tokens[0],
+        completion_tokens=tokens[1],
+        cost=usd,
+        currency=None if usd is None else "USD",
+        fx_rate_try=Decimal(34),
+        cost_try=None if usd is None else usd * 34,
+        ttft_ms=80.0,
+    )
 
 
 def _rows() -> list[RequestRow]:
-    return [_row(1, "acme", "vertex-eu", "0.1"), _row(2, "acme", "vertex-eu", "0.025"),
-            _row(3, "acme", "gpu-local", None, tokens=(100, 40)),
-            _row(4, "acme", "gpu-local", None, day=20, tokens=(7, 3)),
-            _row(5, "globex", "bedrock-eu", "1.234567891")]
+    return [
+        _row(1, "acme", "vertex-eu", "0.1"),
+        _row(2, "acme", "vertex-eu", "0.025"),
+        _row(3, "acme", "gpu-local", None, tokens=(100, 40)),
+        _row(4, "acme", "gpu-local", None, day=20, tokens=(7, 3)),
+        _row(5, "globex", "bedrock-eu", "1.234567891"),
+    ]
 
 
 def _insert(engine: Engine, rows: list[RequestRow]) -> None:
     with engine.begin() as conn:
-        conn.execute(RequestRow.__table__.insert(),  # type: ignore[attr-defined]
-                     [r.model_dump() for r in rows])
+        conn.execute(
+            RequestRow.__table__.insert(),  # type: ignore[attr-defined]
+            [r.model_dump() for r in rows],
+        )
 
 
 def _write_like_recorder(engine: Engine, rows: list[RequestRow]) -> None:
@@ -84,12 +106,19 @@ def _write_like_recorder(engine: Engine, rows: list[RequestRow]) -> None:
 
 def _snapshot(engine: Engine) -> list[dict[str, object]]:
     with engine.connect() as conn:
-        return [dict(r._mapping) for t in (ROLL, MONTHLY)
-                for r in conn.execute(select(t).order_by(*t.primary_key))]
+        return [
+            dict(r._mapping)
+            for t in (ROLL, MONTHLY)
+            for r in conn.execute(select(t).order_by(*t.primary_key))
+        ]
 
 
-def _report(engine: Engine, span: tuple[date, date] = MARCH,
-            group: tuple[str, ...] = ("tenant",), **kw: object) -> Report:
+def _report(
+    engine: Engine,
+    span: tuple[date, date] = MARCH,
+    group: tuple[str, ...] = ("tenant",),
+    **kw: object,
+) -> Report:
     return run_report(engine, ReportQuery(*span, group), rates=RATES, **kw)  # type: ignore[arg-type]
 
 
@@ -102,8 +131,12 @@ def test_aggregate_counts_unpriced_apart() -> None:
     unpriced = {k[3]: d for k, d in deltas.items() if d.unpriced_requests}
     assert set(unpriced) == {"gpu-local"}
     day2 = next(d for k, d in deltas.items() if k[3] == "gpu-local" and k[0].day == 2)
-    assert (day2.requests, day2.unpriced_requests, day2.unpriced_prompt_tokens,
-            day2.unpriced_completion_tokens) == (1, 1, 100, 40)
+    assert (
+        day2.requests,
+        day2.unpriced_requests,
+        day2.unpriced_prompt_tokens,
+        day2.unpriced_completion_tokens,
+    ) == (1, 1, 100, 40)
     assert day2.cost == 0 and day2.values()["cost_nanos"] == 0
     priced = sum((d.cost for d in deltas.values()), Decimal(0))
     assert priced == Decimal("1.359567891")
@@ -119,9 +152,16 @@ def test_incremental_equals_rebuild_and_replay_counts_once(engine: Engine) -> No
     assert sum(int(r["unpriced_requests"]) for r in daily) == 2  # type: ignore[call-overload]
     assert sum(int(r["requests"]) for r in daily) == 5  # type: ignore[call-overload]
     month = [r for r in incremental if "month" in r and r["backend"] == "gpu-local"]
-    assert [(r["requests"], r["unpriced_requests"], r["unpriced_prompt_tokens"],
-             r["unpriced_completion_tokens"], r["cost_nanos"]) for r in month] == [
-        (2, 2, 107, 43, 0)]
+    assert [
+        (
+            r["requests"],
+            r["unpriced_requests"],
+            r["unpriced_prompt_tokens"],
+            r["unpriced_completion_tokens"],
+            r["cost_nanos"],
+        )
+        for r in month
+    ] == [(2, 2, 107, 43, 0)]
     rebuild(engine, zone_resolver(ZONES))
     assert _snapshot(engine) == incremental
     rebuild(engine, zone_resolver(ZONES), date(2026, 3, 20), date(2026, 3, 20))  # one day
@@ -141,8 +181,7 @@ def test_report_counts_flags_and_exact_priced_sums(engine: Engine) -> None:
         assert globex.cost_complete is True and globex.unpriced_requests == 0
         assert globex.cost == Decimal("1.234567891")
         (total,) = report.totals
-        assert (total.requests, total.unpriced_requests, total.cost_complete) == (3 + n, n,
-                                                                                   False)
+        assert (total.requests, total.unpriced_requests, total.cost_complete) == (3 + n, n, False)
         assert total.cost == Decimal("1.359567891")
         assert total.billing(RATES).net_try == Decimal("1.359567891") * Decimal("34.5")
     only_day2 = _report(engine, (date(2026, 3, 2), date(2026, 3, 2)), ("backend",))
@@ -174,8 +213,7 @@ def test_formats_flag_the_incomplete_rows(engine: Engine) -> None:
     doc = to_json(report)
     json.dumps(doc)
     acme, globex = doc["rows"]
-    assert (acme["unpriced_requests"], acme["cost_complete"], acme["cost"]) == (2, False,
-                                                                                "0.125")
+    assert (acme["unpriced_requests"], acme["cost_complete"], acme["cost"]) == (2, False, "0.125")
     assert (acme["unpriced_prompt_tokens"], acme["unpriced_completion_tokens"]) == (107, 43)
     assert (globex["unpriced_requests"], globex["cost_complete"]) == (0, True)
     assert doc["totals"][0]["cost_complete"] is False and doc["cost_complete"] is False
@@ -185,7 +223,10 @@ def test_formats_flag_the_incomplete_rows(engine: Engine) -> None:
 
     parsed = list(csv.DictReader(io.StringIO(to_csv(report))))
     assert [(p["tenant"], p["unpriced_requests"], p["cost_complete"]) for p in parsed] == [
-        ("acme", "2", "false"), ("globex", "0", "true"), ("TOTAL", "2", "false")]
+        ("acme", "2", "false"),
+        ("globex", "0", "true"),
+        ("TOTAL", "2", "false"),
+    ]
     assert parsed[0]["cost"] == "0.125000" and parsed[0]["net_usd"] == "0.13"  # still numeric
     assert parsed[2]["cost"] == "1.359568"
 
@@ -215,7 +256,7 @@ def test_a_complete_report_has_no_mark(engine: Engine) -> None:
 
 def _card(page: str, metric: str) -> str:
     start = page.index(f'data-metric="{metric}"')
-    return page[start:page.index("</div>", start)]
+    return page[start : page.index("</div>", start)]
 
 
 def test_dashboard_warns_and_names_the_unpriced_backend(engine: Engine) -> None:

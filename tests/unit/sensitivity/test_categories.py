@@ -94,11 +94,14 @@ def test_term_far_from_a_person_in_long_text_is_not_special() -> None:
     assert result.data_class == "personal"
 
 
-@pytest.mark.parametrize("text", [
-    "Müvekkilimiz Ahmet Kaya Türk-İş temsilcisidir.",
-    "Müvekkilimiz Ahmet Kaya Türk İş temsilcisidir.",
-    "Çalışanımız Ayşe Demir Eğitim-Sen'e geçti.",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Müvekkilimiz Ahmet Kaya Türk-İş temsilcisidir.",
+        "Müvekkilimiz Ahmet Kaya Türk İş temsilcisidir.",
+        "Çalışanımız Ayşe Demir Eğitim-Sen'e geçti.",
+    ],
+)
 def test_hyphenated_terms_match_with_a_hyphen_or_a_space(text: str) -> None:
     # lexicon terms such as 'turk-is' and 'egitim-sen*' used to never match at all
     result = Classifier().classify([text])

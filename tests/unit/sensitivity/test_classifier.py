@@ -169,8 +169,12 @@ def test_cli_jsonl(tmp_path: Path) -> None:
     assert cli.run(args) == 0
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert rows[0] == {
-        "id": "a", "label": "public", "entities": [], "categories": [],
-        "band": "confident", "stage": "model",
+        "id": "a",
+        "label": "public",
+        "entities": [],
+        "categories": [],
+        "band": "confident",
+        "stage": "model",
     }
     assert rows[1]["label"] == "special" and rows[1]["categories"] == ["health"]
     assert rows[1]["band"] == "confident" and rows[1]["stage"] == "rules"

@@ -24,7 +24,8 @@ def _dense(chars: int) -> ChatRequest:
     unit = f"TC {TCKN} kart {CARD} "
     text = (unit * (chars // len(unit) + 1))[:chars]
     return ChatRequest.model_validate(
-        {"model": "m", "messages": [{"role": "user", "content": text}]})
+        {"model": "m", "messages": [{"role": "user", "content": text}]}
+    )
 
 
 class _CountingRun:
@@ -118,4 +119,5 @@ def test_windows_find_what_one_pass_finds_with_the_context_across_their_edges() 
         got = clf.classify([text])
         assert got.data_class == "special"
         assert {(f.kind, f.start, f.end) for f in got.findings if f.category} == {
-            (c.category, c.start, c.end) for c in whole[1] if c.confidence >= 0.5}
+            (c.category, c.start, c.end) for c in whole[1] if c.confidence >= 0.5
+        }

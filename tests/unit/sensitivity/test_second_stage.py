@@ -1,4 +1,3 @@
-# ruff: noqa: E501  (sentence tables read better unwrapped)
 """The second stage: a special-category topic counts only when the statement concerns an
 identifiable or first-person individual; talk about the topic stays public. Lower case and text
 typed without Turkish letters are judged alike; every result carries a band and the stage that
@@ -15,22 +14,74 @@ from gateway.sensitivity.subject import SubjectModel, load_model
 
 # (category, about an individual, general talk about the same topic)
 PAIRS = [
-    ("health", "Hastam kanser, kemoterapiye ne zaman başlamalı?", "Kanser taraması kaç yaşında başlar?"),
-    ("health", "Hastam depresyonda, ilacını değiştirmeli miyim?", "Depresyonun belirtileri nelerdir?"),
+    (
+        "health",
+        "Hastam kanser, kemoterapiye ne zaman başlamalı?",
+        "Kanser taraması kaç yaşında başlar?",
+    ),
+    (
+        "health",
+        "Hastam depresyonda, ilacını değiştirmeli miyim?",
+        "Depresyonun belirtileri nelerdir?",
+    ),
     ("health", "Hastam HIV pozitif, partnerine nasıl söylemeli?", "HIV nasıl bulaşır?"),
-    ("health", "Hastamız Ayşe Yılmaz (TC 10000000146) için epikriz yaz.", "Epikriz nasıl yazılır, genel bir şablon ver."),
-    ("health", "Oğlum epilepsi ilacı kullanıyor, okula söylemeli miyiz?", "Epilepsi nöbeti sırasında ne yapılmalı?"),
-    ("health", "My wife is on chemo and I need leave next week.", "How does chemotherapy damage cancer cells?"),
-    ("political_opinion", "Geçen seçimde CHP'ye oy verdim, müdürüm öğrenirse ne olur?", "CHP'nin kuruluş yılı nedir?"),
-    ("political_opinion", "My colleague Mary Brown is a registered Republican.", "What is the history of the Republican Party?"),
+    (
+        "health",
+        "Hastamız Ayşe Yılmaz (TC 10000000146) için epikriz yaz.",
+        "Epikriz nasıl yazılır, genel bir şablon ver.",
+    ),
+    (
+        "health",
+        "Oğlum epilepsi ilacı kullanıyor, okula söylemeli miyiz?",
+        "Epilepsi nöbeti sırasında ne yapılmalı?",
+    ),
+    (
+        "health",
+        "My wife is on chemo and I need leave next week.",
+        "How does chemotherapy damage cancer cells?",
+    ),
+    (
+        "political_opinion",
+        "Geçen seçimde CHP'ye oy verdim, müdürüm öğrenirse ne olur?",
+        "CHP'nin kuruluş yılı nedir?",
+    ),
+    (
+        "political_opinion",
+        "My colleague Mary Brown is a registered Republican.",
+        "What is the history of the Republican Party?",
+    ),
     ("sexual_life", "Ben eşcinselim ve ailem bilmiyor.", "Eşcinsel evlilik hangi ülkelerde yasal?"),
-    ("sexual_life", "I'm bisexual and scared to come out at work.", "What does the research say about bisexual visibility?"),
-    ("membership", "Çalışanımız Hakan sendikaya üye oldu, aidatı bordrodan kesin.", "Sendika üyeliği nasıl sona erer?"),
-    ("appearance", "Çalışanımız Fatma başörtülü, müşteri ziyaretine gitsin mi?", "Başörtüsü yasağı ne zaman kalktı?"),
-    ("genetic", "Müvekkilimin babalık testi sonucu dosyaya eklendi.", "Babalık testi nasıl yapılır?"),
-    ("criminal_record", "Kardeşim dün gözaltına alındı, avukat lazım.", "Gözaltı süresi en fazla kaç gündür?"),
+    (
+        "sexual_life",
+        "I'm bisexual and scared to come out at work.",
+        "What does the research say about bisexual visibility?",
+    ),
+    (
+        "membership",
+        "Çalışanımız Hakan sendikaya üye oldu, aidatı bordrodan kesin.",
+        "Sendika üyeliği nasıl sona erer?",
+    ),
+    (
+        "appearance",
+        "Çalışanımız Fatma başörtülü, müşteri ziyaretine gitsin mi?",
+        "Başörtüsü yasağı ne zaman kalktı?",
+    ),
+    (
+        "genetic",
+        "Müvekkilimin babalık testi sonucu dosyaya eklendi.",
+        "Babalık testi nasıl yapılır?",
+    ),
+    (
+        "criminal_record",
+        "Kardeşim dün gözaltına alındı, avukat lazım.",
+        "Gözaltı süresi en fazla kaç gündür?",
+    ),
     ("religion", "Komşum Yehova Şahidi, kan nakline izin vermiyor.", "Yehova Şahitleri kimdir?"),
-    ("ethnicity", "Kiracımız Arap asıllı diye yönetim şikayet ediyor.", "Arap asıllı nüfus hakkında istatistik var mı?"),
+    (
+        "ethnicity",
+        "Kiracımız Arap asıllı diye yönetim şikayet ediyor.",
+        "Arap asıllı nüfus hakkında istatistik var mı?",
+    ),
 ]
 
 

@@ -18,9 +18,14 @@ from gateway.sensitivity.config import SensitivityConfig
 from gateway.sensitivity.textnorm import encode_text
 
 TEXTS = [
-    "", "merhaba", "Hastamız Ayşe Yılmaz'a (TCKN 10000000146) tip 2 diyabet tanısı kondu.",
-    "İSTANBUL ŞEHİR ığüşöç — “alıntı” … €5", "emoji 😀 and 中文 outside cp1254",
-    "ascii only, punctuation!? yes...", "x" * 5000, "a\u2028b\x85c\xa0d",
+    "",
+    "merhaba",
+    "Hastamız Ayşe Yılmaz'a (TCKN 10000000146) tip 2 diyabet tanısı kondu.",
+    "İSTANBUL ŞEHİR ığüşöç — “alıntı” … €5",
+    "emoji 😀 and 中文 outside cp1254",
+    "ascii only, punctuation!? yes...",
+    "x" * 5000,
+    "a\u2028b\x85c\xa0d",
 ]
 
 
@@ -50,8 +55,10 @@ def test_random_texts_count_the_same() -> None:
     rng = random.Random(11)
     clf = Classifier(cache_entries=0)
     for _ in range(500):
-        texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60)))
-                 for _ in range(rng.randint(1, 3))]
+        texts = [
+            "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60)))
+            for _ in range(rng.randint(1, 3))
+        ]
         assert clf.classify(texts).tokens == sum(estimate_text_tokens(t) for t in texts), texts
 
 
@@ -71,8 +78,14 @@ aliases:
 
 
 def _request(*texts: str) -> ChatRequest:
-    return ChatRequest.model_validate({"model": "chat", "messages": [
-        {"role": "system" if i == 0 else "user", "content": t} for i, t in enumerate(texts)]})
+    return ChatRequest.model_validate(
+        {
+            "model": "chat",
+            "messages": [
+                {"role": "system" if i == 0 else "user", "content": t} for i, t in enumerate(texts)
+            ],
+        }
+    )
 
 
 def test_the_decision_carries_the_same_prompt_tokens_as_counting_the_request() -> None:

@@ -89,8 +89,9 @@ def test_a_fan_out_that_does_not_all_open_closes_what_opened() -> None:
     class Opens:
         calls = 0
 
-        async def open_stream(self, decision: Any, pick: Any, outcome: Outcome
-                              ) -> tuple[ChatChunk, Rest]:
+        async def open_stream(
+            self, decision: Any, pick: Any, outcome: Outcome
+        ) -> tuple[ChatChunk, Rest]:
             i = Opens.calls
             Opens.calls += 1
             if i == 1:
@@ -99,6 +100,14 @@ def test_a_fan_out_that_does_not_all_open_closes_what_opened() -> None:
 
     outcome = Outcome()
     with pytest.raises(ProviderError):
-        asyncio.run(open_all(Opens(), None, lambda b: None, outcome, 3,  # type: ignore[arg-type]
-                             lambda f, r, o: r))
+        asyncio.run(
+            open_all(
+                Opens(),
+                None,
+                lambda b: None,
+                outcome,
+                3,  # type: ignore[arg-type]
+                lambda f, r, o: r,
+            )
+        )
     assert sorted(closed) == [0, 2] and len(outcome.parts) == 3

@@ -49,8 +49,7 @@ async def test_a_replaced_provider_is_closed_and_collected_after_its_grace() -> 
 
 
 def test_the_reloader_keeps_a_bounded_history_without_documents() -> None:
-    reloader = PolicyReloader(load_text(POLICY.replace("MODEL", "m0")), lambda: 0.0,
-                              history=50)
+    reloader = PolicyReloader(load_text(POLICY.replace("MODEL", "m0")), lambda: 0.0, history=50)
     seen: list[str] = []
     reloader.add_sink(lambda change: seen.append(change.text))
     for i in range(1, 121):

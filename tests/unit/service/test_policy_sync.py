@@ -29,7 +29,8 @@ def _replica(db: str, policy_file: Path) -> tuple[PolicySync, PolicyReloader]:
 
 
 def test_a_change_on_one_replica_reaches_the_other_and_a_bad_one_is_refused(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     f = tmp_path / "p.yaml"
     f.write_text(DOC.replace("NAME", "one"))
     db = f"sqlite:///{tmp_path / 'l.db'}"
@@ -60,7 +61,8 @@ def test_a_change_on_one_replica_reaches_the_other_and_a_bad_one_is_refused(
 
 
 def test_a_restarting_replica_serves_the_newer_shared_document_but_a_new_file_wins(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     f = tmp_path / "p.yaml"
     f.write_text(DOC.replace("NAME", "one"))
     db = f"sqlite:///{tmp_path / 'l.db'}"

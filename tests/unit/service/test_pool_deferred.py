@@ -42,7 +42,8 @@ async def _until(cond: Any, limit: float = 10.0) -> None:
 
 
 async def test_pending_build_is_enabled_when_the_thread_finishes(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     release = threading.Event()
     seen: list[bool] = []
 
@@ -69,7 +70,8 @@ async def test_pending_build_is_enabled_when_the_thread_finishes(
 
 
 async def test_a_failed_pending_build_keeps_the_backend_disabled_with_the_reason(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     def build(name: str, spec: Any, ctx: BuildContext) -> Any:
         if name == "l":
             raise BackendDisabled("not running")
@@ -87,7 +89,8 @@ async def test_a_failed_pending_build_keeps_the_backend_disabled_with_the_reason
 
 
 async def test_a_pending_build_for_a_replaced_spec_is_dropped(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     gates = {"m1": threading.Event(), "m2": threading.Event()}
     built: list[Fake] = []
 
@@ -117,8 +120,7 @@ async def test_a_pending_build_for_a_replaced_spec_is_dropped(
     await pool.aclose()
 
 
-def test_without_a_running_loop_the_build_is_not_deferred(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_a_running_loop_the_build_is_not_deferred(monkeypatch: pytest.MonkeyPatch) -> None:
     def build(name: str, spec: Any, ctx: BuildContext) -> Any:
         assert not ctx.defer_blocking
         return Fake(name)
@@ -130,7 +132,8 @@ def test_without_a_running_loop_the_build_is_not_deferred(
 
 
 async def test_bedrock_from_a_shared_credentials_file_resolves_in_the_background(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     creds = tmp_path / "credentials"
     creds.write_text("[default]\naws_access_key_id = AKIDFILE\naws_secret_access_key = s\n")
     for var in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_PROFILE"):

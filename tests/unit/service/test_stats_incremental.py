@@ -14,12 +14,13 @@ class Plain:
     def __init__(self, size: int, window_s: float) -> None:
         self.size, self.window_s = size, window_s
         self.series: dict[str, list[tuple[float, float]]] = {
-            k: [] for k in ("ttft", "total", "tps", "outcomes")}
+            k: [] for k in ("ttft", "total", "tps", "outcomes")
+        }
 
     def add(self, key: str, at: float, value: float) -> None:
         s = self.series[key]
         s.append((at, value))
-        del s[:-self.size]
+        del s[: -self.size]
 
     def values(self, key: str, now: float) -> list[float]:
         s = self.series[key]

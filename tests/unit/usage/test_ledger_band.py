@@ -23,9 +23,18 @@ def _write_and_read(url: str) -> dict[str, str | None]:
         migrate(engine)
         now = time.time()
         entries = [
-            make_entry(UsageRecord(request_id=rid, created_at=now, alias="chat", status=200,
-                                   data_class="public", sensitivity_band=band),
-                       Cost(Decimal("0.001"), "policy", Decimal(40)), None)
+            make_entry(
+                UsageRecord(
+                    request_id=rid,
+                    created_at=now,
+                    alias="chat",
+                    status=200,
+                    data_class="public",
+                    sensitivity_band=band,
+                ),
+                Cost(Decimal("0.001"), "policy", Decimal(40)),
+                None,
+            )
             for rid, band in (("u", "uncertain"), ("c", "confident"), ("n", None))
         ]
         assert write_entries(engine, entries) == 3

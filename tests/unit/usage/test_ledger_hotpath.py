@@ -29,9 +29,27 @@ def _same(a: str, b: str) -> bool:
 
 
 def _value(rnd: random.Random, depth: int = 0) -> Any:
-    leaves: list[Any] = [None, True, False, 0, -7, 2**63, 2**64 + 1, 1.5, -0.0, 1e16, 1e-7,
-                         math.nan, math.inf, "", "şİı€😀", "\ud800", "\u2028", "a\"b\\c\n",
-                         (1, "x")]
+    leaves: list[Any] = [
+        None,
+        True,
+        False,
+        0,
+        -7,
+        2**63,
+        2**64 + 1,
+        1.5,
+        -0.0,
+        1e16,
+        1e-7,
+        math.nan,
+        math.inf,
+        "",
+        "şİı€😀",
+        "\ud800",
+        "\u2028",
+        'a"b\\c\n',
+        (1, "x"),
+    ]
     if depth > 2 or rnd.random() < 0.4:
         return rnd.choice(leaves)
     if rnd.random() < 0.5:
@@ -45,9 +63,13 @@ def test_compact_json_reads_back_as_json_dumps() -> None:
     for _ in range(5000):
         v = _value(rnd)
         assert _same(dumps(v), json.dumps(v)), v
-    trace = {"alias": "chat", "redact": True, "blocked": None, "candidates": [
-        {"backend": "gpu", "zone": "on_prem", "estimated_usd": "0.0001"}],
-        "sensitivity": {"entities": [{"type": "TCKN", "count": 1}], "note": "şğü"}}
+    trace = {
+        "alias": "chat",
+        "redact": True,
+        "blocked": None,
+        "candidates": [{"backend": "gpu", "zone": "on_prem", "estimated_usd": "0.0001"}],
+        "sensitivity": {"entities": [{"type": "TCKN", "count": 1}], "note": "şğü"},
+    }
     assert json.loads(dumps(trace)) == trace and " " not in dumps({"a": [1, 2]})
     assert dumps({"x": math.nan}) == json.dumps({"x": math.nan})  # not null
 
@@ -71,11 +93,24 @@ def test_quick_sqlite_processors_match_sqlalchemy(tmp_path: Path) -> None:
     zones = [None, UTC, timezone(timedelta(hours=3)), timezone(timedelta(hours=-5, minutes=-30))]
     stamps: list[Any] = [None, date(2026, 3, 1)]
     for _ in range(3000):
-        stamps.append(datetime(rnd.randint(1, 9999), rnd.randint(1, 12), rnd.randint(1, 28),
-                               rnd.randint(0, 23), rnd.randint(0, 59), rnd.randint(0, 59),
-                               rnd.choice([0, rnd.randint(0, 999999)]), tzinfo=rnd.choice(zones)))
-    types = [DateTime(), DateTime(timezone=True), RequestRow.__table__.c.created_at.type,  # type: ignore[attr-defined]
-             AuditRow.__table__.c.at.type]  # type: ignore[attr-defined]
+        stamps.append(
+            datetime(
+                rnd.randint(1, 9999),
+                rnd.randint(1, 12),
+                rnd.randint(1, 28),
+                rnd.randint(0, 23),
+                rnd.randint(0, 59),
+                rnd.randint(0, 59),
+                rnd.choice([0, rnd.randint(0, 999999)]),
+                tzinfo=rnd.choice(zones),
+            )
+        )
+    types = [
+        DateTime(),
+        DateTime(timezone=True),
+        RequestRow.__table__.c.created_at.type,  # type: ignore[attr-defined]
+        AuditRow.__table__.c.at.type,
+    ]  # type: ignore[attr-defined]
     for t in types:
         impl = t.dialect_impl(dialect)
         proc = impl.bind_processor(dialect)
@@ -113,16 +148,27 @@ def test_driver_sql_helpers_match_core(tmp_path: Path) -> None:
     migrate(engine)
     holds = BudgetHoldRow.__table__  # type: ignore[attr-defined]
     now = datetime(2026, 3, 1, tzinfo=UTC)
-    rows = [{"request_id": f"r{i}", "budget_id": f"key:k{i % 3}", "period": "2026-03",
-             "amount": Decimal(i) / 7, "created_at": now}
-            for i in range(1200)]
+    rows = [
+        {
+            "request_id": f"r{i}",
+            "budget_id": f"key:k{i % 3}",
+            "period": "2026-03",
+            "amount": Decimal(i) / 7,
+            "created_at": now,
+        }
+        for i in range(1200)
+    ]
     with engine.begin() as conn:
         conn.execute(insert(holds), rows)
         ids = [f"r{i}" for i in range(0, 1300, 2)]
         cols = ("request_id", "budget_id", "period", "amount")
         got = sorted(bulk.select_in(conn, holds, "request_id", ids, cols))
-        want = sorted(tuple(r) for r in conn.execute(
-            select(*[holds.c[c] for c in cols]).where(holds.c.request_id.in_(ids))))
+        want = sorted(
+            tuple(r)
+            for r in conn.execute(
+                select(*[holds.c[c] for c in cols]).where(holds.c.request_id.in_(ids))
+            )
+        )
         assert got == want and len(got) == 600
     engine.dispose()
 
@@ -133,18 +179,32 @@ def _utc_iso_before(ts: datetime) -> str:
         ts = ts.replace(tzinfo=UTC)
     elif ts.utcoffset():
         ts = ts.astimezone(UTC)
-    return f"{ts.year:04d}-{ts.month:02d}-{ts.day:02d}T{ts.hour:02d}:{ts.minute:02d}:" \
-           f"{ts.second:02d}.{ts.microsecond:06d}Z"
+    return (
+        f"{ts.year:04d}-{ts.month:02d}-{ts.day:02d}T{ts.hour:02d}:{ts.minute:02d}:"
+        f"{ts.second:02d}.{ts.microsecond:06d}Z"
+    )
 
 
 def test_utc_iso_spells_as_before() -> None:
     rnd = random.Random(5)
-    zones = [None, UTC, timezone(timedelta(0)), timezone(timedelta(hours=3)),
-             timezone(timedelta(hours=-11, minutes=-15))]
+    zones = [
+        None,
+        UTC,
+        timezone(timedelta(0)),
+        timezone(timedelta(hours=3)),
+        timezone(timedelta(hours=-11, minutes=-15)),
+    ]
     for _ in range(20000):
-        ts = datetime(rnd.randint(2, 9998), rnd.randint(1, 12), rnd.randint(1, 28),
-                      rnd.randint(0, 23), rnd.randint(0, 59), rnd.randint(0, 59),
-                      rnd.choice([0, rnd.randint(0, 999999)]), tzinfo=rnd.choice(zones))
+        ts = datetime(
+            rnd.randint(2, 9998),
+            rnd.randint(1, 12),
+            rnd.randint(1, 28),
+            rnd.randint(0, 23),
+            rnd.randint(0, 59),
+            rnd.randint(0, 59),
+            rnd.choice([0, rnd.randint(0, 999999)]),
+            tzinfo=rnd.choice(zones),
+        )
         assert utc_iso(ts) == _utc_iso_before(ts), ts
 
 

@@ -35,14 +35,32 @@ from tests.unit.usage.pg import pg_available, throwaway_database
 ZONES = {"gpu": "on_prem", "bedrock": "cloud"}
 
 DECISION: dict[str, Any] = {
-    "seq": 7, "at": datetime(2026, 3, 1, 9, 5, 7, 123456, tzinfo=UTC), "kind": "decision",
-    "request_id": "req-İş-1", "policy_hash": "ab" * 32, "data_class": "personal",
-    "entities": {"PHONE": 2, "TCKN": 1, "İBAN": 3}, "rule": "kişisel", "destination": "bedrock",
-    "transfer_basis": "scc", "redaction": True, "detail": {"blocked": True}}
+    "seq": 7,
+    "at": datetime(2026, 3, 1, 9, 5, 7, 123456, tzinfo=UTC),
+    "kind": "decision",
+    "request_id": "req-İş-1",
+    "policy_hash": "ab" * 32,
+    "data_class": "personal",
+    "entities": {"PHONE": 2, "TCKN": 1, "İBAN": 3},
+    "rule": "kişisel",
+    "destination": "bedrock",
+    "transfer_basis": "scc",
+    "redaction": True,
+    "detail": {"blocked": True},
+}
 POLICY_CHANGE: dict[str, Any] = dict(
-    DECISION, kind="policy_change", entities=None,
-    detail={"previous_hash": None, "source": "p.yaml", "accepted": True, "actor": "ops",
-            "problems": 0, "ratio": 0.5})
+    DECISION,
+    kind="policy_change",
+    entities=None,
+    detail={
+        "previous_hash": None,
+        "source": "p.yaml",
+        "accepted": True,
+        "actor": "ops",
+        "problems": 0,
+        "ratio": 0.5,
+    },
+)
 
 # computed with the writer as of commit 361d046 (before the issue-7 hot-path work)
 WRITTEN_HASHES = [
@@ -57,24 +75,39 @@ def test_canonical_bytes_and_hash_are_pinned() -> None:
         '{"at":"2026-03-01T09:05:07.123456Z","data_class":"personal","destination":"bedrock",'
         '"detail":{"blocked":true},"entities":{"PHONE":2,"TCKN":1,"İBAN":3},"kind":"decision",'
         '"policy_hash":"' + "ab" * 32 + '","redaction":true,"request_id":"req-İş-1",'
-        '"rule":"kişisel","seq":7,"transfer_basis":"scc"}').encode("utf-8")
-    assert chain_hash(DECISION, GENESIS) == \
-        "b12a1e52bcd1e0042761792594e6439b898825f31a5b39529568acdf89464215"
+        '"rule":"kişisel","seq":7,"transfer_basis":"scc"}'
+    ).encode("utf-8")
+    assert (
+        chain_hash(DECISION, GENESIS)
+        == "b12a1e52bcd1e0042761792594e6439b898825f31a5b39529568acdf89464215"
+    )
     assert canonical_bytes(POLICY_CHANGE) == (
         '{"at":"2026-03-01T09:05:07.123456Z","data_class":"personal","destination":"bedrock",'
         '"detail":{"accepted":true,"actor":"ops","previous_hash":null,"problems":0,'
         '"ratio":0.5,"source":"p.yaml"},"entities":null,"kind":"policy_change",'
         '"policy_hash":"' + "ab" * 32 + '","redaction":true,"request_id":"req-İş-1",'
-        '"rule":"kişisel","seq":7,"transfer_basis":"scc"}').encode("utf-8")
-    assert chain_hash(POLICY_CHANGE, "cd" * 32) == \
-        "ec4e26e20de3fb0ea1ad428f36e9a0dea5ff4317da8a94ad2f05e1baae1cdebd"
+        '"rule":"kişisel","seq":7,"transfer_basis":"scc"}'
+    ).encode("utf-8")
+    assert (
+        chain_hash(POLICY_CHANGE, "cd" * 32)
+        == "ec4e26e20de3fb0ea1ad428f36e9a0dea5ff4317da8a94ad2f05e1baae1cdebd"
+    )
 
 
 def _trace(i: int) -> dict[str, Any]:
-    return {"redact": True, "blocked": {"reason": "x"} if i == 2 else None,
-            "sensitivity": {"entities": [{"type": "TCKN", "count": 2}, {"type": "PHONE"},
-                                         {"type": "İBAN", "count": 1}]},
-            "note": "şğü ı €", "ratio": 0.25}
+    return {
+        "redact": True,
+        "blocked": {"reason": "x"} if i == 2 else None,
+        "sensitivity": {
+            "entities": [
+                {"type": "TCKN", "count": 2},
+                {"type": "PHONE"},
+                {"type": "İBAN", "count": 1},
+            ]
+        },
+        "note": "şğü ı €",
+        "ratio": 0.25,
+    }
 
 
 def _entries() -> list[dict[str, Any]]:
@@ -82,11 +115,22 @@ def _entries() -> list[dict[str, Any]]:
     for i in range(3):
         backend = ("bedrock", "gpu", None)[i]
         rec = UsageRecord(
-            request_id=f"pin-{i}", created_at=1772355907.123456 + i, alias="chat",
-            status=200 if i != 1 else 502, tenant="acme", key_id="k1", backend=backend,
-            model="m", data_class="personal", rule="r", prompt_tokens=10, completion_tokens=5,
-            ttft_ms=40.5, attempts=[AttemptRecord(1, backend or "x", "ok", None, 200, 1.5)],
-            trace=_trace(i))
+            request_id=f"pin-{i}",
+            created_at=1772355907.123456 + i,
+            alias="chat",
+            status=200 if i != 1 else 502,
+            tenant="acme",
+            key_id="k1",
+            backend=backend,
+            model="m",
+            data_class="personal",
+            rule="r",
+            prompt_tokens=10,
+            completion_tokens=5,
+            ttft_ms=40.5,
+            attempts=[AttemptRecord(1, backend or "x", "ok", None, 200, 1.5)],
+            trace=_trace(i),
+        )
         out.append(make_entry(rec, Cost(Decimal("0.0012"), "policy", Decimal(40)), 12.5))
     return out
 
@@ -109,9 +153,15 @@ def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
 
 
 def test_written_chain_and_json_are_pinned(engine: Engine) -> None:
-    listeners = [RollupListener(ZONES.get),
-                 AuditListener(AuditLog(engine), lambda: "ab" * 32,
-                               lambda b: "scc" if b == "bedrock" else None, ZONES.get)]
+    listeners = [
+        RollupListener(ZONES.get),
+        AuditListener(
+            AuditLog(engine),
+            lambda: "ab" * 32,
+            lambda b: "scc" if b == "bedrock" else None,
+            ZONES.get,
+        ),
+    ]
     assert write_entries(engine, _entries(), None, listeners) == 3
     with engine.connect() as conn:
         rows = conn.execute(text("SELECT seq, hash FROM audit_log ORDER BY seq")).all()
@@ -119,22 +169,30 @@ def test_written_chain_and_json_are_pinned(engine: Engine) -> None:
         log = AuditRow.__table__  # type: ignore[attr-defined]
         got = conn.execute(select(log.c.entities, log.c.detail).order_by(log.c.seq)).all()
         assert [tuple(r) for r in got] == [({"İBAN": 1, "PHONE": 1, "TCKN": 2}, None)] * 2 + [
-            ({"İBAN": 1, "PHONE": 1, "TCKN": 2}, {"blocked": True})]
+            ({"İBAN": 1, "PHONE": 1, "TCKN": 2}, {"blocked": True})
+        ]
         req = RequestRow.__table__  # type: ignore[attr-defined]
-        traces = conn.execute(select(req.c.id, req.c.trace, req.c.cost, req.c.cost_try,
-                                     req.c.created_at).order_by(req.c.id)).all()
+        traces = conn.execute(
+            select(req.c.id, req.c.trace, req.c.cost, req.c.cost_try, req.c.created_at).order_by(
+                req.c.id
+            )
+        ).all()
         for i, (rid, trace, cost, cost_try, created) in enumerate(traces):
             assert rid == f"pin-{i}" and trace == _trace(i)
             assert cost == Decimal("0.0012") and cost_try == Decimal("0.048")
-            assert created.replace(tzinfo=UTC) == datetime.fromtimestamp(
-                1772355907.123456 + i, UTC)
+            assert created.replace(tzinfo=UTC) == datetime.fromtimestamp(1772355907.123456 + i, UTC)
     assert AuditLog(engine).verify().ok
     roll = RollupRow.__table__  # type: ignore[attr-defined]
     with engine.connect() as conn:
-        incremental = [tuple(r) for t in (roll, MONTHLY)
-                       for r in conn.execute(select(t).order_by(*t.primary_key))]
+        incremental = [
+            tuple(r)
+            for t in (roll, MONTHLY)
+            for r in conn.execute(select(t).order_by(*t.primary_key))
+        ]
     rebuild(engine, ZONES.get)
     with engine.connect() as conn:
-        assert [tuple(r) for t in (roll, MONTHLY)
-                for r in conn.execute(select(t).order_by(*t.primary_key))] == incremental
-
+        assert [
+            tuple(r)
+            for t in (roll, MONTHLY)
+            for r in conn.execute(select(t).order_by(*t.primary_key))
+        ] == incremental

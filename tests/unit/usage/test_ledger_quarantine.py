@@ -57,17 +57,28 @@ def engine(db_url: str) -> Iterator[Engine]:
 
 def _record(i: int, **over: Any) -> UsageRecord:
     fields: dict[str, Any] = dict(
-        request_id=f"r{i:04d}", created_at=time.time(), alias="chat", status=200,
-        backend="gpu", model="m", prompt_tokens=3, completion_tokens=2,
-        attempts=[AttemptRecord(1, "gpu", "ok", None, 200, 1.0)])
+        request_id=f"r{i:04d}",
+        created_at=time.time(),
+        alias="chat",
+        status=200,
+        backend="gpu",
+        model="m",
+        prompt_tokens=3,
+        completion_tokens=2,
+        attempts=[AttemptRecord(1, "gpu", "ok", None, 200, 1.0)],
+    )
     fields.update(over)
     return UsageRecord(**fields)
 
 
 def _recorder(engine: Engine, tmp_path: Path) -> Recorder:
-    return Recorder(engine, Pricer(lambda: POLICY.policy, load_catalog()),
-                    Journal(tmp_path / "journal"), flush_interval=0.01,
-                    quarantine=Quarantine(tmp_path / "journal" / FILE_NAME))
+    return Recorder(
+        engine,
+        Pricer(lambda: POLICY.policy, load_catalog()),
+        Journal(tmp_path / "journal"),
+        flush_interval=0.01,
+        quarantine=Quarantine(tmp_path / "journal" / FILE_NAME),
+    )
 
 
 def _ids(engine: Engine) -> list[str]:
@@ -75,8 +86,9 @@ def _ids(engine: Engine) -> list[str]:
         return [r[0] for r in conn.execute(text("SELECT id FROM requests ORDER BY id"))]
 
 
-async def test_a_200_character_model_does_not_stop_the_writer(engine: Engine,
-                                                               tmp_path: Path) -> None:
+async def test_a_200_character_model_does_not_stop_the_writer(
+    engine: Engine, tmp_path: Path
+) -> None:
     rec = _recorder(engine, tmp_path)
     await rec.start()
     try:
@@ -90,25 +102,35 @@ async def test_a_200_character_model_does_not_stop_the_writer(engine: Engine,
 
 
 async def test_an_oversized_model_and_huge_numbers_are_fitted_not_stuck(
-        engine: Engine, tmp_path: Path) -> None:
+    engine: Engine, tmp_path: Path
+) -> None:
     rec = _recorder(engine, tmp_path)
     await rec.start()
     try:
         rec.record(_record(1))
-        rec.record(_record(2, alias="a" * 200, model="m" * 300, prompt_tokens=10**30,
-                           error_kind="x\x00y" * 40, key_id="k" * 90,
-                           attempts=[AttemptRecord(1, "b" * 300, "o" * 50, "f" * 90, 10**12,
-                                                   float("inf"))]))
+        rec.record(
+            _record(
+                2,
+                alias="a" * 200,
+                model="m" * 300,
+                prompt_tokens=10**30,
+                error_kind="x\x00y" * 40,
+                key_id="k" * 90,
+                attempts=[AttemptRecord(1, "b" * 300, "o" * 50, "f" * 90, 10**12, float("inf"))],
+            )
+        )
         rec.record(_record(3))
         assert await rec.drain(timeout=15), "the writer is stuck on a row"
     finally:
         await rec.stop()
     assert _ids(engine) == ["r0001", "r0002", "r0003"]
     with engine.connect() as conn:
-        alias, model, tokens, err = conn.execute(text(
-            "SELECT alias, model, prompt_tokens, error_kind FROM requests WHERE id='r0002'")).one()
-        backend, status = conn.execute(text(
-            "SELECT backend, status FROM attempts WHERE request_id='r0002'")).one()
+        alias, model, tokens, err = conn.execute(
+            text("SELECT alias, model, prompt_tokens, error_kind FROM requests WHERE id='r0002'")
+        ).one()
+        backend, status = conn.execute(
+            text("SELECT backend, status FROM attempts WHERE request_id='r0002'")
+        ).one()
     assert (alias, model, tokens) == ("a" * 128, "m" * 256, 2**31 - 1)
     assert "\x00" not in err and len(err) == 64
     assert (backend, status) == ("b" * 128, 2**31 - 1)
@@ -123,7 +145,8 @@ def _poison(i: int) -> dict[str, Any]:
 
 
 async def test_a_refused_row_is_quarantined_and_the_rest_of_its_batch_is_written(
-        engine: Engine, tmp_path: Path) -> None:
+    engine: Engine, tmp_path: Path
+) -> None:
     rec = _recorder(engine, tmp_path)
     await rec.start()
     try:
@@ -143,7 +166,8 @@ async def test_a_refused_row_is_quarantined_and_the_rest_of_its_batch_is_written
 
 
 async def test_a_journal_replay_after_a_restart_does_not_stick(
-        engine: Engine, tmp_path: Path) -> None:
+    engine: Engine, tmp_path: Path
+) -> None:
     # a journal left by an earlier process (an older build: nothing fitted) with a row the
     # old writer retried forever, a poisoned row, and good rows around them
     j = Journal(tmp_path / "journal")
@@ -151,8 +175,12 @@ async def test_a_journal_replay_after_a_restart_does_not_stick(
     long = make_entry(_record(2), Cost(None, "policy", None), None)
     long["model"] = "m" * 200
     long["alias"] = "a" * 200
-    for entry in (make_entry(_record(1), Cost(None, "policy", None), None), long, _poison(3),
-                  make_entry(_record(4), Cost(None, "policy", None), None)):
+    for entry in (
+        make_entry(_record(1), Cost(None, "policy", None), None),
+        long,
+        _poison(3),
+        make_entry(_record(4), Cost(None, "policy", None), None),
+    ):
         j.append(entry)
     j.close()
     rec = _recorder(engine, tmp_path)
@@ -166,31 +194,47 @@ async def test_a_journal_replay_after_a_restart_does_not_stick(
     assert not list((tmp_path / "journal").glob("seg-*.jsonl"))  # nothing left to replay
 
 
-def test_gateway_audit_quarantine_lists_and_replays(db_url: str, engine: Engine,
-                                                    tmp_path: Path) -> None:
+def test_gateway_audit_quarantine_lists_and_replays(
+    db_url: str, engine: Engine, tmp_path: Path
+) -> None:
     q = Quarantine(tmp_path / "journal" / FILE_NAME)
     q.add(_poison(7), "DataError")
     fixed = make_entry(_record(8), Cost(None, "policy", None), None)
     q.add(fixed, "DataError")
-    env = {**os.environ, "GECIT_DATABASE_URL": db_url,
-           "GECIT_JOURNAL_PATH": str(tmp_path / "journal")}
-    listed = subprocess.run([sys.executable, "-m", "gateway", "audit", "quarantine"],
-                            capture_output=True, text=True, env=env, timeout=60)
+    env = {
+        **os.environ,
+        "GECIT_DATABASE_URL": db_url,
+        "GECIT_JOURNAL_PATH": str(tmp_path / "journal"),
+    }
+    listed = subprocess.run(
+        [sys.executable, "-m", "gateway", "audit", "quarantine"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert listed.returncode == 0, listed.stderr
     assert [ln.split("\t")[0] for ln in listed.stdout.splitlines()] == ["r0007", "r0008"]
     assert "2 quarantined row(s)" in listed.stderr
-    replay = subprocess.run([sys.executable, "-m", "gateway", "audit", "quarantine",
-                             "--replay"], capture_output=True, text=True, env=env, timeout=60)
+    replay = subprocess.run(
+        [sys.executable, "-m", "gateway", "audit", "quarantine", "--replay"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert replay.returncode == 1  # r0007 can never be written
     assert "1 row(s) written, 1 still quarantined" in replay.stderr
     assert _ids(engine) == ["r0008"]
-    left = [orjson.loads(x) for x in (tmp_path / "journal" / FILE_NAME).read_bytes().split(
-        b"\n") if x]
+    left = [
+        orjson.loads(x) for x in (tmp_path / "journal" / FILE_NAME).read_bytes().split(b"\n") if x
+    ]
     assert [x["entry"]["id"] for x in left] == ["r0007"]
 
 
 async def test_a_database_that_does_not_answer_is_waited_for_never_quarantined(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     from gateway.emulators.base import free_port
 
     engine = make_engine(f"postgresql://postgres@127.0.0.1:{free_port()}/nowhere")

@@ -24,11 +24,14 @@ def test_current_database_starts_without_alembic(tmp_path: Path) -> None:
     migrate(engine)
     assert schema_revision(engine) == [HEAD_REVISION]
     engine.dispose()
-    code = ("import sys; from gateway.usage.db import make_engine, migrate; "
-            f"e = make_engine({url!r}); migrate(e); e.dispose(); "
-            "print('alembic' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.strip()
+    code = (
+        "import sys; from gateway.usage.db import make_engine, migrate; "
+        f"e = make_engine({url!r}); migrate(e); e.dispose(); "
+        "print('alembic' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
     assert out == "False"
 
 

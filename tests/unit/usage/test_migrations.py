@@ -13,8 +13,15 @@ from sqlmodel import SQLModel
 from gateway.usage.db import make_engine, migrate
 from tests.unit.usage.pg import pg_available, throwaway_database
 
-LEDGER_TABLES = {"requests", "attempts", "tenants", "api_keys", "budgets", "budget_holds",
-                 "policy_changes"}
+LEDGER_TABLES = {
+    "requests",
+    "attempts",
+    "tenants",
+    "api_keys",
+    "budgets",
+    "budget_holds",
+    "policy_changes",
+}
 
 
 def _check(url: str) -> None:

@@ -36,8 +36,7 @@ def test_policy_price_is_exact_and_converted_to_try() -> None:
     cost = _pricer().price("priced", 1000, 500)
     assert cost.amount == Decimal("0.00045") and cost.source == "policy"
     assert cost.amount_try == Decimal("0.018")
-    assert split_kdv(Decimal("0.018"), Decimal("0.20")) == (Decimal("0.0036"),
-                                                            Decimal("0.0216"))
+    assert split_kdv(Decimal("0.018"), Decimal("0.20")) == (Decimal("0.0036"), Decimal("0.0216"))
 
 
 def test_catalog_then_unknown_never_zero() -> None:

@@ -25,14 +25,30 @@ def _big(name: str) -> sa.Column:  # type: ignore[type-arg]
 
 
 def upgrade() -> None:
-    keys = [("tenant", 128), ("app", 128), ("backend", 128), ("model", 256), ("data_class", 16),
-            ("zone", 16), ("currency", 3)]
+    keys = [
+        ("tenant", 128),
+        ("app", 128),
+        ("backend", 128),
+        ("model", 256),
+        ("data_class", 16),
+        ("zone", 16),
+        ("currency", 3),
+    ]
     op.create_table(
         "usage_daily",
         sa.Column("day", sa.Date(), nullable=False),
         *[sa.Column(k, sa.String(length=n), nullable=False) for k, n in keys],
-        *[_big(c) for c in ("requests", "errors", "prompt_tokens", "completion_tokens",
-                            "cost_nanos", "cost_try_nanos")],
+        *[
+            _big(c)
+            for c in (
+                "requests",
+                "errors",
+                "prompt_tokens",
+                "completion_tokens",
+                "cost_nanos",
+                "cost_try_nanos",
+            )
+        ],
         *[_big(f"ttft_b{i:02d}") for i in range(N_BUCKETS)],
         sa.PrimaryKeyConstraint("day", *[k for k, _ in keys]),
     )
@@ -55,8 +71,7 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("seq"),
     )
     with op.batch_alter_table("audit_log", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_audit_log_request_id"), ["request_id"],
-                              unique=False)
+        batch_op.create_index(batch_op.f("ix_audit_log_request_id"), ["request_id"], unique=False)
     head = op.create_table(
         "audit_head",
         sa.Column("id", sa.Integer(), nullable=False),

@@ -20,10 +20,24 @@ N_BUCKETS = 13  # gateway.usage.rollups.N_BUCKETS at the time of this revision
 
 
 def upgrade() -> None:
-    keys = [("tenant", 128), ("app", 128), ("backend", 128), ("model", 256), ("data_class", 16),
-            ("zone", 16), ("currency", 3)]
-    sums = ["requests", "errors", "prompt_tokens", "completion_tokens", "cost_nanos",
-            "cost_try_nanos", *[f"ttft_b{i:02d}" for i in range(N_BUCKETS)]]
+    keys = [
+        ("tenant", 128),
+        ("app", 128),
+        ("backend", 128),
+        ("model", 256),
+        ("data_class", 16),
+        ("zone", 16),
+        ("currency", 3),
+    ]
+    sums = [
+        "requests",
+        "errors",
+        "prompt_tokens",
+        "completion_tokens",
+        "cost_nanos",
+        "cost_try_nanos",
+        *[f"ttft_b{i:02d}" for i in range(N_BUCKETS)],
+    ]
     op.create_table(
         "usage_monthly",
         sa.Column("month", sa.Date(), nullable=False),
@@ -34,11 +48,18 @@ def upgrade() -> None:
     # months already in the daily table
     op.execute(
         "INSERT INTO usage_monthly SELECT "
-        + ("CAST(date_trunc('month', day) AS DATE)" if op.get_bind().dialect.name == "postgresql"
-           else "date(day, 'start of month')")
-        + ", " + ", ".join(k for k, _ in keys) + ", "
+        + (
+            "CAST(date_trunc('month', day) AS DATE)"
+            if op.get_bind().dialect.name == "postgresql"
+            else "date(day, 'start of month')"
+        )
+        + ", "
+        + ", ".join(k for k, _ in keys)
+        + ", "
         + ", ".join(f"SUM({c})" for c in sums)
-        + " FROM usage_daily GROUP BY 1, " + ", ".join(k for k, _ in keys))
+        + " FROM usage_daily GROUP BY 1, "
+        + ", ".join(k for k, _ in keys)
+    )
 
 
 def downgrade() -> None:

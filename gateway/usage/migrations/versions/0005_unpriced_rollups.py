@@ -30,8 +30,9 @@ KEYS = ("tenant", "app", "backend", "model", "data_class", "currency")  # all bu
 def upgrade() -> None:
     for table in TABLES:
         for name in COLUMNS:
-            op.add_column(table, sa.Column(name, sa.BigInteger(), nullable=False,
-                                           server_default="0"))
+            op.add_column(
+                table, sa.Column(name, sa.BigInteger(), nullable=False, server_default="0")
+            )
     _backfill(op.get_bind())
 
 
@@ -39,30 +40,48 @@ def _backfill(bind: sa.engine.Connection) -> None:
     pg = bind.dialect.name == "postgresql"
     day = "date(timezone('UTC', r.created_at))" if pg else "date(r.created_at)"
     month = "CAST(date_trunc('month', d.day) AS DATE)" if pg else "date(d.day, 'start of month')"
-    ledger_keys = ("coalesce(r.tenant, '')", "coalesce(r.app, '')", "coalesce(r.backend, '')",
-                   "coalesce(r.model, '')", "coalesce(r.data_class, '')",
-                   "coalesce(r.currency, 'USD')")
-    agg = (f"SELECT {day} AS day, "
-           + ", ".join(f"{e} AS {k}" for e, k in zip(ledger_keys, KEYS, strict=True))
-           + ", count(*) AS n, sum(r.prompt_tokens) AS p, sum(r.completion_tokens) AS c"
-           " FROM requests r WHERE r.cost IS NULL GROUP BY "
-           + ", ".join(str(i) for i in range(1, len(KEYS) + 2)))
+    ledger_keys = (
+        "coalesce(r.tenant, '')",
+        "coalesce(r.app, '')",
+        "coalesce(r.backend, '')",
+        "coalesce(r.model, '')",
+        "coalesce(r.data_class, '')",
+        "coalesce(r.currency, 'USD')",
+    )
+    agg = (
+        f"SELECT {day} AS day, "
+        + ", ".join(f"{e} AS {k}" for e, k in zip(ledger_keys, KEYS, strict=True))
+        + ", count(*) AS n, sum(r.prompt_tokens) AS p, sum(r.completion_tokens) AS c"
+        " FROM requests r WHERE r.cost IS NULL GROUP BY "
+        + ", ".join(str(i) for i in range(1, len(KEYS) + 2))
+    )
     same = " AND ".join(f"u.{k} = usage_daily.{k}" for k in KEYS)
-    bind.execute(sa.text(
-        "UPDATE usage_daily SET unpriced_requests = a.n, unpriced_prompt_tokens = a.p, "
-        f"unpriced_completion_tokens = a.c FROM ({agg}) a WHERE usage_daily.day = a.day AND "
-        + " AND ".join(f"usage_daily.{k} = a.{k}" for k in KEYS)
-        + " AND usage_daily.zone = (SELECT min(u.zone) FROM usage_daily u"
-        f" WHERE u.day = usage_daily.day AND {same})"))
-    sums = (f"SELECT {month} AS month, d.zone, " + ", ".join(f"d.{k}" for k in KEYS) + ", "
-            + ", ".join(f"sum(d.{c}) AS {c}" for c in COLUMNS)
-            + " FROM usage_daily d WHERE d.unpriced_requests > 0 GROUP BY "
-            + ", ".join(str(i) for i in range(1, len(KEYS) + 3)))
-    bind.execute(sa.text(
-        "UPDATE usage_monthly SET " + ", ".join(f"{c} = a.{c}" for c in COLUMNS)
-        + f" FROM ({sums}) a WHERE usage_monthly.month = a.month"
-        " AND usage_monthly.zone = a.zone AND "
-        + " AND ".join(f"usage_monthly.{k} = a.{k}" for k in KEYS)))
+    bind.execute(
+        sa.text(
+            "UPDATE usage_daily SET unpriced_requests = a.n, unpriced_prompt_tokens = a.p, "
+            f"unpriced_completion_tokens = a.c FROM ({agg}) a WHERE usage_daily.day = a.day AND "
+            + " AND ".join(f"usage_daily.{k} = a.{k}" for k in KEYS)
+            + " AND usage_daily.zone = (SELECT min(u.zone) FROM usage_daily u"
+            f" WHERE u.day = usage_daily.day AND {same})"
+        )
+    )
+    sums = (
+        f"SELECT {month} AS month, d.zone, "
+        + ", ".join(f"d.{k}" for k in KEYS)
+        + ", "
+        + ", ".join(f"sum(d.{c}) AS {c}" for c in COLUMNS)
+        + " FROM usage_daily d WHERE d.unpriced_requests > 0 GROUP BY "
+        + ", ".join(str(i) for i in range(1, len(KEYS) + 3))
+    )
+    bind.execute(
+        sa.text(
+            "UPDATE usage_monthly SET "
+            + ", ".join(f"{c} = a.{c}" for c in COLUMNS)
+            + f" FROM ({sums}) a WHERE usage_monthly.month = a.month"
+            " AND usage_monthly.zone = a.zone AND "
+            + " AND ".join(f"usage_monthly.{k} = a.{k}" for k in KEYS)
+        )
+    )
 
 
 def downgrade() -> None:
