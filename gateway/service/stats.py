@@ -226,10 +226,8 @@ class _View(Mapping[str, BackendLive]):
         self._now = now
         self._seen: dict[str, BackendLive] = {}
 
-    def get(
-        self,
-        name: str,
-        default: BackendLive | None = None,  # type: ignore[override]
+    def get(  # type: ignore[override]
+        self, name: str, default: BackendLive | None = None
     ) -> BackendLive | None:
         snap = self._seen.get(name)
         if snap is None:
