@@ -22,6 +22,7 @@ from gateway.fleet.picker import Pick
 from gateway.fleet.router import FleetRouter, request_blocks
 from gateway.fleet.scraper import EngineScraper
 from gateway.fleet.tracker import Ticket
+from gateway.providers.attempts import as_provider_error, close_quietly
 from gateway.providers.base import CallOptions, Capabilities, Provider
 from gateway.providers.tokens import estimate_prompt_tokens
 
@@ -95,7 +96,7 @@ class FleetProvider:
                     result = await self._nodes[node].complete(request, options)
             except (ProviderError, TimeoutError) as exc:
                 self.router.finished(ticket)
-                last = _as_error(node, exc)
+                last = as_provider_error("node", node, exc)
                 if not last.kind.may_fall_back:
                     raise last from None
                 continue
@@ -122,8 +123,8 @@ class FleetProvider:
                     first = await it.__anext__()
             except (ProviderError, TimeoutError, StopAsyncIteration) as exc:
                 self.router.finished(ticket)
-                await _close(it)
-                err = _as_error(node, exc)
+                await close_quietly(it)
+                err = as_provider_error("node", node, exc)
                 if not err.kind.may_fall_back or i == len(order) - 1:
                     raise err from None
                 continue
@@ -140,7 +141,7 @@ class FleetProvider:
                     yield chunk
             finally:
                 self.router.finished(ticket, completion or pieces, self._clock() - first_at)
-                await _close(it)
+                await close_quietly(it)
             return
 
     async def check(self) -> bool:
@@ -156,22 +157,3 @@ class FleetProvider:
             await self._scraper.aclose()
         for p in self._nodes.values():
             await p.aclose()
-
-
-def _as_error(node: str, exc: BaseException) -> ProviderError:
-    if isinstance(exc, ProviderError):
-        return exc
-    if isinstance(exc, StopAsyncIteration):
-        return ProviderError(
-            FailureKind.PROVIDER, f"node '{node}' sent an empty stream", backend=node
-        )
-    return ProviderError(FailureKind.TIMEOUT, f"node '{node}' missed its deadline", backend=node)
-
-
-async def _close(it: AsyncIterator[ChatChunk]) -> None:
-    aclose = getattr(it, "aclose", None)
-    if aclose is not None:
-        try:
-            await aclose()
-        except Exception:  # closing a failed stream must not mask the original failure
-            log.debug("closing a node's stream failed", exc_info=True)

@@ -61,7 +61,7 @@ def parse_limited(
         service.record_rejected(ctx, "", exc)
         raise
     try:
-        limits.check_chat(chat)
+        limits.check_chat(chat, len(body))
     except InvalidRequest as exc:
         service.record_rejected(ctx, chat.model, exc)
         raise

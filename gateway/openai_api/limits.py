@@ -87,9 +87,11 @@ class EdgeLimits:
             code="too_many_messages",
         )
 
-    def check_chat(self, chat: ChatRequest) -> None:
+    def check_chat(self, chat: ChatRequest, body_bytes: int | None = None) -> None:
         """400 when a parsed chat request carries more messages, text or choices than
-        allowed."""
+        allowed. `body_bytes`, the size of the JSON it was parsed from, spares the walk over
+        its text when it cannot hold too many characters: a character takes at least one
+        byte of JSON (an escape takes six)."""
         if chat.n is not None and chat.n > self.max_choices:
             raise InvalidRequest(
                 f"n is {chat.n}: at most {self.max_choices} choices per request",
@@ -98,6 +100,8 @@ class EdgeLimits:
             )
         if len(chat.messages) > self.max_messages:
             raise self._too_many(len(chat.messages), exact=True)
+        if body_bytes is not None and body_bytes <= self.max_request_chars:
+            return
         chars = sum(len(t) for t in request_texts(chat))
         if chars > self.max_request_chars:
             raise InvalidRequest(

@@ -25,6 +25,7 @@ from gateway.core.errors import (
 )
 from gateway.core.types import ChatChunk, ChatRequest, ChatResult
 from gateway.policy.decision import Limits, RouteDecision
+from gateway.providers.attempts import as_provider_error, close_quietly
 from gateway.providers.base import CallOptions, Provider, require_capabilities
 from gateway.service.stats import LiveStats
 from gateway.usage.records import AttemptRecord
@@ -133,10 +134,10 @@ class Dispatcher:
                 async with asyncio.timeout(options.first_byte_timeout):
                     return await it.__anext__(), it
             except (ProviderError, TimeoutError, StopAsyncIteration) as raw:
-                await _close(it)
-                raise _as_provider_error(name, raw) from None
+                await close_quietly(it)
+                raise as_provider_error("backend", name, raw) from None
             except asyncio.CancelledError:  # the client left: the upstream call ends now
-                await _close(it)
+                await close_quietly(it)
                 raise
 
         deadline = self._deadline(decision.limits)
@@ -210,7 +211,7 @@ class Dispatcher:
         finally:
             if timer is not None:
                 timer.cancel()
-            await _close(it)
+            await close_quietly(it)
             self.settle_cost(outcome)
         end = self._clock.monotonic()
         record.latency_ms = (end - t0) * 1000
@@ -249,7 +250,7 @@ class Dispatcher:
                     value = await call(name, provider, options)
                 except (ProviderError, TimeoutError) as raw:
                     self.settle_cost(outcome)
-                    exc = _as_provider_error(name, raw)
+                    exc = as_provider_error("backend", name, raw)
                     self._failed(outcome, name, exc, t0)
                     if not exc.kind.may_fall_back:
                         raise exc from None
@@ -476,22 +477,3 @@ def caller_fault(exc: ProviderError) -> bool:
 
 def _tried(outcome: Outcome) -> str:
     return ", ".join(f"{a.backend} ({a.failure_kind or a.outcome})" for a in outcome.attempts)
-
-
-def _as_provider_error(name: str, raw: BaseException) -> ProviderError:
-    if isinstance(raw, ProviderError):
-        return raw
-    if isinstance(raw, StopAsyncIteration):
-        return ProviderError(
-            FailureKind.PROVIDER, f"backend '{name}' sent an empty stream", backend=name
-        )
-    return ProviderError(FailureKind.TIMEOUT, f"backend '{name}' missed its deadline", backend=name)
-
-
-async def _close(it: AsyncIterator[ChatChunk]) -> None:
-    aclose = getattr(it, "aclose", None)
-    if aclose is not None:
-        try:
-            await aclose()
-        except Exception:  # closing a failed stream must not mask the original failure
-            pass

@@ -61,18 +61,22 @@ class BudgetView:
         return f"monthly budget of {who} ({self.limit.normalize():f} {self.currency})"
 
 
+# the columns a BudgetView is made of, in the order of its fields
+_VIEW_COLUMNS = (
+    "id",
+    "scope",
+    "subject",
+    "currency",
+    "amount_limit",
+    "spent",
+    "reserved",
+    "period",
+)
+
+
 def _view(row: object) -> BudgetView:
     r = row._mapping  # type: ignore[attr-defined]
-    return BudgetView(
-        r["id"],
-        r["scope"],
-        r["subject"],
-        r["currency"],
-        r["amount_limit"],
-        r["spent"],
-        r["reserved"],
-        r["period"],
-    )
+    return BudgetView(*(r[c] for c in _VIEW_COLUMNS))
 
 
 def set_budget(

@@ -57,18 +57,13 @@ def matches(info: KeyInfo, secret: str) -> bool:
     return hmac.compare_digest(info.secret_hash, hash_secret(secret))
 
 
+# the columns a KeyInfo is made of, in the order of its fields
+_INFO_COLUMNS = ("id", "secret_hash", "tenant", "app", "scope", "name", "created_at", "revoked_at")
+
+
 def _info(row: object) -> KeyInfo:
     r = row._mapping  # type: ignore[attr-defined]
-    return KeyInfo(
-        r["id"],
-        r["secret_hash"],
-        r["tenant"],
-        r["app"],
-        r["scope"],
-        r["name"],
-        r["created_at"],
-        r["revoked_at"],
-    )
+    return KeyInfo(*(r[c] for c in _INFO_COLUMNS))
 
 
 def create_key(
