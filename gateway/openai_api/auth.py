@@ -191,11 +191,7 @@ class Authenticator:
         self._clock = clock
         self._required = keys_required
         self._admin_key = as_bytes(admin_key) if admin_key else None
-        self._admin_print = (
-            "admin-key:" + hashlib.sha256(self._admin_key).hexdigest()[:16]
-            if self._admin_key
-            else None
-        )
+        self._admin_print = _fingerprint(self._admin_key) if self._admin_key else None
         self._sessions = sessions
         self._metrics_key = as_bytes(metrics_key) if metrics_key else None
         self._limiter = limiter or FailedAuthLimiter(clock, 30)
@@ -357,6 +353,13 @@ class Authenticator:
     @property
     def session_ttl_s(self) -> float:
         return self._sessions.ttl_s if self._sessions is not None else 0.0
+
+
+def _fingerprint(admin_key: bytes) -> str:
+    """What a session opened with the admin key stores to tell whether that key still holds:
+    a slow hash, so a copy of the ledger does not make a weak admin key cheap to guess."""
+    digest = hashlib.pbkdf2_hmac("sha256", admin_key, b"gecit-admin-session", 100_000)
+    return "admin-key:" + digest[:8].hex()
 
 
 def client_of(scope: dict[str, object] | object) -> str | None:
