@@ -28,6 +28,7 @@ from tests.api.admin_console import (
 )
 
 TTL = 600.0
+KEY_CACHE_TTL_S = 5.0  # gateway.openai_api.auth.KeyCache default
 
 
 @pytest.fixture
@@ -208,6 +209,23 @@ def test_revoking_a_key_ends_its_sessions(gw: Console) -> None:
     assert ops.get("/admin/console/policy").status_code == 200  # another key's session lives
     ended = _rows(gw, "SELECT key_id, revoked_at FROM admin_sessions WHERE revoked_at IS NOT NULL")
     assert [r[0] for r in ended] == [gw.ledger.key_ids["acme"]]
+
+
+def test_a_key_revoked_elsewhere_ends_its_sessions_within_the_key_cache_ttl(gw: Console) -> None:
+    """Another process marks the key revoked without touching admin_sessions: every use of a
+    session checks its key again (through the short-lived key cache)."""
+    acme = _signed_in(gw, gw.ledger.keys["acme"])
+    engine = make_engine(gw.ledger.db)
+    try:
+        with engine.begin() as conn:
+            conn.execute(
+                text("UPDATE api_keys SET revoked_at = CURRENT_TIMESTAMP WHERE id = :k"),
+                {"k": gw.ledger.key_ids["acme"]},
+            )
+    finally:
+        engine.dispose()
+    gw.clock.offset = KEY_CACHE_TTL_S + 1
+    assert acme.get("/admin/dashboard").status_code == 401
 
 
 def test_a_session_expires(gw: Console) -> None:

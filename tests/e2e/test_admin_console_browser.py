@@ -113,6 +113,7 @@ def browser(tmp_path: Path) -> Iterator[Any]:
         f"--user-data-dir={tmp_path / 'profile'}",
     ):
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     options.add_experimental_option(
         "prefs",
         {"download.default_directory": str(downloads), "download.prompt_for_download": False},
@@ -168,16 +169,21 @@ def test_admin_console_in_chromium(
     replicas: tuple[Gateway, Gateway, str], browser: Any, tmp_path: Path
 ) -> None:
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.expected_conditions import presence_of_element_located
+    from selenium.webdriver.support.ui import WebDriverWait
 
     a, b, db_url = replicas
     d = browser
-    one = d.find_element
+
+    def one(by: str, value: str) -> Any:
+        return WebDriverWait(d, 20).until(presence_of_element_located((by, value)))
+
     # not signed in: refused, pointed at the sign-in page
     d.get(a.url + "/admin/dashboard")
     assert one(By.ID, "message").text.startswith("Sign in required")
-    one(By.ID, "sign-in-link").click()
+    _submit(d, By.ID, "sign-in-link")
     one(By.ID, "key").send_keys(ADMIN)
-    one(By.ID, "sign-in").click()
+    _submit(d, By.ID, "sign-in")
     _until(lambda: d.current_url.endswith("/admin/dashboard"), "the dashboard")
     cookie = d.get_cookie("gecit_session")
     assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and cookie["path"] == "/admin"
@@ -187,7 +193,7 @@ def test_admin_console_in_chromium(
     # the date range form, then a CSV download whose totals are the ledger's
     for name, day in (("from", "2026-03-01"), ("to", "2026-03-31")):
         d.execute_script("arguments[0].value = arguments[1]", one(By.NAME, name), day)
-    one(By.CSS_SELECTOR, 'form[action="/admin/dashboard"] button').click()
+    _submit(d, By.CSS_SELECTOR, 'form[action="/admin/dashboard"] button')
     _until(lambda: "from=2026-03-01" in d.current_url, "the new date range")
     assert "2026-03-01 … 2026-03-31" in one(By.CLASS_NAME, "sub").text
     count, cost = _ledger_march(db_url)
@@ -205,7 +211,7 @@ def test_admin_console_in_chromium(
     assert Decimal(total[rows[0].index("cost")]) == cost
 
     # the policy page: a broken policy shows its line
-    one(By.ID, "policy-link").click()
+    _submit(d, By.ID, "policy-link")
     _until(lambda: d.current_url.endswith("/admin/console/policy"), "the policy page")
     running = one(By.ID, "policy-text").get_attribute("value")
     emu_url = running.split('base_url: "')[1].split("/v1")[0]
@@ -213,7 +219,10 @@ def test_admin_console_in_chromium(
     broken = _policy(emu_url, "  chat2: {backends: [nowhere]}\n")
     bad_line = broken.splitlines().index("  chat2: {backends: [nowhere]}") + 1
     _paste(d, broken)
-    one(By.ID, "validate").click()
+    # editor.js ran under the page's CSP: it numbered every line of the pasted text
+    numbered = [e.text for e in d.find_elements(By.CSS_SELECTOR, "#gutter span")]
+    assert numbered == [str(n) for n in range(1, broken.count("\n") + 2)]
+    _submit(d, By.ID, "validate")
     lines = _until(
         lambda: [
             e.get_attribute("data-line") for e in d.find_elements(By.CSS_SELECTOR, "li.problem")
@@ -227,17 +236,17 @@ def test_admin_console_in_chromium(
     # fixed: valid, its diff, an explain, then apply; replica B serves it
     fixed = _policy(emu_url, "  chat2: {backends: [gpu-local]}\n")
     _paste(d, fixed)
-    one(By.ID, "validate").click()
-    assert _until(lambda: one(By.ID, "notice").text, "the verdict").startswith("valid")
-    one(By.ID, "diff").click()
+    _submit(d, By.ID, "validate")
+    assert one(By.ID, "notice").text.startswith("valid")
+    _submit(d, By.ID, "diff")
     assert "+  chat2: {backends: [gpu-local]}" in one(By.ID, "diff-result").text
     one(By.ID, "prompt").send_keys("Hastanın TCKN 10000000146, diyabet tanısı var")
     d.execute_script("arguments[0].value = 'chat2'", one(By.NAME, "model"))
-    one(By.ID, "explain").click()
+    _submit(d, By.ID, "explain")
     assert one(By.ID, "explain-class").text == "special"
     assert "gpu-local" in one(By.ID, "explain-candidates").text
     assert "chat2" not in _models(b.url)
-    one(By.ID, "apply").click()
+    _submit(d, By.ID, "apply")
     assert "applied" in one(By.ID, "notice").text
     _until(lambda: "chat2" in _models(b.url), "replica B serving the new policy", timeout=5)
     answer = httpx.post(
@@ -254,19 +263,36 @@ def test_admin_console_in_chromium(
         for e in d.find_elements(By.CSS_SELECTOR, "#history tr[data-version]")
     ]
     assert len(versions) >= 2
-    one(By.ID, f"rollback-{versions[1]}").click()
+    _submit(d, By.ID, f"rollback-{versions[1]}")
     assert "rolled back" in one(By.ID, "notice").text
     _until(lambda: "chat2" not in _models(b.url), "replica B serving the roll back", timeout=5)
 
     # sign out: refused afterwards, in the browser and with the old cookie
-    one(By.ID, "sign-out").click()
+    _submit(d, By.ID, "sign-out")
     _until(lambda: d.current_url.endswith("/admin/login"), "the sign-in page")
     d.get(a.url + "/admin/dashboard")
     assert one(By.ID, "message").text.startswith("Sign in required")
     _shot(d, tmp_path, "signed-out")
+    refused = [
+        e["message"] for e in d.get_log("browser") if "Content Security Policy" in e["message"]
+    ]
+    assert refused == []
     old = {"cookie": f"gecit_session={cookie['value']}"}
     for gw in (a, b):
         assert httpx.get(gw.url + "/admin/reports/cost", headers=old).status_code == 401
+
+
+def _submit(driver: Any, by: str, value: str) -> None:
+    """Click what submits a form (or follows a link) and wait until the next page has loaded,
+    so nothing is read from the page before it."""
+    from selenium.webdriver.support.expected_conditions import staleness_of
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    page = driver.find_element("tag name", "html")
+    driver.find_element(by, value).click()
+    wait = WebDriverWait(driver, 30)
+    wait.until(staleness_of(page))
+    wait.until(lambda drv: drv.execute_script("return document.readyState") == "complete")
 
 
 def _paste(driver: Any, text_: str) -> None:
