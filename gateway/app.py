@@ -17,7 +17,9 @@ from fastapi import FastAPI
 from fastapi.responses import ORJSONResponse
 from starlette.types import Receive, Scope, Send
 
+from gateway.admin.console import build_router as build_console_router
 from gateway.admin.policy_routes import build_router as build_policy_admin_router
+from gateway.admin.policy_web import build_router as build_policy_page_router
 from gateway.admin.reports import build_router as build_reports_admin_router
 from gateway.core.clock import Clock, IdGenerator, RandomIds, SystemClock
 from gateway.metrics import Metrics, backends_up, build_metrics_router
@@ -52,6 +54,7 @@ from gateway.usage.db import create_schema, make_engine
 from gateway.usage.onprem_cost import OnPremCosts
 from gateway.usage.policy_changes import start_change_log
 from gateway.usage.rollups import RollupListener
+from gateway.usage.sessions import SessionStore
 from gateway.usage.wiring import PolicyView, start_ledger
 
 if TYPE_CHECKING:  # imported only when a policy uses the bundled engine
@@ -124,6 +127,8 @@ def create_app(
     app.include_router(build_metrics_router())
     app.include_router(build_openapi_router())  # the public API's document, /openapi.json
     app.include_router(build_policy_admin_router())
+    app.include_router(build_console_router())  # browser sign-in, sign-out, static files
+    app.include_router(build_policy_page_router())
     app.add_middleware(RequestIdMiddleware, ids=seams.ids, clock=seams.clock)
     app.limits = EdgeLimits.of(settings)
     app.edge = LeanEdge(lambda: app.state.runtime, seams.ids, seams.clock, app.limits)
@@ -212,6 +217,9 @@ async def _start(
         admin_key=settings.admin_key,
         metrics_key=settings.metrics_key,
         limiter=FailedAuthLimiter(seams.clock, settings.auth_failures_per_minute),
+        sessions=SessionStore(
+            engine, ttl_s=settings.session_ttl_s, per_key=settings.sessions_per_key
+        ),
     )
     metrics.add_runtime_source(  # gecit_backend_up and gecit_policy_reloads_total, at scrape
         backends_up(pool.providers, pool.disabled, routing.stats, seams.clock.monotonic),

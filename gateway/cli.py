@@ -205,6 +205,13 @@ EDGE_FLAGS: tuple[tuple[str, str, type, str], ...] = (
         str,
         "bearer key for /metrics when keys are required (prefer the env var)",
     ),
+    ("--session-ttl-s", "session_ttl_s", float, "seconds an admin browser session lives"),
+    (
+        "--sessions-per-key",
+        "sessions_per_key",
+        int,
+        "most live admin browser sessions one key may hold (a new one ends the oldest)",
+    ),
 )
 
 

@@ -8,7 +8,9 @@ call the gateway, and so can a web page open in a browser here. Two browser tric
   first. A request body without credentials must be `application/json`, which a browser only
   sends cross-site after a CORS preflight that the gateway never grants. A request carrying
   `Authorization` or `x-api-key` is never a "simple" one, so it passes (the admin API's
-  YAML policy upload, for one).
+  YAML policy upload, for one). The admin console's own forms (`/admin/login`, `/admin/logout`,
+  `/admin/console/...`) are the one exception: each carries a CSRF token that the handler checks
+  (and the session cookie is SameSite=Strict), so a form from another site is refused there.
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ log = logging.getLogger("gateway")
 LOCAL_HOSTS = frozenset({b"localhost", b"127.0.0.1", b"[::1]"})
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 _CREDENTIALS = frozenset({b"authorization", b"x-api-key"})
+_FORM = b"application/x-www-form-urlencoded"
+# the admin console's forms: their handlers refuse a POST without the CSRF token
+CSRF_CHECKED = ("/admin/login", "/admin/logout", "/admin/console/")
 KEYLESS_WARNING = (
     "KEYLESS MODE: no API key is required (loopback only). Every request is billed to tenant "
     "'default'; only Host localhost/127.0.0.1/[::1] and JSON bodies are served. Set "
@@ -62,7 +67,8 @@ def refusal_of(scope: Scope) -> tuple[int, str, str, str] | None:
         )
     if scope["method"] in _BODY_METHODS and not credentials:
         media = content_type.partition(b";")[0].strip().lower()
-        if media != b"application/json":
+        console_form = media == _FORM and str(scope["path"]).startswith(CSRF_CHECKED)
+        if media != b"application/json" and not console_form:
             return (
                 415,
                 "invalid_request_error",

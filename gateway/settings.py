@@ -58,6 +58,10 @@ class Settings:
     body_timeout_s: float = 30.0  # the whole request body must arrive within this
     auth_failures_per_minute: int = 30  # per client address; then 429 with Retry-After
     metrics_key: str | None = None  # bearer for /metrics when keys are required
+    # admin browser sessions (/admin/login): lifetime from sign-in, and how many one key may
+    # hold at once (a new sign-in past that ends the key's oldest)
+    session_ttl_s: float = 8 * 3600.0
+    sessions_per_key: int = 20
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> Settings:
@@ -108,9 +112,11 @@ _INTS = {
     "responses_max_kept",
     "responses_max_bytes",
     "auth_failures_per_minute",
+    "sessions_per_key",
 }
 # limits and timeouts must be positive: 0 would refuse every request or close every connection
 _POSITIVE = (_INTS - {"port"}) | {
+    "session_ttl_s",
     "drain_seconds",
     "local_restart_max_s",
     "head_timeout_s",
@@ -118,6 +124,7 @@ _POSITIVE = (_INTS - {"port"}) | {
 }
 # the background cadences may be 0 (that loop off)
 _FLOATS = {
+    "session_ttl_s",
     "drain_seconds",
     "local_restart_max_s",
     "head_timeout_s",

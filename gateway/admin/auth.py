@@ -1,47 +1,31 @@
-"""Admin auth: a `GECIT_ADMIN_KEY` bearer token. Without a configured key the admin API is off."""
+"""FastAPI dependencies over the one authenticator (`openai_api/auth.Authenticator`): who asks
+on an admin route, by bearer key or browser session, and whether that is the admin scope. No
+credential is parsed here."""
 
 from __future__ import annotations
 
-import hmac
-
 from fastapi import Request
 
-from gateway.core.errors import AuthenticationFailed, PermissionDenied
-from gateway.openai_api.auth import FailedAuthLimiter, as_bytes, client_of
+from gateway.core.errors import PermissionDenied
+from gateway.openai_api.auth import Authenticator, Principal
 
 
-def admin_key_of(request: Request) -> str | None:
-    runtime = getattr(request.app.state, "runtime", None)
-    settings = runtime.settings if runtime is not None else None
-    return getattr(settings, "admin_key", None)
+def authenticator(request: Request) -> Authenticator:
+    auth: Authenticator = request.app.state.runtime.auth
+    return auth
+
+
+async def principal(request: Request, csrf: str | None = None) -> Principal:
+    """The caller (401/403/429 otherwise); an unsafe request on a session needs `csrf`."""
+    return await authenticator(request).principal(request, csrf)
+
+
+def admin_only(who: Principal) -> Principal:
+    if not who.is_admin:
+        raise PermissionDenied("this needs the admin scope (the admin key or an admin-scope key)")
+    return who
 
 
 async def require_admin(request: Request) -> str:
-    """FastAPI dependency: returns the actor name ("admin") or raises an OpenAI-shaped error."""
-    expected = admin_key_of(request)
-    if not expected:
-        raise PermissionDenied(
-            "the admin API is disabled: set GECIT_ADMIN_KEY", code="admin_disabled"
-        )
-    limiter = _limiter_of(request)
-    client = client_of(request.scope)
-    if limiter is not None:
-        limiter.check(client)  # before the key is compared: no guessing past the limit
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token:
-        if limiter is not None:
-            limiter.failed(client)
-        raise AuthenticationFailed("missing admin bearer token")
-    # as bytes: the header's own bytes against the key's (a str compare refuses non-ASCII)
-    if not hmac.compare_digest(as_bytes(token.strip()), as_bytes(expected)):
-        if limiter is not None:
-            limiter.failed(client)
-        raise AuthenticationFailed("invalid admin key")
-    return "admin"
-
-
-def _limiter_of(request: Request) -> FailedAuthLimiter | None:
-    runtime = getattr(request.app.state, "runtime", None)
-    auth = runtime.auth if runtime is not None else None
-    return getattr(auth, "limiter", None)
+    """FastAPI dependency: the admin's actor name (key id, or "admin" for the admin key)."""
+    return admin_only(await principal(request)).actor

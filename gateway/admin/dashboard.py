@@ -166,13 +166,15 @@ def _csv_link(d: DashboardData, group_by: str) -> str:
     return escape("/admin/reports/cost?" + urlencode(query), quote=True)
 
 
-def render(d: DashboardData) -> str:
+def render(d: DashboardData, nav: str = "") -> str:
+    """The page; `nav` is the signed-in bar (who, links, the sign-out form), already HTML."""
     page = Template(
         resources.files("gateway.admin")
         .joinpath("templates/dashboard.html")
         .read_text(encoding="utf-8")
     )
     return page.substitute(
+        nav=nav,
         scope=escape(f"tenant {d.tenant}" if d.tenant else "all tenants"),
         start=d.start.isoformat(),
         end=d.end.isoformat(),

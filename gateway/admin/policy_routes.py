@@ -16,6 +16,7 @@ from gateway.core.errors import InvalidRequest
 from gateway.policy.explain import explain_text
 from gateway.policy.loader import PolicyError, load_text
 from gateway.policy.reload import PolicyReloader
+from gateway.service import policy_console
 
 JSON = "application/json"
 
@@ -83,9 +84,7 @@ def build_router() -> APIRouter:
         if len(raw) > reloader.limits.yaml.max_bytes:
             raise InvalidRequest("the policy is too large", code="policy_too_large")
         try:  # parsing and validation off the event loop; the swap itself on it
-            text = reloader.decode(raw, "admin-api")
-            compiled = await asyncio.to_thread(reloader.compile, text, "admin-api")
-            new = reloader.apply_compiled(compiled, text, actor, "admin-api")
+            new = await policy_console.apply(reloader, raw, actor, "admin-api")
         except PolicyError as exc:
             return _problems_response(exc)
         body = {"sha256": new.sha256, "warnings": [w.as_dict() for w in new.warnings]}

@@ -1,55 +1,41 @@
 """`GET /admin/reports/cost` and `GET /admin/dashboard`.
 
-The admin key (`GECIT_ADMIN_KEY`, bearer) reads every tenant; a tenant's own API key reads only
-its tenant's figures (asking for another tenant is refused, not silently narrowed)."""
+The admin scope (the admin key or an admin-scope key, as a bearer or through a browser session)
+reads every tenant; a tenant's own API key reads only its tenant's figures (asking for another
+tenant is refused, not silently narrowed). The dashboard answers a browser that is not signed in
+with a page that links to `/admin/login`."""
 
 from __future__ import annotations
 
 import asyncio
-import hmac
 from datetime import UTC, date, datetime
 
 import orjson
 from fastapi import APIRouter, Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import Response
 
-from gateway.admin import dashboard
-from gateway.admin.auth import admin_key_of
-from gateway.core.errors import AuthenticationFailed, InvalidRequest, PermissionDenied
-from gateway.openai_api.auth import as_bytes, client_of
+from gateway.admin import dashboard, pages
+from gateway.admin.auth import principal
+from gateway.core.errors import GatewayError, InvalidRequest, PermissionDenied
 from gateway.policy.schema import Policy
 from gateway.usage.cloud_reference import PolicyCloudReference
 from gateway.usage.report_format import FORMATS, to_csv, to_json, to_table
 from gateway.usage.reports import Rates, ReportError, ReportQuery, run_report
 
 ADMIN = "*"
+# no script at all; the page's own <style> and the warning card's style attribute
+DASHBOARD_CSP = (
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; "
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+)
 DEFAULT_MAX_DAYS = 366
 
 
-def _bearer(request: Request) -> str:
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise AuthenticationFailed("missing bearer token (the admin key or a tenant API key)")
-    return token.strip()
-
-
 async def reader_scope(request: Request) -> str:
-    """ADMIN for the admin key (or an admin-scope key), else the tenant of a valid API key."""
-    auth = request.app.state.runtime.auth
-    if auth is not None:  # over its failure limit, an address may not try the admin key
-        auth.limiter.check(client_of(request.scope))
-    token = _bearer(request)
-    expected = admin_key_of(request)
-    if expected and hmac.compare_digest(as_bytes(token), as_bytes(expected)):
-        return ADMIN
-    if auth is None:
-        raise AuthenticationFailed("invalid admin key")
-    try:
-        await auth.authenticate_admin(request)
-        return ADMIN
-    except PermissionDenied:  # a valid key without admin scope: its own tenant only
-        ctx = await auth.authenticate(request)
-        return str(ctx.tenant)
+    """ADMIN for the admin scope (the admin key or an admin-scope key, by bearer or session),
+    else the tenant of the key."""
+    who = await principal(request)
+    return ADMIN if who.is_admin else str(who.tenant)
 
 
 def _day(request: Request, name: str, default: date) -> date:
@@ -144,24 +130,19 @@ def build_router() -> APIRouter:
 
     @router.get("/admin/dashboard")
     async def dashboard_page(request: Request) -> Response:
-        scope = await reader_scope(request)
-        q = _query(request, scope, "tenant")
+        try:
+            who = await principal(request)
+        except GatewayError as exc:
+            return pages.refused(exc)
+        q = _query(request, ADMIN if who.is_admin else str(who.tenant), "tenant")
         engine = request.app.state.runtime.engine
         reference, rates = _reference(request), _rates(request)
 
         def page() -> str:  # the queries and the charts, both off the event loop
             return dashboard.render(
-                dashboard.load(engine, q.start, q.end, q.tenant, reference, rates)
+                dashboard.load(engine, q.start, q.end, q.tenant, reference, rates), pages.nav(who)
             )
 
-        return HTMLResponse(
-            await asyncio.to_thread(page),
-            headers={
-                "cache-control": "no-store",
-                "content-security-policy": "default-src 'none'; "
-                "style-src 'unsafe-inline'; img-src 'self' data:; "
-                "form-action 'self'",
-            },
-        )
+        return pages.html(await asyncio.to_thread(page), csp=DASHBOARD_CSP)
 
     return router

@@ -1,14 +1,21 @@
-"""Key check -> RequestContext. Cheap on the hot path: key records are cached in memory for a
-short TTL (so a revocation is seen by every replica within `ttl` seconds) and the database is
-read off the event loop only on a cache miss."""
+"""Key check -> RequestContext, and the one way the admin surfaces learn who is asking (a bearer
+key or a browser session opened with one). Cheap on the hot path: key records are cached in
+memory for a short TTL (so a revocation is seen by every replica within `ttl` seconds) and the
+database is read off the event loop only on a cache miss.
+
+The admin-scope rule, the same on every admin route: the admin key (`GECIT_ADMIN_KEY`) or a key
+whose scope is `admin` reads every tenant and edits the policy; any other valid key reads only
+its own tenant. A browser session carries the scope of the key it was opened with, and ends when
+that key is revoked (or the admin key changes), when it expires, or at sign-out."""
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import hmac
 import math
 from collections import OrderedDict, deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy.engine import Engine
 from starlette.requests import Request
@@ -17,10 +24,32 @@ from gateway.core.clock import Clock
 from gateway.core.errors import AuthenticationFailed, PermissionDenied, RateLimited
 from gateway.core.types import RequestContext
 from gateway.usage.keys import PREFIX, KeyInfo, get_key, matches, split_key
+from gateway.usage.sessions import SessionStore
 
 ADMIN_SCOPE = "admin"
+ADMIN_ACTOR = "admin"  # who the admin key is in the policy history and the audit chain
+SESSION_COOKIE = "gecit_session"
+CSRF_HEADER = "x-csrf-token"
+_SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _MISSING = "missing API key: send 'Authorization: Bearer <key>'"
 _INVALID = "invalid API key"  # the same words for unknown, malformed and revoked keys
+_SESSION_OVER = "the session has ended or expired: sign in again at /admin/login"
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """Who is asking on an admin surface. `tenant` None is the admin scope (every tenant, the
+    policy); `csrf` is set when the credential was a session cookie, whose unsafe requests
+    must carry that token."""
+
+    actor: str  # ADMIN_ACTOR or the key id
+    key_id: str  # the key id, or the admin key's fingerprint ("admin-key:<hex>")
+    tenant: str | None
+    csrf: str | None = None
+
+    @property
+    def is_admin(self) -> bool:
+        return self.tenant is None
 
 
 def bearer(request: Request) -> str | None:
@@ -156,11 +185,14 @@ class Authenticator:
         admin_key: str | None = None,
         metrics_key: str | None = None,
         limiter: FailedAuthLimiter | None = None,
+        sessions: SessionStore | None = None,
     ) -> None:
         self._keys = keys
         self._clock = clock
         self._required = keys_required
         self._admin_key = as_bytes(admin_key) if admin_key else None
+        self._admin_print = _fingerprint(self._admin_key) if self._admin_key else None
+        self._sessions = sessions
         self._metrics_key = as_bytes(metrics_key) if metrics_key else None
         self._limiter = limiter or FailedAuthLimiter(clock, 30)
 
@@ -249,20 +281,85 @@ class Authenticator:
             raise
 
     async def authenticate_admin(self, request: Request) -> str:
-        """The admin's identity (key id or 'admin-key'), or 401/403."""
+        """The admin's identity (key id or 'admin'), or 401/403."""
         return await self.admin_of(bearer(request), client_of(request.scope))
 
     async def admin_of(self, token: str | None, client: str | None) -> str:
+        found = await self.principal_of(token, client)
+        if not found.is_admin:
+            raise PermissionDenied("this key has no admin scope")
+        return found.actor
+
+    async def principal_of(self, token: str | None, client: str | None) -> Principal:
+        """Who a key is (the admin-scope rule in one place), or 401/429."""
         self._limiter.check(client)  # before the admin key is compared: no guessing it
         if token is None:
             self._limiter.failed(client)
             raise AuthenticationFailed(_MISSING)
         if self._admin_key and hmac.compare_digest(as_bytes(token), self._admin_key):
-            return "admin-key"
+            assert self._admin_print is not None
+            return Principal(ADMIN_ACTOR, self._admin_print, None)
         info = await self._checked(token, client)
-        if info.scope != ADMIN_SCOPE:
-            raise PermissionDenied("this key has no admin scope")
-        return info.id
+        return Principal(info.id, info.id, None if info.scope == ADMIN_SCOPE else info.tenant)
+
+    async def principal(self, request: Request, csrf: str | None = None) -> Principal:
+        """Who asks on an admin route: a bearer key, else the session cookie. A request that
+        changes something on a session's behalf must carry its CSRF token (`csrf`, from the
+        form, or the `x-csrf-token` header): 403 otherwise."""
+        token, client = bearer(request), client_of(request.scope)
+        cookie = request.cookies.get(SESSION_COOKIE)
+        if token is not None or not cookie:
+            return await self.principal_of(token, client)
+        found = await self.session_principal(cookie, client)
+        if request.method not in _SAFE_METHODS:
+            given = csrf if csrf is not None else request.headers.get(CSRF_HEADER, "")
+            if not (found.csrf and hmac.compare_digest(as_bytes(given), as_bytes(found.csrf))):
+                raise PermissionDenied("missing or invalid CSRF token", code="csrf_failed")
+        return found
+
+    async def session_principal(self, cookie: str, client: str | None) -> Principal:
+        """The session's principal while it lives and its key is still valid, else 401."""
+        self._limiter.check(client)
+        store = self._sessions
+        info = None
+        if store is not None and _printable_ascii(cookie) and len(cookie) <= 128:
+            info = await asyncio.to_thread(store.find, cookie, self._clock.now())
+        if info is None or not await self._key_still_valid(info.key_id):
+            self._limiter.failed(client)
+            raise AuthenticationFailed(_SESSION_OVER, code="session_ended")
+        return Principal(info.actor, info.key_id, info.tenant, info.csrf)
+
+    async def _key_still_valid(self, key_id: str) -> bool:
+        if key_id.startswith("admin-key:"):  # a changed admin key ends its sessions
+            return self._admin_print is not None and hmac.compare_digest(key_id, self._admin_print)
+        key = await self._keys.lookup(key_id)
+        return key is not None and key.active
+
+    async def sign_in(self, token: str | None, client: str | None) -> tuple[Principal, str]:
+        """Open a session for a valid key: (its principal, with the CSRF token; the cookie's
+        token). 401/429 as for the key itself."""
+        found = await self.principal_of(token, client)
+        if self._sessions is None:
+            raise PermissionDenied("sign-in is not available here", code="sessions_off")
+        cookie, csrf = await asyncio.to_thread(
+            self._sessions.create, found.actor, found.key_id, found.tenant, self._clock.now()
+        )
+        return replace(found, csrf=csrf), cookie
+
+    async def sign_out(self, cookie: str | None) -> None:
+        if cookie and self._sessions is not None and _printable_ascii(cookie):
+            await asyncio.to_thread(self._sessions.end, cookie, self._clock.now())
+
+    @property
+    def session_ttl_s(self) -> float:
+        return self._sessions.ttl_s if self._sessions is not None else 0.0
+
+
+def _fingerprint(admin_key: bytes) -> str:
+    """What a session opened with the admin key stores to tell whether that key still holds:
+    a slow hash, so a copy of the ledger does not make a weak admin key cheap to guess."""
+    digest = hashlib.pbkdf2_hmac("sha256", admin_key, b"gecit-admin-session", 100_000)
+    return "admin-key:" + digest[:8].hex()
 
 
 def client_of(scope: dict[str, object] | object) -> str | None:

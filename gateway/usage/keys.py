@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from sqlalchemy import select, update
 from sqlalchemy.engine import Engine
 
+from gateway.usage.sessions import end_sessions_of_key
 from gateway.usage.tables import ApiKeyRow, TenantRow
 
 PREFIX = "gk_"
@@ -113,10 +114,13 @@ def list_keys(engine: Engine, tenant: str | None = None) -> list[KeyInfo]:
 
 
 def revoke_key(engine: Engine, key_id: str, now: float) -> bool:
+    """Revoke the key and, in the same transaction, end the admin sessions it opened."""
     with engine.begin() as conn:
         done = conn.execute(
             update(_K)
             .where(_K.c.id == key_id, _K.c.revoked_at.is_(None))
             .values(revoked_at=datetime.fromtimestamp(now, UTC))
         )
+        if done.rowcount == 1:
+            end_sessions_of_key(conn, key_id, now)
     return done.rowcount == 1

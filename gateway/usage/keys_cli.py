@@ -30,7 +30,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     ls = ksub.add_parser("list", help="list keys (never the secrets)")
     ls.add_argument("--tenant")
     ls.set_defaults(func=_list)
-    r = ksub.add_parser("revoke", help="revoke a key (refused within seconds everywhere)")
+    r = ksub.add_parser(
+        "revoke",
+        help="revoke a key (refused within seconds everywhere; its admin sessions end at once)",
+    )
     r.add_argument("key_id")
     r.set_defaults(func=_revoke)
     b = ksub.add_parser("budget", help="set a monthly budget of a tenant or a key")

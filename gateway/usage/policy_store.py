@@ -97,3 +97,30 @@ def append(engine: Engine, text: str, sha256: str, actor: str, at: datetime | No
         ).inserted_primary_key
     assert new_id is not None
     return Head(int(new_id[0]), sha256)
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """One stored document without its text: what the policy page's history lists."""
+
+    id: int
+    sha256: str
+    actor: str
+    created_at: datetime
+
+
+def history(engine: Engine, limit: int) -> list[Version]:
+    """The newest `limit` documents, newest first."""
+    q = select(_T.c.id, _T.c.sha256, _T.c.actor, _T.c.created_at).order_by(_T.c.id.desc())
+    with engine.connect() as conn:
+        rows = conn.execute(q.limit(limit)).all()
+    return [Version(int(r[0]), str(r[1]), str(r[2]), r[3]) for r in rows]
+
+
+def before(engine: Engine, doc_id: int) -> StoredPolicy | None:
+    """The document stored just before `doc_id` (what that version changed), if any."""
+    with engine.connect() as conn:
+        row = conn.execute(
+            select(_T.c.id).where(_T.c.id < doc_id).order_by(_T.c.id.desc()).limit(1)
+        ).first()
+    return load(engine, int(row[0])) if row is not None else None

@@ -138,3 +138,21 @@ class PolicyChangeRow(SQLModel, table=True):
     accepted: bool = True
     problems: int = 0
     actor: str | None = Field(default=None, max_length=128)
+
+
+class AdminSessionRow(SQLModel, table=True):
+    """A browser's sign-in to the admin pages. Only SHA-256 of the cookie's token is stored, so
+    a copy of the ledger opens no session. `key_id` is the key signed in with (or the admin
+    key's fingerprint, "admin-key:<hex>"): revoking that key, or changing the admin key, ends
+    the session. `tenant` NULL means the admin scope."""
+
+    __tablename__ = "admin_sessions"
+
+    token_hash: str = Field(primary_key=True, max_length=64)
+    csrf: str = Field(max_length=64)
+    actor: str = Field(max_length=128)
+    key_id: str = Field(index=True, max_length=64)
+    tenant: str | None = Field(default=None, max_length=128)
+    created_at: datetime
+    expires_at: datetime = Field(index=True)
+    revoked_at: datetime | None = None

@@ -154,6 +154,31 @@ def test_keyless_mode_refuses_bodies_a_browser_may_send_cross_site(
     assert status == 415 and b"unsupported_media_type" in answer
 
 
+@pytest.mark.parametrize(
+    ("path", "status"),
+    [
+        (b"/admin/login", 403),  # to the sign-in form's CSRF check
+        (b"/admin/logout", 401),  # no session: nothing to end
+        (b"/admin/console/policy", 401),
+        (b"/admin/policy/explain", 415),  # the JSON admin API: not a console form
+    ],
+)
+def test_keyless_mode_passes_only_the_consoles_forms_to_their_own_checks(
+    keyless: GatewayProcess, path: bytes, status: int
+) -> None:
+    form = b"key=gk_x&csrf=forged"
+    got, answer = _exchange(
+        keyless.port,
+        b"POST " + path + b" HTTP/1.1\r\nhost: 127.0.0.1\r\n"
+        b"content-type: application/x-www-form-urlencoded\r\n"
+        b"content-length: %d\r\n\r\n" % len(form),
+        form,
+    )
+    assert got == status, answer[:300]
+    if status == 403:
+        assert b"CSRF" in answer
+
+
 def test_keyless_mode_cannot_listen_beyond_loopback(tmp_path: Path) -> None:
     run = subprocess.run(
         [
