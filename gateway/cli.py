@@ -205,6 +205,30 @@ EDGE_FLAGS: tuple[tuple[str, str, type, str], ...] = (
         str,
         "bearer key for /metrics when keys are required (prefer the env var)",
     ),
+    (
+        "--rate-limit-fallback",
+        "rate_limit_fallback",
+        str,
+        "rate limits while Redis is away: local (each replica alone) or closed (503)",
+    ),
+    (
+        "--rate-limit-local-share",
+        "rate_limit_local_share",
+        float,
+        "part of each rate limit one replica may use while Redis is away (0-1]",
+    ),
+    (
+        "--rate-limit-redis-timeout-s",
+        "rate_limit_redis_timeout_s",
+        float,
+        "seconds one rate-limit call to Redis may take before Redis counts as away",
+    ),
+    (
+        "--rate-limit-retry-s",
+        "rate_limit_retry_s",
+        float,
+        "seconds after a Redis failure before rate limits try Redis again",
+    ),
 )
 
 

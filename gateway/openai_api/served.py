@@ -12,7 +12,7 @@ from starlette.responses import StreamingResponse
 
 from gateway.core.errors import GatewayError, ProviderError
 from gateway.core.types import ChatChunk, ChatRequest, RequestContext, Usage
-from gateway.openai_api.handlers import route_headers
+from gateway.openai_api.handlers import cost_header, route_headers
 from gateway.service.chat import Served, StreamHandle
 
 if TYPE_CHECKING:
@@ -67,7 +67,10 @@ class Events(Protocol):
 
 
 def headers_of(answer: Served | StreamHandle) -> dict[str, str]:
-    return route_headers(answer.decision, answer.outcome.backend, len(answer.outcome.attempts))
+    out = route_headers(answer.decision, answer.outcome.backend, len(answer.outcome.attempts))
+    if isinstance(answer, Served):
+        out.update(cost_header(answer.cost_usd))
+    return out
 
 
 def event_stream(handle: StreamHandle, enc: Events) -> StreamingResponse:
