@@ -19,6 +19,7 @@ from starlette.types import Receive, Scope, Send
 
 from gateway.admin.policy_routes import build_router as build_policy_admin_router
 from gateway.admin.reports import build_router as build_reports_admin_router
+from gateway.admin.simulate_routes import build_router as build_simulate_router
 from gateway.core.clock import Clock, IdGenerator, RandomIds, SystemClock
 from gateway.metrics import Metrics, backends_up, build_metrics_router
 from gateway.openai_api import errors as api_errors
@@ -129,6 +130,7 @@ def create_app(
     app.include_router(build_metrics_router())
     app.include_router(build_openapi_router())  # the public API's document, /openapi.json
     app.include_router(build_policy_admin_router())
+    app.include_router(build_simulate_router())
     app.add_middleware(RequestIdMiddleware, ids=seams.ids, clock=seams.clock)
     app.limits = EdgeLimits.of(settings)
     app.edge = LeanEdge(lambda: app.state.runtime, seams.ids, seams.clock, app.limits)

@@ -19,7 +19,7 @@ from gateway.settings import Settings
 # listed by name and help alone. tests/unit/test_cli_lazy.py keeps the help texts in step.
 COMMANDS: dict[str, tuple[str, str]] = {
     "classify": ("classify text for personal/special data", "gateway.sensitivity.cli"),
-    "policy": ("check a policy file, explain a routing decision", "gateway.policy.cli"),
+    "policy": ("check a policy file, explain a routing decision", "gateway.policy_commands"),
     "emulate": ("run a local emulator of a vendor API", "gateway.emulators.cli"),
     "keys": ("manage API keys and budgets", "gateway.usage.keys_cli"),
     "report": ("cost report from the daily rollups", "gateway.usage.reports_cli"),
