@@ -5,6 +5,7 @@ it, whole or streamed. A body that cannot be read still gets its ledger row."""
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator
+from decimal import Decimal
 from typing import TYPE_CHECKING, Protocol
 
 from fastapi import Request
@@ -61,7 +62,10 @@ class Events(Protocol):
 
     def chunk(self, c: ChatChunk) -> bytes: ...
 
-    def finish(self, usage: Usage) -> bytes: ...
+    def finish(self, usage: Usage, cost_usd: Decimal | None = None) -> bytes:
+        """The closing events; `cost_usd` (the ledger's, None when unknown) joins the final
+        usage as `gecit_cost_usd`."""
+        ...
 
     def error(self, message: str) -> bytes: ...
 
@@ -95,4 +99,4 @@ async def _events(handle: StreamHandle, enc: Events) -> AsyncGenerator[bytes, No
         yield enc.error(f"the stream was interrupted: {exc.message}")
         return
     assert handle.usage is not None  # set by the chat service when the chunks end
-    yield enc.finish(handle.usage)
+    yield enc.finish(handle.usage, handle.cost_usd)

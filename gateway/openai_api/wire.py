@@ -21,9 +21,13 @@ def usage_json(u: Usage, cost_usd: Decimal | None = None) -> dict[str, Any]:
     }
     if u.cached_tokens:
         out["prompt_tokens_details"] = {"cached_tokens": u.cached_tokens}
-    if cost_usd is not None:
-        out["gecit_cost_usd"] = str(cost_usd)
-    return out
+    return with_cost(out, cost_usd)
+
+
+def with_cost(usage: dict[str, Any], cost_usd: Decimal | None) -> dict[str, Any]:
+    """A stream's final usage with the request's cost as the ledger keeps it (a decimal
+    string, exact), when it is known."""
+    return usage if cost_usd is None else {**usage, "gecit_cost_usd": str(cost_usd)}
 
 
 def completion_json(

@@ -183,3 +183,51 @@ def test_tags_out_of_bounds_are_a_400_naming_them(
     err = r.json()["error"]
     assert err["type"] == "invalid_request_error" and err["code"] == "invalid_tags"
     assert err["param"] == param
+
+
+def _events(client: TestClient, path: str, body: dict[str, object]) -> tuple[str, list[dict]]:  # type: ignore[type-arg]
+    with client.stream("POST", path, json=body) as r:
+        assert r.status_code == 200
+        data = [json.loads(ln[6:]) for ln in r.iter_lines() if ln.startswith("data: {")]
+        return r.headers["x-request-id"], data
+
+
+def test_every_api_carries_the_cost_of_whole_answers_and_streams(tmp_path: Path) -> None:
+    ask = [{"role": "user", "content": "merhaba"}]
+    with _gateway(tmp_path) as (client, db, _):
+        whole = {
+            path: client.post(path, json=body)
+            for path, body in (
+                ("/v1/responses", {"model": "chat", "input": "merhaba"}),
+                ("/v1/messages", {"model": "chat", "max_tokens": 8, "messages": ask}),
+                ("/v1/completions", {"model": "chat", "prompt": "merhaba"}),
+            )
+        }
+        rid, resp = _events(
+            client, "/v1/responses", {"model": "chat", "input": "x", "stream": True}
+        )
+        mid, msgs = _events(
+            client,
+            "/v1/messages",
+            {"model": "chat", "max_tokens": 8, "messages": ask, "stream": True},
+        )
+        cid, comp = _events(
+            client,
+            "/v1/completions",
+            {
+                "model": "chat",
+                "prompt": "x",
+                "stream": True,
+                "stream_options": {"include_usage": True},
+            },
+        )
+    with sqlite3.connect(db) as conn:
+        cost = {i: Decimal(str(c)) for i, c in conn.execute("select id, cost from requests")}
+    for r in whole.values():
+        assert r.status_code == 200, r.text
+        assert Decimal(r.headers["x-gecit-cost-usd"]) == cost[r.headers["x-request-id"]] > 0
+    done = next(e for e in resp if e["type"] == "response.completed")
+    assert Decimal(done["response"]["usage"]["gecit_cost_usd"]) == cost[rid] > 0
+    delta = next(e for e in msgs if e["type"] == "message_delta")
+    assert Decimal(delta["usage"]["gecit_cost_usd"]) == cost[mid] > 0
+    assert Decimal(comp[-1]["usage"]["gecit_cost_usd"]) == cost[cid] > 0
