@@ -10,15 +10,17 @@ ledger write transaction, like the daily rollups.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import date
 from typing import Any
 
-from sqlalchemy import Column, Date, String, Table
+from sqlalchemy import Column, Date, String, Table, delete, select
 from sqlalchemy.engine import Connection
 from sqlmodel import SQLModel
 
 from gateway.usage.bulk import upsert_sums
 from gateway.usage.rollups import (
     _KEY_LENGTHS,
+    _ROW_FIELDS,
     KEY_COLUMNS,
     SUM_COLUMNS,
     UNPRICED_COLUMNS,
@@ -27,6 +29,7 @@ from gateway.usage.rollups import (
     _count_column,
     aggregate_rows,
 )
+from gateway.usage.tables import RequestRow
 
 TAG_KEY_CHARS = 32
 TAG_VALUE_CHARS = 64
@@ -84,3 +87,31 @@ class TagRollupListener:
         tagged = [r for r in rows if r.get("tags")]
         if tagged:
             upsert_tags(conn, aggregate_tag_rows(tagged, self._zone_of))
+
+
+def rebuild_tags(
+    conn: Connection,
+    zone_of: ZoneOf,
+    where: Sequence[Any],
+    start: date | None,
+    end: date | None,
+) -> None:
+    """Recompute the tag rollups of the UTC days [start, end] (all when None) from the tagged
+    ledger rows `where` selects, in the caller's transaction (the daily rollups' rebuild)."""
+    req = RequestRow.__table__  # type: ignore[attr-defined]
+    days = []
+    if start is not None:
+        days.append(TAG_DAILY.c.day >= start)
+    if end is not None:
+        days.append(TAG_DAILY.c.day <= end)
+    conn.execute(delete(TAG_DAILY).where(*days))
+    cols = [req.c[f] for f in (*_ROW_FIELDS, "tags")]
+    stmt = select(*cols).where(*where, req.c.tags.is_not(None))
+    batch: list[Mapping[str, Any]] = []
+    for row in conn.execute(stmt).mappings():
+        batch.append(dict(row))
+        if len(batch) == 10_000:
+            upsert_tags(conn, aggregate_tag_rows(batch, zone_of))
+            batch = []
+    if batch:
+        upsert_tags(conn, aggregate_tag_rows(batch, zone_of))
