@@ -299,10 +299,18 @@ def _rate_gate(
     shared = None
     if settings.redis_url:
         import redis.asyncio as aioredis
+        from redis.backoff import NoBackoff
+        from redis.exceptions import ConnectionError as RedisConnectionError
 
         timeout = settings.rate_limit_redis_timeout_s
         client = aioredis.from_url(
-            settings.redis_url, socket_timeout=timeout, socket_connect_timeout=timeout
+            settings.redis_url,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
+            # a pooled connection a Redis restart closed is retried once on a new one, so the
+            # first request after the restart does not count Redis as away again
+            retry=aioredis.retry.Retry(NoBackoff(), 1),
+            retry_on_error=[RedisConnectionError],
         )
         stack.push_async_callback(client.aclose)
         shared = RedisWindow(client, settings.redis_prefix)
