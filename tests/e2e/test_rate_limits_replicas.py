@@ -25,7 +25,7 @@ import redis
 
 from gateway.emulators.base import EmulatorServer, Mode, free_port
 from gateway.emulators.openai import build_app as openai_app
-from tests.e2e.test_ledger_crash import Gateway
+from tests.e2e.gateway_proc import GatewayProcess
 
 REDIS_URL = os.environ.get("GECIT_TEST_REDIS", "redis://127.0.0.1:6379/0")
 LIMIT = 10
@@ -88,16 +88,19 @@ def _burst(urls: list[str], n: int) -> list[httpx.Response]:
         return list(pool.map(lambda i: _call(urls[i % len(urls)], i), range(n)))
 
 
-def _gateway(tmp: Path, name: str, emulator_url: str, **env: str) -> Gateway:
-    gw = Gateway(
-        tmp,
-        emulator_url,
-        f"sqlite:///{tmp / (name + '.db')}",
-        name=name,
-        policy=_policy(emulator_url),
+def _gateway(tmp: Path, name: str, emulator_url: str, **env: str) -> GatewayProcess:
+    """A `gateway serve` with its own directory (ledger, journal, policy); started later."""
+    home = tmp / name
+    home.mkdir()
+    policy = home / "policy.yaml"
+    policy.write_text(_policy(emulator_url))
+    return GatewayProcess(
+        home,
+        "--no-local-engine",
+        "--policy",
+        str(policy),
+        env={"GECIT_JOURNAL_PATH": str(home / "journal"), "GECIT_LOG_LEVEL": "warning", **env},
     )
-    gw.env.update(env)
-    return gw
 
 
 def _drop_keys(prefix: str) -> None:
