@@ -21,6 +21,7 @@ from gateway.admin.console import build_router as build_console_router
 from gateway.admin.policy_routes import build_router as build_policy_admin_router
 from gateway.admin.policy_web import build_router as build_policy_page_router
 from gateway.admin.reports import build_router as build_reports_admin_router
+from gateway.admin.simulate_routes import build_router as build_simulate_router
 from gateway.core.clock import Clock, IdGenerator, RandomIds, SystemClock
 from gateway.metrics import Metrics, backends_up, build_metrics_router
 from gateway.openai_api import errors as api_errors
@@ -38,6 +39,8 @@ from gateway.policy.loader import CompiledPolicy, load_file
 from gateway.providers.base import Provider, StartupCheck
 from gateway.providers.registry import BuildContext
 from gateway.runtime import Runtime
+from gateway.service.admission import Attribution
+from gateway.service.attribution import Tagger
 from gateway.service.budgets import BudgetGate
 from gateway.service.chat import ChatService
 from gateway.service.dispatcher import Dispatcher
@@ -45,6 +48,8 @@ from gateway.service.embed_dispatch import EmbedDispatcher
 from gateway.service.embeddings import EmbeddingsService
 from gateway.service.policy_sync import PolicySync, file_text
 from gateway.service.pool import ProviderPool
+from gateway.service.rate_windows import LocalWindow, RedisWindow
+from gateway.service.ratelimit import RateGate
 from gateway.service.router import PolicyRouter, redactor_for
 from gateway.service.routing import start_routing as _start_routing
 from gateway.settings import Settings
@@ -55,6 +60,7 @@ from gateway.usage.onprem_cost import OnPremCosts
 from gateway.usage.policy_changes import start_change_log
 from gateway.usage.rollups import RollupListener
 from gateway.usage.sessions import SessionStore
+from gateway.usage.tag_rollups import TagRollupListener
 from gateway.usage.wiring import PolicyView, start_ledger
 
 if TYPE_CHECKING:  # imported only when a policy uses the bundled engine
@@ -129,6 +135,7 @@ def create_app(
     app.include_router(build_policy_admin_router())
     app.include_router(build_console_router())  # browser sign-in, sign-out, static files
     app.include_router(build_policy_page_router())
+    app.include_router(build_simulate_router())
     app.add_middleware(RequestIdMiddleware, ids=seams.ids, clock=seams.clock)
     app.limits = EdgeLimits.of(settings)
     app.edge = LeanEdge(lambda: app.state.runtime, seams.ids, seams.clock, app.limits)
@@ -187,6 +194,7 @@ async def _start(
         observers=[metrics.observe],
         listeners=[
             RollupListener(pool.zone_of),
+            TagRollupListener(pool.zone_of),
             AuditListener(
                 AuditLog(engine, seams.clock),
                 lambda: reloader.current().sha256,
@@ -249,6 +257,9 @@ async def _start(
         seams.clock,
         redact=redactor_for(reloader.current),
         budgets=gate,
+        extra=Attribution(
+            rates=_rate_gate(settings, policy_now, seams.clock, stack), tags=Tagger(policy_now)
+        ),
     )
     embeddings = EmbeddingsService(  # /v1/embeddings, routed like chat
         router,
@@ -286,6 +297,39 @@ async def _start(
         responses=ResponseStore(
             seams.clock, settings.responses_max_kept, settings.responses_max_bytes
         ),
+    )
+
+
+def _rate_gate(
+    settings: Settings, policy_now: PolicyView, clock: Clock, stack: contextlib.AsyncExitStack
+) -> RateGate:
+    """Rate limits counted on the shared Redis when there is one, else in this process."""
+    shared = None
+    if settings.redis_url:
+        import redis.asyncio as aioredis
+        from redis.backoff import NoBackoff
+        from redis.exceptions import ConnectionError as RedisConnectionError
+
+        timeout = settings.rate_limit_redis_timeout_s
+        client = aioredis.from_url(
+            settings.redis_url,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
+            # a pooled connection a Redis restart closed is retried once on a new one, so the
+            # first request after the restart does not count Redis as away again
+            retry=aioredis.retry.Retry(NoBackoff(), 1),
+            retry_on_error=[RedisConnectionError],
+        )
+        stack.push_async_callback(client.aclose)
+        shared = RedisWindow(client, settings.redis_prefix)
+    local = LocalWindow(lambda: clock.monotonic() * 1000, share=settings.rate_limit_local_share)
+    return RateGate(
+        policy_now,
+        local,
+        clock,
+        shared,
+        fallback="closed" if settings.rate_limit_fallback == "closed" else "local",
+        retry_s=settings.rate_limit_retry_s,
     )
 
 

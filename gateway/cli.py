@@ -19,7 +19,7 @@ from gateway.settings import Settings
 # listed by name and help alone. tests/unit/test_cli_lazy.py keeps the help texts in step.
 COMMANDS: dict[str, tuple[str, str]] = {
     "classify": ("classify text for personal/special data", "gateway.sensitivity.cli"),
-    "policy": ("check a policy file, explain a routing decision", "gateway.policy.cli"),
+    "policy": ("check a policy file, explain a routing decision", "gateway.policy_commands"),
     "emulate": ("run a local emulator of a vendor API", "gateway.emulators.cli"),
     "keys": ("manage API keys and budgets", "gateway.usage.keys_cli"),
     "report": ("cost report from the daily rollups", "gateway.usage.reports_cli"),
@@ -211,6 +211,30 @@ EDGE_FLAGS: tuple[tuple[str, str, type, str], ...] = (
         "sessions_per_key",
         int,
         "most live admin browser sessions one key may hold (a new one ends the oldest)",
+    ),
+    (
+        "--rate-limit-fallback",
+        "rate_limit_fallback",
+        str,
+        "rate limits while Redis is away: local (each replica alone) or closed (503)",
+    ),
+    (
+        "--rate-limit-local-share",
+        "rate_limit_local_share",
+        float,
+        "part of each rate limit one replica may use while Redis is away (0-1]",
+    ),
+    (
+        "--rate-limit-redis-timeout-s",
+        "rate_limit_redis_timeout_s",
+        float,
+        "seconds one rate-limit call to Redis may take before Redis counts as away",
+    ),
+    (
+        "--rate-limit-retry-s",
+        "rate_limit_retry_s",
+        float,
+        "seconds after a Redis failure before rate limits try Redis again",
     ),
 )
 

@@ -62,6 +62,13 @@ class Settings:
     # hold at once (a new sign-in past that ends the key's oldest)
     session_ttl_s: float = 8 * 3600.0
     sessions_per_key: int = 20
+    # rate limits (the policy's rate_limits:) while the shared Redis cannot be reached:
+    # "local" counts in each replica alone, every limit times rate_limit_local_share;
+    # "closed" refuses with 503 until Redis answers again
+    rate_limit_fallback: str = "local"
+    rate_limit_local_share: float = 1.0
+    rate_limit_redis_timeout_s: float = 0.25  # one Redis call; slower counts as down
+    rate_limit_retry_s: float = 1.0  # after a failure, Redis is tried again this much later
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> Settings:
@@ -81,6 +88,7 @@ class Settings:
                 f"GECIT_REQUIRE_KEYS=false is only allowed on a loopback address "
                 f"(127.0.0.1, localhost, ::1), not {s.host}"
             )
+        _check_rate_fallback(s)
         for name in sorted(_POSITIVE):
             if getattr(s, name) <= 0:
                 raise ValueError(
@@ -121,6 +129,9 @@ _POSITIVE = (_INTS - {"port"}) | {
     "local_restart_max_s",
     "head_timeout_s",
     "body_timeout_s",
+    "rate_limit_local_share",
+    "rate_limit_redis_timeout_s",
+    "rate_limit_retry_s",
 }
 # the background cadences may be 0 (that loop off)
 _FLOATS = {
@@ -134,7 +145,21 @@ _FLOATS = {
     "policy_sync_s",
     "budget_sweep_s",
     "budget_hold_stale_s",
+    "rate_limit_local_share",
+    "rate_limit_redis_timeout_s",
+    "rate_limit_retry_s",
 }
+
+
+def _check_rate_fallback(s: Settings) -> None:
+    if s.rate_limit_fallback not in ("local", "closed"):
+        raise ValueError(
+            f"GECIT_RATE_LIMIT_FALLBACK must be local or closed, got {s.rate_limit_fallback!r}"
+        )
+    if s.rate_limit_local_share > 1:
+        raise ValueError(
+            f"GECIT_RATE_LIMIT_LOCAL_SHARE must be at most 1, got {s.rate_limit_local_share}"
+        )
 
 
 def _coerce(name: str, raw: str) -> Any:

@@ -4,12 +4,14 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 import orjson
 
 from gateway.core.errors import GatewayError
 from gateway.core.types import ChatChunk, ChatResult, FinishReason, ToolCallDelta, Usage
+from gateway.openai_api.wire import with_cost
 
 _STOP: dict[str, str] = {
     "stop": "end_turn",
@@ -150,7 +152,7 @@ class MessageEvents:
         if t.arguments:
             call.args.append(t.arguments)
 
-    def finish(self, usage: Usage) -> bytes:
+    def finish(self, usage: Usage, cost_usd: Decimal | None = None) -> bytes:
         out = b""
         if self._text_open:
             out += self._event("content_block_stop", index=self._block)
@@ -170,7 +172,7 @@ class MessageEvents:
         out += self._event(
             "message_delta",
             delta={"stop_reason": _stop(self._finish), "stop_sequence": None},
-            usage=usage_json(usage),
+            usage=with_cost(usage_json(usage), cost_usd),
         )
         return out + self._event("message_stop")
 

@@ -5,6 +5,7 @@ token-id prompts) are refused with a 400 rather than answered wrongly."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 import orjson
@@ -122,11 +123,12 @@ class TextChunks:
             }
         )
 
-    def usage(self, u: Usage) -> bytes:
-        return self._frame({"choices": [], "usage": usage_json(u)})
+    def usage(self, u: Usage, cost_usd: Decimal | None = None) -> bytes:
+        return self._frame({"choices": [], "usage": usage_json(u, cost_usd)})
 
-    def finish(self, usage: Usage) -> bytes:
-        return (self.usage(usage) if self._include_usage else b"") + ChunkEncoder.DONE
+    def finish(self, usage: Usage, cost_usd: Decimal | None = None) -> bytes:
+        tail = self.usage(usage, cost_usd) if self._include_usage else b""
+        return tail + ChunkEncoder.DONE
 
     def error(self, message: str) -> bytes:
         return ChunkEncoder.error(message, "stream_interrupted")

@@ -58,6 +58,7 @@ def route_header_list(decision: RouteDecision, backend: str | None, attempts: in
     node = node_for(backend)
     if node is not None:
         h.append((b"x-gecit-node", node.node.encode("latin-1")))
+    h += [(k.encode("latin-1"), v.encode("latin-1")) for k, v in decision.headers]
     return h
 
 
@@ -206,6 +207,8 @@ class LeanEdge:
         headers_out = route_header_list(
             served.decision, served.outcome.backend, served.outcome.tried
         )
+        if served.cost_usd is not None:
+            headers_out.append((b"x-gecit-cost-usd", str(served.cost_usd).encode()))
         out = completion_json(cid, created, chat.model, served.choices, served.usage)
         headers_out += [(b"content-length", str(len(out)).encode()), _JSON, rid_header]
         return (

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncGenerator
+from decimal import Decimal
 from typing import Any
 
 import orjson
@@ -38,7 +39,13 @@ def route_headers(decision: RouteDecision, backend: str | None, attempts: int) -
     node = node_for(backend)
     if node is not None:
         h["x-gecit-node"] = node.node
+    h.update(decision.headers)
     return h
+
+
+def cost_header(cost_usd: Decimal | None) -> dict[str, str]:
+    """`x-gecit-cost-usd`: a whole answer's cost as the ledger keeps it (absent: unknown)."""
+    return {} if cost_usd is None else {"x-gecit-cost-usd": str(cost_usd)}
 
 
 def parse_chat(body: bytes) -> ChatRequest:
@@ -99,6 +106,7 @@ def build_router() -> APIRouter:
             )
         served = await service.complete(ctx, chat)
         headers = route_headers(served.decision, served.outcome.backend, served.outcome.tried)
+        headers.update(cost_header(served.cost_usd))
         body = completion_json(rid, created, chat.model, served.choices, served.usage)
         return Response(body, media_type=JSON, headers=headers)
 
@@ -144,5 +152,5 @@ async def sse_events(
         yield ChunkEncoder.error(f"the stream was interrupted: {exc.message}", "stream_interrupted")
         return
     if include_usage and handle.usage is not None:
-        yield enc.usage(handle.usage)
+        yield enc.usage(handle.usage, handle.cost_usd)
     yield ChunkEncoder.DONE

@@ -5,12 +5,14 @@ Responses events (`response.created`, `response.output_item.added`, `response.ou
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 import orjson
 
 from gateway.core.types import ChatChunk, ChatResult, FinishReason, ToolCallDelta, Usage
 from gateway.openai_api.responses_wire import ResponsesRequest
+from gateway.openai_api.wire import with_cost
 
 
 def usage_json(u: Usage) -> dict[str, Any]:
@@ -240,7 +242,7 @@ class ResponsesEvents:
             )
         return out
 
-    def finish(self, usage: Usage) -> bytes:
+    def finish(self, usage: Usage, cost_usd: Decimal | None = None) -> bytes:
         """Close every open item, then `response.completed` (or `.incomplete`)."""
         out = b""
         for index, item in enumerate(self._output):
@@ -275,6 +277,8 @@ class ResponsesEvents:
                 )
             out += self._event("response.output_item.done", output_index=index, item=item)
         final = self._response(usage)
+        if final.get("usage") is not None:
+            final["usage"] = with_cost(final["usage"], cost_usd)
         if self._on_finish is not None:
             self._on_finish(self._output)
         kind = "response.completed" if final["status"] == "completed" else "response.incomplete"

@@ -5,6 +5,7 @@ it, whole or streamed. A body that cannot be read still gets its ledger row."""
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator
+from decimal import Decimal
 from typing import TYPE_CHECKING, Protocol
 
 from fastapi import Request
@@ -12,7 +13,7 @@ from starlette.responses import StreamingResponse
 
 from gateway.core.errors import GatewayError, ProviderError
 from gateway.core.types import ChatChunk, ChatRequest, RequestContext, Usage
-from gateway.openai_api.handlers import route_headers
+from gateway.openai_api.handlers import cost_header, route_headers
 from gateway.service.chat import Served, StreamHandle
 
 if TYPE_CHECKING:
@@ -61,13 +62,19 @@ class Events(Protocol):
 
     def chunk(self, c: ChatChunk) -> bytes: ...
 
-    def finish(self, usage: Usage) -> bytes: ...
+    def finish(self, usage: Usage, cost_usd: Decimal | None = None) -> bytes:
+        """The closing events; `cost_usd` (the ledger's, None when unknown) joins the final
+        usage as `gecit_cost_usd`."""
+        ...
 
     def error(self, message: str) -> bytes: ...
 
 
 def headers_of(answer: Served | StreamHandle) -> dict[str, str]:
-    return route_headers(answer.decision, answer.outcome.backend, len(answer.outcome.attempts))
+    out = route_headers(answer.decision, answer.outcome.backend, len(answer.outcome.attempts))
+    if isinstance(answer, Served):
+        out.update(cost_header(answer.cost_usd))
+    return out
 
 
 def event_stream(handle: StreamHandle, enc: Events) -> StreamingResponse:
@@ -92,4 +99,4 @@ async def _events(handle: StreamHandle, enc: Events) -> AsyncGenerator[bytes, No
         yield enc.error(f"the stream was interrupted: {exc.message}")
         return
     assert handle.usage is not None  # set by the chat service when the chunks end
-    yield enc.finish(handle.usage)
+    yield enc.finish(handle.usage, handle.cost_usd)

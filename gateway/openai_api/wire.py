@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import Any
 
 import orjson
@@ -10,7 +11,9 @@ import orjson
 from gateway.core.types import ChatChunk, ChatResult, Usage
 
 
-def usage_json(u: Usage) -> dict[str, Any]:
+def usage_json(u: Usage, cost_usd: Decimal | None = None) -> dict[str, Any]:
+    """`cost_usd`: the request's cost as the ledger keeps it, on a stream's usage chunk (a
+    decimal string, exact; absent when the cost is unknown)."""
     out: dict[str, Any] = {
         "prompt_tokens": u.prompt_tokens,
         "completion_tokens": u.completion_tokens,
@@ -18,7 +21,13 @@ def usage_json(u: Usage) -> dict[str, Any]:
     }
     if u.cached_tokens:
         out["prompt_tokens_details"] = {"cached_tokens": u.cached_tokens}
-    return out
+    return with_cost(out, cost_usd)
+
+
+def with_cost(usage: dict[str, Any], cost_usd: Decimal | None) -> dict[str, Any]:
+    """A stream's final usage with the request's cost as the ledger keeps it (a decimal
+    string, exact), when it is known."""
+    return usage if cost_usd is None else {**usage, "gecit_cost_usd": str(cost_usd)}
 
 
 def completion_json(
@@ -78,8 +87,9 @@ class ChunkEncoder:
         ]
         return self._prefix + orjson.dumps(choice) + self._suffix
 
-    def usage(self, u: Usage) -> bytes:
-        return self._prefix + b'[],"usage":' + orjson.dumps(usage_json(u)) + self._suffix
+    def usage(self, u: Usage, cost_usd: Decimal | None = None) -> bytes:
+        body = orjson.dumps(usage_json(u, cost_usd))
+        return self._prefix + b'[],"usage":' + body + self._suffix
 
     @staticmethod
     def error(message: str, code: str) -> bytes:

@@ -62,6 +62,9 @@ def _references(policy: Policy) -> Iterator[Issue]:
                 yield ("rules", r, "match", "aliases", i), f"unknown alias '{alias}'"
         if rule.action == "block" and (rule.allow_backends or rule.objective or rule.slo):
             yield ("rules", r, "action"), "a block rule takes only match and message"
+    for alias in policy.rate_limits.aliases:
+        if alias != "*" and alias not in policy.aliases:
+            yield ("rate_limits", "aliases", alias), f"unknown alias '{alias}'"
 
 
 def _transfer(policy: Policy) -> Iterator[Issue]:

@@ -1,5 +1,6 @@
 """`gateway policy check FILE`, `gateway policy explain FILE --model A --text "..."`,
-`gateway policy schema` — none of them calls a backend."""
+`gateway policy schema` — none of them calls a backend (`gateway policy simulate`, which
+reads the ledger, is added by gateway/policy_commands.py)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,13 @@ from gateway.policy.loader import CompiledPolicy, PolicyError, json_schema_text,
 from gateway.settings import Settings
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:  # type: ignore[type-arg]
+    """The `policy` verbs; returns their sub-parsers so the composition root can add the
+    verbs that need the ledger (`simulate`)."""
     p = sub.add_parser("policy", help="check a policy file, explain a routing decision")
-    psub = p.add_subparsers(dest="policy_command", required=True)
+    psub: argparse._SubParsersAction = p.add_subparsers(  # type: ignore[type-arg]
+        dest="policy_command", required=True
+    )
     check = psub.add_parser("check", help="validate a policy; every problem with path and line")
     check.add_argument("file")
     check.set_defaults(func=_check)
@@ -32,6 +37,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     sc = psub.add_parser("schema", help="print the policy JSON Schema")
     sc.add_argument("--output", "-o", help="write to this file instead of stdout")
     sc.set_defaults(func=_schema)
+    return psub
 
 
 def _load(path: str) -> CompiledPolicy | None:

@@ -66,6 +66,8 @@ class RouteDecision:
     # the classification the decision was made on, kept when the decision redacts so the
     # redactor rewrites what was found instead of classifying the request again
     sensitivity: Sensitivity | None = field(default=None, compare=False, repr=False)
+    # response headers the admission adds (the rate-limit state), kept out of the trace
+    headers: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
 
     def needs_redaction(self, backend: str) -> bool:
         """Redaction applies to what leaves for the cloud; on-prem backends get the original."""

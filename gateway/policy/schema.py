@@ -14,6 +14,8 @@ from typing import Annotated, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gateway.policy.billing import Billing
+from gateway.policy.rate_limits import RateLimits
+from gateway.policy.tags import TagSpec
 from gateway.sensitivity.config import SensitivityConfig
 
 Zone = Literal["on_prem", "cloud"]
@@ -369,6 +371,8 @@ class Policy(Strict):
     backends: dict[str, Backend]
     aliases: dict[str, Alias] = Field(min_length=1)
     billing: Billing = Billing()
+    rate_limits: RateLimits = RateLimits()
+    tags: TagSpec = TagSpec()
     tenants: dict[str, Tenant] = Field(default_factory=dict)
     rules: list[Rule] = Field(default_factory=list)
     defaults: Defaults = Defaults()

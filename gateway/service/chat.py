@@ -8,6 +8,7 @@ import dataclasses
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, Protocol
 
 from gateway.core.clock import Clock
@@ -26,6 +27,7 @@ from gateway.core.types import (
     Usage,
 )
 from gateway.providers.tokens import estimate_prompt_tokens, estimate_text_tokens
+from gateway.service.admission import Admission, Attribution
 from gateway.service.choices import complete_all, open_all, summed
 from gateway.service.decision import Dropped, DropReason, RouteDecision
 from gateway.service.dispatcher import Dispatcher, Outcome
@@ -34,6 +36,7 @@ from gateway.service.restoring import (
     restore_result,
     restore_stream,
 )
+from gateway.service.tally import Tally
 from gateway.usage.records import UsageRecord
 
 log = logging.getLogger("gateway.chat")
@@ -44,16 +47,9 @@ class Router(Protocol):
 
 
 class Sink(Protocol):
-    def record(self, rec: UsageRecord) -> None: ...
-
-
-class Admission(Protocol):
-    """Budget reservation before the call (service/budgets.py): returns the decision to run
-    (maybe narrowed to on-prem) or raises a GatewayError (429 naming the budget)."""
-
-    async def admit(
-        self, ctx: RequestContext, request: ChatRequest, decision: RouteDecision
-    ) -> RouteDecision: ...
+    def record(self, rec: UsageRecord) -> Decimal | None:
+        """Queue the ledger row; its cost in USD as the ledger keeps it (None: unknown)."""
+        ...
 
 
 # (request, the routing decision's classification of it or None) -> (redacted copy, map)
@@ -68,6 +64,8 @@ class StreamHandle:
     outcome: Outcome
     chunks: AsyncIterator[ChatChunk]
     usage: Usage | None = None
+    grant: Any = None  # the rate-limit charge, settled with the stream's real usage
+    cost_usd: Decimal | None = None  # set with `usage`: the ledger's cost of the request
 
 
 @dataclass(slots=True)
@@ -79,6 +77,7 @@ class Served:
     decision: RouteDecision
     outcome: Outcome
     choices: tuple[ChatResult, ...] = ()  # all `n` answers, `result` first
+    cost_usd: Decimal | None = None  # the ledger's cost of the request (None: unknown)
 
 
 @dataclass(slots=True)
@@ -87,6 +86,7 @@ class _Prepared:
     original: ChatRequest
     redacted: ChatRequest | None = None
     mapping: RedactionMapLike | None = None
+    grant: Any = None  # the rate-limit charge (service/ratelimit.Grant)
 
     def request_for(self, backend: str) -> ChatRequest:
         if self.decision.needs_redaction(backend):
@@ -112,8 +112,11 @@ class ChatService:
         clock: Clock,
         redact: Redact | None = None,
         budgets: Admission | None = None,
+        extra: Attribution = Attribution(),
     ) -> None:
         self._budgets = budgets
+        self._rates = extra.rates
+        self._tagger = extra.tags
         self._router = router
         self._dispatcher = dispatcher
         self._sink = sink
@@ -150,7 +153,26 @@ class ChatService:
             self._record(ctx, request, decision, Outcome(), None, 500, INTERNAL, False)
             raise
 
+    def _tags(self, ctx: RequestContext, request: ChatRequest) -> str | None:
+        if self._tagger is None:
+            return None
+        try:
+            return self._tagger(ctx, request)
+        except GatewayError:  # refused by `check_tags` before anything ran
+            return None
+
+    def check_tags(self, ctx: RequestContext, request: ChatRequest) -> None:
+        """400 for tags out of bounds, before the request is routed (and still one row)."""
+        if self._tagger is None:
+            return
+        try:
+            self._tagger(ctx, request)
+        except GatewayError as exc:
+            self._record(ctx, request, None, Outcome(), None, exc.status, _code(exc), False)
+            raise
+
     async def _prepare(self, ctx: RequestContext, request: ChatRequest) -> _Prepared:
+        self.check_tags(ctx, request)
         decision = await self.decide(ctx, request)
         prepared = _Prepared(decision, request)
         if not any(decision.needs_redaction(c) for c in decision.candidates):
@@ -194,9 +216,14 @@ class ChatService:
     async def _admit(
         self, ctx: RequestContext, request: ChatRequest, prepared: _Prepared
     ) -> RouteDecision:
-        if self._budgets is not None:
+        if self._budgets is not None or self._rates is not None:
             try:
-                prepared.decision = await self._budgets.admit(ctx, request, prepared.decision)
+                if self._rates is not None:
+                    prepared.decision, prepared.grant = await self._rates.admit(
+                        ctx, request, prepared.decision
+                    )
+                if self._budgets is not None:
+                    prepared.decision = await self._budgets.admit(ctx, request, prepared.decision)
             except GatewayError as exc:
                 self._record(
                     ctx,
@@ -256,15 +283,18 @@ class ChatService:
                 for r in results
             ]
         )
-        self._record(
+        cost = self._record(
             ctx, request, decision, outcome, usage, 200, None, False, model=results[0].model
         )
+        if self._rates is not None:
+            self._rates.settle(prepared.grant, usage.prompt_tokens + usage.completion_tokens)
         return Served(
             result=results[0],
             usage=usage,
             decision=decision,
             outcome=outcome,
             choices=tuple(results),
+            cost_usd=cost,
         )
 
     async def open_stream(self, ctx: RequestContext, request: ChatRequest) -> StreamHandle:
@@ -302,7 +332,7 @@ class ChatService:
         except Exception:
             self._record(ctx, request, decision, outcome, None, 500, INTERNAL, True)
             raise
-        handle = StreamHandle(decision, outcome, _empty())
+        handle = StreamHandle(decision, outcome, _empty(), grant=prepared.grant)
         if count > 1:
             handle.chunks = self._settle(ctx, request, handle, None, merged)
             return handle
@@ -329,7 +359,7 @@ class ChatService:
         chunk is taken here, not through a chaining generator: each generator layer costs
         every chunk a step."""
         decision, outcome = handle.decision, handle.outcome
-        tally = _Tally()
+        tally = Tally()
         status, error = 200, None
         try:
             if first is not None:
@@ -357,7 +387,11 @@ class ChatService:
                     estimated=True,
                 )
             handle.usage = usage
-            self._record(ctx, request, decision, outcome, usage, status, error, True)
+            handle.cost_usd = self._record(
+                ctx, request, decision, outcome, usage, status, error, True
+            )
+            if self._rates is not None:
+                self._rates.settle(handle.grant, usage.prompt_tokens + usage.completion_tokens)
 
     def _record(
         self,
@@ -370,7 +404,7 @@ class ChatService:
         error: str | None,
         streamed: bool,
         model: str | None = None,
-    ) -> None:
+    ) -> Decimal | None:
         self._dispatcher.settle_cost(outcome)  # a stream whose tail never ran
         now = self._clock.monotonic()
         ttft = None
@@ -400,33 +434,9 @@ class ChatService:
             attempts=outcome.attempts,
             trace=decision.trace() if decision else None,
             onprem_cost_usd=outcome.onprem_cost_usd,
+            tags=self._tags(ctx, request),
         )
-        self._sink.record(rec)
-
-
-class _Tally:
-    """What a stream has delivered so far: the usage each choice reported (last wins; the
-    choices' are summed) and its text pieces, for an estimate when it reports none."""
-
-    __slots__ = ("chars", "pieces", "reported")
-
-    def __init__(self) -> None:
-        self.reported: dict[int, Usage] = {}
-        self.pieces = 0
-        self.chars: list[str] = []
-
-    def add(self, chunk: ChatChunk) -> None:
-        if chunk.usage is not None:
-            self.reported[chunk.choice] = chunk.usage
-        if chunk.text:
-            self.pieces += 1
-            self.chars.append(chunk.text)
-
-    @property
-    def usage(self) -> Usage | None:
-        if len(self.reported) < 2:
-            return next(iter(self.reported.values()), None)
-        return summed(list(self.reported.values()))
+        return self._sink.record(rec)
 
 
 def _refuse_if_empty(decision: RouteDecision) -> None:

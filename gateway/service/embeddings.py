@@ -19,7 +19,8 @@ from gateway.core.errors import GatewayError, InvalidRequest, ProviderError
 from gateway.core.types import ChatMessage, ChatRequest, RequestContext
 from gateway.policy.decision import Dropped, DropReason, RouteDecision
 from gateway.providers.tokens import estimate_text_tokens
-from gateway.service.chat import Admission, Router, Sink, _refuse_if_empty
+from gateway.service.admission import Admission
+from gateway.service.chat import Router, Sink, _refuse_if_empty
 from gateway.service.dispatcher import Outcome
 from gateway.service.embed_dispatch import EmbedDispatcher
 from gateway.usage.records import UsageRecord

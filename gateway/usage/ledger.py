@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, Union, runtime_checkable
 
 from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Session
@@ -24,7 +24,7 @@ from gateway.usage.tables import AttemptRow, RequestRow
 Entry = dict[str, Any]
 Row = Mapping[str, Any]
 Settle = Callable[[Connection, Sequence[Entry]], None]
-BatchListener = Callable[[Session, Sequence[RequestRow]], None]
+BatchListener = Union[Callable[[Session, Sequence[RequestRow]], None], "FreshListener"]
 """Called inside the ledger write transaction, before the batch's rows are added (so it can
 tell new request ids from replayed ones); e.g. 6b's daily rollups. It must not commit.
 A listener that also has `write_fresh` (see FreshListener) is called that way instead."""
@@ -76,6 +76,7 @@ def make_entry(rec: UsageRecord, cost: Cost, tokens_per_s: float | None) -> Entr
             "ttft_ms": rec.ttft_ms,
             "tokens_per_s": tokens_per_s,
             "trace": rec.trace,
+            "tags": rec.tags,
             "attempts": [
                 {
                     "ordinal": a.ordinal,
@@ -106,6 +107,7 @@ def _request_row(e: Entry) -> dict[str, Any]:
         raw = e.get(k)
         row[k] = None if raw is None else Decimal(raw)
     row["attempts"] = len(e.get("attempts") or ())
+    row.setdefault("tags", None)  # entries journaled before requests had tags
     return row
 
 
@@ -141,11 +143,11 @@ def write_entries(
         if legacy:  # an old-style listener: ORM rows, before the rows are added
             orm = [RequestRow(**r) for r in rows]
             with Session(bind=conn) as session:
-                for listener in legacy:
-                    listener(session, orm)
-        for listener in listeners:
-            if isinstance(listener, FreshListener):
-                listener.write_fresh(conn, rows)
+                for old in legacy:
+                    old(session, orm)
+        for fresh in listeners:
+            if isinstance(fresh, FreshListener):
+                fresh.write_fresh(conn, rows)
         insert_rows(conn, _REQUESTS, rows, compact_json=True)
         attempts = [{"request_id": e["id"], **a} for e in new for a in e.get("attempts") or ()]
         insert_rows(conn, _ATTEMPTS, attempts)

@@ -191,6 +191,10 @@ class Pricer:
         self._units_of: Any = None
         self._units: dict[str, UnitPrice | None] = {}
 
+    def for_policy(self, policy: Any) -> Pricer:
+        """A pricer of another policy on the same catalog (a what-if simulation)."""
+        return Pricer(lambda: policy, self._catalog)
+
     def fx_rate_try(self) -> Decimal | None:
         billing = getattr(self._policy(), "billing", None)
         return getattr(billing, "usd_try", None)

@@ -19,6 +19,7 @@ import contextlib
 import logging
 from collections import deque
 from collections.abc import Callable, Sequence
+from decimal import Decimal
 from pathlib import Path
 
 from sqlalchemy import exc as sa_exc
@@ -76,13 +77,16 @@ class Recorder:
         self.replayed = 0
 
     # ---- request path ----------------------------------------------------------------
-    def record(self, rec: UsageRecord) -> None:
+    def record(self, rec: UsageRecord) -> Decimal | None:
+        """Queue the row; returns its cost in USD as the ledger keeps it (None: unknown), so
+        the answer can carry the same figure."""
         try:
-            self._record(rec)
+            return self._record(rec)
         except Exception as exc:  # a ledger problem must never fail a request
             log.error("usage record %s not queued: %s", rec.request_id, type(exc).__name__)
+            return None
 
-    def _record(self, rec: UsageRecord) -> None:
+    def _record(self, rec: UsageRecord) -> Decimal | None:
         tps = self._measure(rec)
         if rec.onprem_cost_usd is not None:  # the node's hourly cost, shared (never per-tps)
             cost = self._pricer.shared_onprem(rec.onprem_cost_usd)
@@ -110,6 +114,7 @@ class Recorder:
                 observe(rec, entry)
             except Exception as exc:
                 log.warning("usage observer failed: %s", type(exc).__name__)
+        return cost.amount
 
     def _measure(self, rec: UsageRecord) -> float | None:
         """Generation tokens/s of this request (and feed the backend's on-prem cost meter)."""

@@ -43,3 +43,4 @@ class UsageRecord:
     trace: dict[str, Any] | None = None
     # the request's share of on-prem nodes' hourly cost, when the backend is billed by the hour
     onprem_cost_usd: Decimal | None = None
+    tags: str | None = None  # `key=value,...` sorted (usage/tag_rollups.format_tags)

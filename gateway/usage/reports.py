@@ -1,6 +1,7 @@
 """Cost reports over the daily rollups (never over the raw ledger, so they stay fast).
 
-A report groups rollup rows by any of `GROUP_KEYS` over an inclusive range of UTC days and gives,
+A report groups rollup rows by any of `GROUP_KEYS` (and at most one `tag:NAME`, from the rollups per
+cost-attribution tag) over an inclusive range of UTC days and gives,
 per group: requests, tokens, cost (in the ledger's currency, USD, and in TRY at each row's
 rate), error rate, p95 TTFT, the share served on-prem, and what the same tokens would have cost
 on the cheapest cloud backend allowed for their data class (`CloudReference`) and so the saving.
@@ -23,6 +24,7 @@ upper bound of the bucket holding the 95th percentile, so it is exact to bucket 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -41,6 +43,7 @@ from typing import Any, Protocol
 from sqlalchemy import Table, func, select
 from sqlalchemy.engine import Engine
 
+from gateway.policy.tags import KEY_PATTERN
 from gateway.usage.rollups import (
     BUCKET_COLUMNS,
     MONTHLY,
@@ -50,6 +53,7 @@ from gateway.usage.rollups import (
     from_nanos,
     percentile_from_buckets,
 )
+from gateway.usage.tag_rollups import TAG_DAILY
 
 GROUP_KEYS: tuple[str, ...] = ("tenant", "app", "backend", "model", "data_class", "day")
 MTOK = Decimal(1_000_000)
@@ -153,11 +157,14 @@ class ReportQuery:
     tenant: str | None = None  # restrict to one tenant (a tenant key's own report)
 
     def __post_init__(self) -> None:
-        bad = [g for g in self.group_by if g not in GROUP_KEYS]
+        bad = [g for g in self.group_by if g not in GROUP_KEYS and not _is_tag(g)]
         if bad:
             raise ReportError(
-                f"unknown group-by key(s) {', '.join(bad)}; choose from {', '.join(GROUP_KEYS)}"
+                f"unknown group-by key(s) {', '.join(bad)}; choose from "
+                f"{', '.join(GROUP_KEYS)} or tag:NAME"
             )
+        if len([g for g in self.group_by if _is_tag(g)]) > 1:
+            raise ReportError("group by at most one tag")
         if not self.group_by:
             raise ReportError("group by at least one of " + ", ".join(GROUP_KEYS))
         if len(set(self.group_by)) != len(self.group_by):
@@ -251,10 +258,23 @@ class NoReference:
         return ()
 
 
+def _is_tag(group: str) -> bool:
+    """`tag:project`: the rollups per cost-attribution tag, grouped by that tag's value."""
+    name = group.removeprefix("tag:")
+    return name != group and re.fullmatch(KEY_PATTERN, name) is not None
+
+
+def _tag_of(q: ReportQuery) -> str | None:
+    return next((g for g in q.group_by if _is_tag(g)), None)
+
+
 def _segments(q: ReportQuery) -> list[tuple[Table, str, date, date]]:
     """Whole calendar months come from the monthly rollups, the days around them from the
-    daily ones (a grouping by day always reads the daily rollups)."""
+    daily ones (a grouping by day always reads the daily rollups; by a tag, the daily
+    rollups per tag)."""
     daily: Table = RollupRow.__table__  # type: ignore[attr-defined]
+    if _tag_of(q) is not None:
+        return [(TAG_DAILY, "day", q.start, q.end)]
     if "day" in q.group_by:
         return [(daily, "day", q.start, q.end)]
     first = q.start if q.start.day == 1 else _next_month(q.start)
@@ -295,7 +315,7 @@ SUMMED: tuple[str, ...] = (
 
 def _select(roll: Table, q: ReportQuery, day_col: str, lo: date, hi: date) -> Any:
     c = roll.c
-    keys = [c[g] for g in q.group_by]
+    keys = [c.tag_value if _is_tag(g) else c[g] for g in q.group_by]
     extra = [c[k] for k in ("zone", "data_class", "currency") if k not in q.group_by]
     sums = [func.sum(c[n]) for n in SUMMED]
     stmt = (
@@ -305,6 +325,9 @@ def _select(roll: Table, q: ReportQuery, day_col: str, lo: date, hi: date) -> An
     )
     if q.tenant is not None:
         stmt = stmt.where(c.tenant == q.tenant)
+    tag = _tag_of(q)
+    if tag is not None:
+        stmt = stmt.where(c.tag_key == tag.removeprefix("tag:"))
     return stmt
 
 

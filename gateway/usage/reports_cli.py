@@ -29,7 +29,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         "--group-by",
         dest="group_by",
         default="tenant",
-        help="comma list of tenant,app,backend,model,data_class,day",
+        help="comma list of tenant,app,backend,model,data_class,day and at most one "
+        "tag:NAME (a cost-attribution tag the policy names)",
     )
     p.add_argument("--format", choices=("table", "csv", "json"), default="table")
     p.add_argument("--tenant", help="only this tenant's traffic")

@@ -35,6 +35,7 @@ from gateway.usage.rollups import (
     month_of,
 )
 from gateway.usage.tables import RequestRow
+from gateway.usage.tag_rollups import rebuild_tags
 
 __all__ = ["rebuild", "utc_midnight"]
 
@@ -138,6 +139,7 @@ def rebuild(
         conn.execute(delete(roll).where(*days))
         conn.execute(roll.insert().from_select(list(KEY_COLUMNS + SUM_COLUMNS), agg))
         _rebuild_months(conn, roll, start, end)
+        rebuild_tags(conn, zones.get, where, start, end)
         return int(conn.execute(select(func.count()).select_from(roll).where(*days)).scalar_one())
 
 

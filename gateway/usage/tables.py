@@ -56,6 +56,8 @@ class RequestRow(SQLModel, table=True):
     tokens_per_s: float | None = None
     attempts: int = 0
     trace: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
+    # cost-attribution tags, `key=value,...` sorted (usage/tag_rollups.py); NULL: none
+    tags: str | None = Field(default=None, max_length=1024)
 
 
 class AttemptRow(SQLModel, table=True):

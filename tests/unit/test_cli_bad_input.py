@@ -58,6 +58,19 @@ CASES: list[tuple[str, list[str], str | None]] = [
         None,
     ),
     ("policy-schema-bad-output", ["policy", "schema", "-o", "no/such/dir/schema.json"], None),
+    ("policy-simulate-missing", ["policy", "simulate", "missing.yaml"], None),
+    ("policy-simulate-bad-policy", ["policy", "simulate", "bad.yaml"], None),
+    (
+        "policy-simulate-reversed",
+        ["policy", "simulate", str(DEFAULT_POLICY), "--from", "2026-02-02", "--to", "2026-02-01"],
+        None,
+    ),
+    (
+        "policy-simulate-missing-ledger",
+        ["policy", "simulate", str(DEFAULT_POLICY), "--from", "2026-02-01"],
+        None,
+    ),
+    ("policy-simulate-bad-date", ["policy", "simulate", str(DEFAULT_POLICY), "--to", "x"], None),
     ("report-missing-ledger", ["report"], None),
     ("report-never-served-ledger", ["report"], ""),
     ("report-bad-date", ["report", "--from", "yesterday"], None),
@@ -112,5 +125,7 @@ def test_bad_input_is_one_line_and_exit_2(
     assert "sekret" not in out.stderr  # a password in a URL is never echoed
     assert len(lines) == 1, out.stderr
     assert out.returncode == 2, (out.returncode, out.stderr)
-    if ledger is None and argv[:1] in (["report"], ["audit"]):
+    if ledger is None and (
+        argv[:1] in (["report"], ["audit"]) or argv[:2] == ["policy", "simulate"]
+    ):
         assert not db.exists(), "a verb that reads the ledger must not create one"
