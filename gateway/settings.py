@@ -56,6 +56,12 @@ class Settings:
     responses_max_bytes: int = 64 * 1024 * 1024  # their JSON, all together
     head_timeout_s: float = 10.0  # the whole request head must arrive within this
     body_timeout_s: float = 30.0  # the whole request body must arrive within this
+    # a chat body larger than this is parsed and checked in a child process, and a request
+    # with more text than the policy's `offload_chars` is classified in one: work that holds
+    # the GIL for long stretches never runs on the event loop (gateway/core/offload.py)
+    offload_body_bytes: int = 1024 * 1024
+    offload_workers: int = 2  # child processes, started with the gateway
+    offload_timeout_s: float = 10.0  # the longest wait for a body's parse; then 503
     auth_failures_per_minute: int = 30  # per client address; then 429 with Retry-After
     metrics_key: str | None = None  # bearer for /metrics when keys are required
 
@@ -108,6 +114,8 @@ _INTS = {
     "responses_max_kept",
     "responses_max_bytes",
     "auth_failures_per_minute",
+    "offload_body_bytes",
+    "offload_workers",
 }
 # limits and timeouts must be positive: 0 would refuse every request or close every connection
 _POSITIVE = (_INTS - {"port"}) | {
@@ -115,6 +123,7 @@ _POSITIVE = (_INTS - {"port"}) | {
     "local_restart_max_s",
     "head_timeout_s",
     "body_timeout_s",
+    "offload_timeout_s",
 }
 # the background cadences may be 0 (that loop off)
 _FLOATS = {
@@ -122,6 +131,7 @@ _FLOATS = {
     "local_restart_max_s",
     "head_timeout_s",
     "body_timeout_s",
+    "offload_timeout_s",
     "probe_interval_s",
     "policy_watch_s",
     "policy_sync_s",
