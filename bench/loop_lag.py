@@ -1,31 +1,42 @@
 """Event-loop lag of the gateway while each "freezing" input arrives (target: max lag <= 50 ms).
 
-The gateway (create_app behind the same protocol as `gateway serve`: head limits and read
-timeouts) runs in this process's event loop (uvloop) with a probe task that sleeps 5 ms at a
-time and records how late it wakes. Its upstream is `gateway emulate openai` in a subprocess,
-and every input is sent by a client subprocess (this file with `--send CASE --port N`), so no
-client work shares the gateway's loop or its GIL. Per case: the probe's max lag, the status
-the client got, and the gateway's RSS before and after (current, from /proc).
+The gateway (`gateway serve`'s own server, gateway.cli.build_server: drain and local-access
+guards, head limits and read timeouts, the start-up heap frozen) runs in this process's event
+loop (uvloop) with a probe task that sleeps 5 ms at a time and records how late it wakes and
+how much CPU the loop's thread used meanwhile. Its upstream is `gateway emulate openai` in a
+subprocess (as an on-prem backend, and as a cloud one for the redaction case), and every input
+is sent by a client subprocess (this file with `--send CASE --port N`), so no client work
+shares the gateway's loop or its GIL. Per case: the status the client got, the probe's max and
+p99 lag, the most loop CPU between two wake-ups, the share of the case's time the loop's thread
+was on the CPU, and the gateway's RSS before, after and at its peak (current, from /proc; the
+child processes not included).
 
-The probe measures wall-clock lateness, so CPU taken by other processes on a shared machine
-shows up as lag too: run it on a quiet machine (compare with the "normal" rows) and read the
-load average printed first.
+The lag is wall-clock lateness, so CPU taken by other processes on a shared machine shows up
+as lag too: run it on a quiet machine (compare with the "normal" rows) and read the load
+average printed first. The loop-CPU column is not inflated that way: a row whose lag is high
+but whose loop CPU is low was waiting for a core (or the GIL), not working.
 
     .venv/bin/python bench/loop_lag.py            # every case
     .venv/bin/python bench/loop_lag.py body_100mb headers_10k
+    LOOP_LAG_PROFILE=emails_4000_redacted .venv/bin/python bench/loop_lag.py emails_4000_redacted
+        # + where the event loop's thread spent its time during that case (cProfile)
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
+import cProfile
+import os
+import pstats
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 # the first "normal" warms the gateway up (its first routed request builds lazy state: that
 # lag is not an input's); the last one shows the gateway still answers after the others
@@ -34,12 +45,20 @@ CASES = (
     "body_100mb",
     "body_100mb_chunked",
     "body_at_limit",
+    "dense_2m_chars",
+    "dense_10mb",
+    "emails_4000_redacted",
     "header_16mb",
     "headers_10k",
     "messages_100k",
+    "yaml_bomb_put",
+    "policy_deep_5000",
+    "dashboard_huge_range",
+    "dashboard_max_range",
     "slow_clients_1000",
     "normal",
 )
+ADMIN_KEY = "loop-lag-bench-admin"
 
 
 # ---- the client side (a subprocess) ---------------------------------------------------------
@@ -73,8 +92,59 @@ def _post(port: int, head_extra: bytes, body_sender: Callable[[socket.socket], N
         return _status(s)
 
 
+def _request(port: int, method: str, path: str, body: bytes = b"", head: bytes = b"") -> int:
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(
+            b"%s %s HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: %d\r\n%s\r\n"
+            % (method.encode(), path.encode(), len(body), head)
+            + body
+        )
+        return _status(s)
+
+
+def _dense_text(chars: int) -> bytes:
+    """Identifier-dense text: checksum-valid TCKNs, card numbers and e-mails, back to back."""
+    unit = b"TC 28473615040 kart 4111111111111111 e-posta ali.veli@ornek.com.tr "
+    return (unit * (chars // len(unit) + 1))[:chars]
+
+
+def _chat(content: bytes, model: bytes = b"chat") -> bytes:
+    return b'{"model":"' + model + b'","messages":[{"role":"user","content":"' + content + b'"}]}'
+
+
+def _admin_case(case: str, port: int) -> str | None:
+    auth = b"authorization: Bearer " + ADMIN_KEY.encode() + b"\r\n"
+    if case == "yaml_bomb_put":  # 7 levels of aliases, 9 each: 4.8 M nodes once expanded
+        lines = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+        lines += [f"a{i}: &a{i} [{','.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 8)]
+        return str(_request(port, "PUT", "/admin/policy", "\n".join(lines).encode(), auth))
+    if case == "policy_deep_5000":
+        doc = b"version: 1\nx: " + b"[" * 5000 + b"]" * 5000 + b"\n"
+        return str(_request(port, "PUT", "/admin/policy", doc, auth))
+    if case == "dashboard_huge_range":
+        path = "/admin/dashboard?from=0001-01-01&to=9999-11-30"
+        return str(_request(port, "GET", path, head=auth))
+    if case == "dashboard_max_range":  # the longest range allowed (366 days)
+        path = "/admin/dashboard?from=2025-01-01&to=2026-01-01"
+        return str(_request(port, "GET", path, head=auth))
+    return None
+
+
 def _send_case(case: str, port: int) -> str:
     mb = 1024 * 1024
+    admin = _admin_case(case, port)
+    if admin is not None:
+        return admin
+    if case == "dense_2m_chars":  # within every limit: parsed, classified (and special)
+        body = _chat(_dense_text(1_990_000))
+        return str(_post(port, b"content-length: %d\r\n" % len(body), lambda s: s.sendall(body)))
+    if case == "dense_10mb":  # over the body limit: refused from its Content-Length
+        body = _chat(_dense_text(10 * mb))
+        return str(_post(port, b"content-length: %d\r\n" % len(body), lambda s: s.sendall(body)))
+    if case == "emails_4000_redacted":  # 4,000 distinct values to a cloud backend, redacted
+        content = b" ".join(b"kisi%d@ornek.com.tr" % i for i in range(4000))
+        body = _chat(content, b"cloud")
+        return str(_post(port, b"content-length: %d\r\n" % len(body), lambda s: s.sendall(body)))
     if case == "body_100mb":
 
         def send(s: socket.socket) -> None:
@@ -144,7 +214,11 @@ def _slow_clients(port: int, n: int) -> str:
         s.setblocking(False)
         s.sendall(
             b"POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\n"
-            + (b"content-length: 100000\r\n\r\n" if i % 2 else b"x-slow: ")
+            + (
+                b"content-type: application/json\r\ncontent-length: 100000\r\n\r\n"
+                if i % 2
+                else b"x-slow: "
+            )
         )
         socks.append(s)
     t0 = time.monotonic()
@@ -173,65 +247,128 @@ def _rss_mb() -> float:
     return 0.0
 
 
-class Probe:
+def _gateway_app(server: Any) -> Any:
+    """The GatewayApp inside the guards `gateway serve` wraps it in."""
+    from gateway.app import GatewayApp
+
+    app = server.config.app
+    while not isinstance(app, GatewayApp):
+        app = app.app
+    return app
+
+
+class PeakRss:
+    """The highest RSS seen while the block runs, sampled every 20 ms on its own thread."""
+
     def __init__(self) -> None:
-        self.max_lag = 0.0
+        self.peak = _rss_mb()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self) -> None:
+        while not self._stop.wait(0.02):
+            self.peak = max(self.peak, _rss_mb())
+
+    def __enter__(self) -> PeakRss:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.peak = max(self.peak, _rss_mb())
+
+
+class Probe:
+    """Sleeps 5 ms at a time and keeps how late each wake-up was, and how much CPU the loop's
+    thread used in between (seconds). The lag is what a client feels; the CPU part is the
+    work done on the loop itself, which other processes on a busy machine do not inflate
+    (a wait for the GIL or for a core adds to the lag only)."""
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self.cpu: list[float] = []
 
     async def run(self) -> None:
-        loop = asyncio.get_running_loop()
+        clock = time.perf_counter  # the loop's own clock counts whole milliseconds (uvloop)
+        cpu = time.thread_time
         while True:
-            t = loop.time()
+            t, c = clock(), cpu()
             await asyncio.sleep(0.005)
-            self.max_lag = max(self.max_lag, loop.time() - t - 0.005)
+            self.lags.append(clock() - t - 0.005)
+            self.cpu.append(cpu() - c)
+
+    def reset(self) -> None:
+        self.lags, self.cpu = [], []
+
+    def figures(self, seconds: float) -> tuple[float, float, float, float]:
+        """(max lag, p99 lag, max CPU between two wake-ups) in milliseconds, and the share
+        of the `seconds` the loop's thread spent on the CPU (%)."""
+        lags = sorted(self.lags) or [0.0]
+        p99 = lags[min(len(lags) - 1, int(len(lags) * 0.99))]
+        busy = 100 * sum(self.cpu) / seconds if seconds > 0 else 0.0
+        return lags[-1] * 1000, p99 * 1000, max(self.cpu, default=0.0) * 1000, busy
 
 
 async def _bench(cases: list[str], emu_port: int) -> None:
-    import uvicorn
-
-    from gateway.app import create_app
+    from gateway.cli import build_server
     from gateway.emulators.base import free_port
-    from gateway.httpguard import ConnectionLimits, GuardedHttpToolsProtocol
     from gateway.policy.loader import load_text
     from gateway.settings import Settings
 
     port = free_port()
     tmp = Path(tempfile.mkdtemp())
-    settings = Settings(database_url=f"sqlite:///{tmp / 'l.db'}", local_engine=False)
+    settings = Settings(
+        database_url=f"sqlite:///{tmp / 'l.db'}",
+        local_engine=False,
+        admin_key=ADMIN_KEY,
+        port=port,
+        log_level="error",
+    )
     policy = load_text(f"""
 version: 1
 backends:
   node: {{kind: openai_compat, zone: on_prem, base_url: "http://127.0.0.1:{emu_port}",
           model: m}}
+  cloud:
+    kind: openai_compat
+    zone: cloud
+    base_url: "http://127.0.0.1:{emu_port}"
+    model: m
+    price: {{input_per_mtok: "0.1", output_per_mtok: "0.2"}}
+    transfer:
+      mechanism: tr_scc
+      module: C2P
+      provider_legal_name: Emülatör Bulut A.Ş.
+      signed: 2025-01-06
+      notified: 2025-01-08
+      notification_channel: kep
+      classes: [public, personal]
 aliases:
   chat: {{backends: [node]}}
+  cloud: {{backends: [cloud, node]}}
+defaults: {{objective: ordered, redact: true}}
 """)
-    protocol = functools.partial(GuardedHttpToolsProtocol, limits=ConnectionLimits.of(settings))
-    server = uvicorn.Server(
-        uvicorn.Config(
-            create_app(settings, policy=policy),
-            host="127.0.0.1",
-            port=port,
-            loop="none",
-            log_level="error",
-            http=protocol,
-            ws="none",
-        )
-    )  # type: ignore[arg-type]
+    server = build_server(settings, policy, loop="none")  # what `gateway serve` runs
     serving = asyncio.create_task(server.serve())
     while not server.started:  # noqa: ASYNC110  (uvicorn offers no start-up event)
         await asyncio.sleep(0.05)
     await asyncio.sleep(1.0)  # the emulator starts too
+    offload = getattr(_gateway_app(server).state.runtime, "body_offload", None)
+    if offload is not None:  # (a tree from before the child processes has none)
+        await offload.pool.warmed()  # the children have started
     probe = Probe()
     probing = asyncio.create_task(probe.run())
     print(
-        f"{'case':<22} {'answer':<26} {'max lag ms':>10} {'RSS MB before':>14} "
-        f"{'after':>7} {'peak':>7}"
+        f"{'case':<22} {'answer':<26} {'max lag ms':>10} {'p99 ms':>7} {'loop CPU ms':>11} "
+        f"{'busy %':>6} "
+        f"{'RSS MB before':>14} {'after':>7} {'peak':>7}"
     )
     try:
         for case in cases:
             await asyncio.sleep(0.5)
-            before, peak = _rss_mb(), _rss_mb()
-            probe.max_lag = 0.0
+            before = _rss_mb()
+            # the client is started first: forking it is the bench's work, not the gateway's
             client = await asyncio.create_subprocess_exec(
                 sys.executable,
                 __file__,
@@ -242,15 +379,21 @@ aliases:
                 stdout=asyncio.subprocess.PIPE,
             )
             assert client.stdout is not None
-            reading = asyncio.ensure_future(client.stdout.read())
-            while not reading.done():
-                peak = max(peak, _rss_mb())
-                await asyncio.sleep(0.02)
-            await client.wait()
-            answer = reading.result().decode().strip()
+            probe.reset()
+            began = time.perf_counter()
+            profile = cProfile.Profile() if os.environ.get("LOOP_LAG_PROFILE") == case else None
+            if profile is not None:
+                profile.enable()
+            with PeakRss() as rss:  # sampled on a thread: nothing added to the loop
+                answer = (await client.stdout.read()).decode().strip()
+                await client.wait()
+            if profile is not None:
+                profile.disable()
+                pstats.Stats(profile).sort_stats("tottime").print_stats(25)
+            worst, p99, cpu, busy = probe.figures(time.perf_counter() - began)
             print(
-                f"{case:<22} {answer:<26} {probe.max_lag * 1000:>10.1f} {before:>14.0f} "
-                f"{_rss_mb():>7.0f} {peak:>7.0f}",
+                f"{case:<22} {answer:<26} {worst:>10.1f} {p99:>7.1f} {cpu:>11.1f} {busy:>6.0f} "
+                f"{before:>14.0f} {_rss_mb():>7.0f} {rss.peak:>7.0f}",
                 flush=True,
             )
     finally:

@@ -23,6 +23,7 @@ from gateway.admin.policy_web import build_router as build_policy_page_router
 from gateway.admin.reports import build_router as build_reports_admin_router
 from gateway.admin.simulate_routes import build_router as build_simulate_router
 from gateway.core.clock import Clock, IdGenerator, RandomIds, SystemClock
+from gateway.core.offload import ChildPool
 from gateway.metrics import Metrics, backends_up, build_metrics_router
 from gateway.openai_api import errors as api_errors
 from gateway.openai_api.auth import Authenticator, FailedAuthLimiter, KeyCache
@@ -30,6 +31,7 @@ from gateway.openai_api.client_apis import build_client_apis_router
 from gateway.openai_api.edge import LeanEdge
 from gateway.openai_api.embeddings import build_embeddings_router
 from gateway.openai_api.handlers import build_router
+from gateway.openai_api.intake import BodyOffload
 from gateway.openai_api.limits import CloseIfUnread, EdgeLimits, LimitedReceive, has_body
 from gateway.openai_api.middleware import RequestIdMiddleware
 from gateway.openai_api.openapi import build_openapi_router
@@ -67,6 +69,9 @@ if TYPE_CHECKING:  # imported only when a policy uses the bundled engine
     from gateway.providers.local.engine import LocalEngine
 
 log = logging.getLogger("gateway")
+
+# what the child processes run: imported when each starts, not by its first job
+CHILD_MODULES = ("gateway.openai_api.intake", "gateway.sensitivity.child")
 
 
 @dataclass
@@ -242,6 +247,10 @@ async def _start(
         zone_of=pool.zone_of,
         costs=costs,
     )
+    # work that would hold the GIL for long (a large body's parse, a long request's
+    # classification) runs in child processes, started now
+    children = ChildPool(settings.offload_workers, preload=CHILD_MODULES)
+    stack.callback(children.close)  # the router's classifier starts them (warm) below
     router = PolicyRouter(
         reloader.current,
         routing.stats,
@@ -249,13 +258,14 @@ async def _start(
         pool.disabled,
         budgets=gate.state_for,
         rand=random.random,
+        offload=children,
     )
     chat = ChatService(
         router,
         dispatcher,
         recorder,
         seams.clock,
-        redact=redactor_for(reloader.current),
+        redact=redactor_for(reloader.current, router.classifiers),
         budgets=gate,
         extra=Attribution(
             rates=_rate_gate(settings, policy_now, seams.clock, stack), tags=Tagger(policy_now)
@@ -294,6 +304,7 @@ async def _start(
         stats=routing.stats,
         policy_sync=sync,
         local_engine=local,
+        body_offload=BodyOffload(children, settings.offload_body_bytes, settings.offload_timeout_s),
         responses=ResponseStore(
             seams.clock, settings.responses_max_kept, settings.responses_max_bytes
         ),

@@ -200,6 +200,24 @@ EDGE_FLAGS: tuple[tuple[str, str, type, str], ...] = (
         "failed key checks per client address and minute before 429",
     ),
     (
+        "--offload-body-bytes",
+        "offload_body_bytes",
+        int,
+        "a chat body larger than this is parsed in a child process, off the event loop",
+    ),
+    (
+        "--offload-workers",
+        "offload_workers",
+        int,
+        "child processes that parse large bodies and classify long requests",
+    ),
+    (
+        "--offload-timeout-s",
+        "offload_timeout_s",
+        float,
+        "seconds a large body may wait for its parse in a child process, then 503",
+    ),
+    (
         "--metrics-key",
         "metrics_key",
         str,
@@ -272,10 +290,6 @@ _CADENCES = (
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from gateway.app import create_app
-
     try:
         settings = Settings.from_env(
             policy=args.policy,
@@ -328,14 +342,30 @@ def _serve(args: argparse.Namespace) -> int:
             f"the ledger's directory {missing} does not exist (--database-url / GECIT_DATABASE_URL)"
         )
     require_reachable(settings.database_url)
+    server = build_server(settings, policy)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    return 0 if server.started else 3  # 3: uvicorn's start-up failure code
+
+
+def build_server(settings: Settings, policy: Any, loop: str = "uvloop") -> Any:
+    """The server `gateway serve` runs (bench/loop_lag.py runs the same, on its own loop:
+    `loop="none"`): the drain and local-access guards around the app, httptools with a
+    response's head and body sent in one write, the head's size and the read timeouts
+    bounded per connection, start-up objects frozen out of the collector once started, and
+    then the child processes for large requests started."""
+    import uvicorn
+
+    from gateway.app import create_app
     from gateway.drain import DrainingServer, DrainMiddleware, DrainState
     from gateway.httpguard import ConnectionLimits, GuardedHttpToolsProtocol
     from gateway.localguard import guarded
 
     drain = DrainState(grace_s=settings.drain_seconds)
-    app = DrainMiddleware(guarded(create_app(settings, policy=policy), settings), drain)
-    # httptools, a response's head and body sent in one write, the head's size and the read
-    # timeouts bounded per connection
+    gateway = create_app(settings, policy=policy)
+    app = DrainMiddleware(guarded(gateway, settings), drain)
     protocol = functools.partial(GuardedHttpToolsProtocol, limits=ConnectionLimits.of(settings))
     config = uvicorn.Config(
         app,
@@ -343,17 +373,13 @@ def _serve(args: argparse.Namespace) -> int:
         port=settings.port,
         log_level=settings.log_level,
         access_log=False,
-        loop="uvloop",
+        loop=loop,
         http=protocol,  # type: ignore[arg-type]
         ws="none",  # no WebSocket routes: skip that stack
         timeout_graceful_shutdown=max(1, round(settings.drain_seconds)),
     )
-    server = DrainingServer(config, drain)
-    try:
-        server.run()
-    except KeyboardInterrupt:
-        pass
-    return 0 if server.started else 3  # 3: uvicorn's start-up failure code
+    # the child processes start with the server, not with the first large request
+    return DrainingServer(config, drain, lambda: gateway.state.runtime.body_offload.pool.start())
 
 
 def _not_installed(name: str) -> Any:

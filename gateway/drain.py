@@ -14,6 +14,7 @@ import logging
 import signal
 import socket
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import FrameType
 
@@ -64,14 +65,23 @@ class DrainMiddleware:
 
 
 class DrainingServer(uvicorn.Server):
-    def __init__(self, config: uvicorn.Config, state: DrainState) -> None:
+    def __init__(
+        self,
+        config: uvicorn.Config,
+        state: DrainState,
+        on_started: Callable[[], None] | None = None,
+    ) -> None:
+        """`on_started`: run once the application has started and the server listens."""
         super().__init__(config)
         self.drain = state
+        self._on_started = on_started
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets)
         if not self.should_exit:  # started: start-up objects are now settled for good
             log.debug("heap settled: %d start-up objects frozen", heap.settle())
+            if self._on_started is not None:
+                self._on_started()
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         # runs in a signal handler: set flags only (no logging, no tasks)

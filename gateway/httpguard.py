@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
+from uvicorn.protocols.http.flow_control import HIGH_WATER_LIMIT
 
 from gateway.httpserver import CombiningHttpToolsProtocol
 from gateway.settings import Settings
@@ -147,6 +148,18 @@ class GuardedHttpToolsProtocol(CombiningHttpToolsProtocol):
         self._head_seen, self._tail = 0, b""
         self._arm(self._limits.body_timeout_s, self._body_expired)
         super().on_headers_complete()
+
+    def on_body(self, body: bytes) -> None:
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_complete:
+            held = len(cycle.body) + len(body)
+            if held < HIGH_WATER_LIMIT:
+                # held until the body ends or a full read's worth arrived: the application's
+                # task is woken once per 64 KiB, not once per segment (a client trickling a
+                # byte at a time would wake it for every byte, a thousand of them every turn)
+                cycle.body += body
+                return
+        super().on_body(body)
 
     def on_message_complete(self) -> None:
         self._in_head = True

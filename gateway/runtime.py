@@ -15,6 +15,7 @@ from gateway.core.clock import Clock
 from gateway.core.types import ChatRequest, RequestContext
 from gateway.metrics import Metrics
 from gateway.openai_api.auth import Authenticator
+from gateway.openai_api.intake import BodyOffload
 from gateway.openai_api.response_store import ResponseStore
 from gateway.policy.loader import CompiledPolicy
 from gateway.policy.reload import PolicyReloader
@@ -56,6 +57,7 @@ class Runtime:
     policy_sync: PolicySync
     responses: ResponseStore  # /v1/responses kept in memory for previous_response_id
     local_engine: LocalEngine | None = None
+    body_offload: BodyOffload | None = None  # large chat bodies parsed in a child process
 
     @property
     def policy(self) -> CompiledPolicy:

@@ -56,6 +56,12 @@ class Settings:
     responses_max_bytes: int = 64 * 1024 * 1024  # their JSON, all together
     head_timeout_s: float = 10.0  # the whole request head must arrive within this
     body_timeout_s: float = 30.0  # the whole request body must arrive within this
+    # a chat body larger than this is parsed and checked in a child process, and a request
+    # with more text than the policy's `offload_chars` is classified in one: work that holds
+    # the GIL for long stretches never runs on the event loop (gateway/core/offload.py)
+    offload_body_bytes: int = 1024 * 1024
+    offload_workers: int = 2  # child processes, started with the gateway
+    offload_timeout_s: float = 10.0  # the longest wait for a body's parse; then 503
     auth_failures_per_minute: int = 30  # per client address; then 429 with Retry-After
     metrics_key: str | None = None  # bearer for /metrics when keys are required
     # admin browser sessions (/admin/login): lifetime from sign-in, and how many one key may
@@ -121,6 +127,8 @@ _INTS = {
     "responses_max_bytes",
     "auth_failures_per_minute",
     "sessions_per_key",
+    "offload_body_bytes",
+    "offload_workers",
 }
 # limits and timeouts must be positive: 0 would refuse every request or close every connection
 _POSITIVE = (_INTS - {"port"}) | {
@@ -132,6 +140,7 @@ _POSITIVE = (_INTS - {"port"}) | {
     "rate_limit_local_share",
     "rate_limit_redis_timeout_s",
     "rate_limit_retry_s",
+    "offload_timeout_s",
 }
 # the background cadences may be 0 (that loop off)
 _FLOATS = {
@@ -140,6 +149,7 @@ _FLOATS = {
     "local_restart_max_s",
     "head_timeout_s",
     "body_timeout_s",
+    "offload_timeout_s",
     "probe_interval_s",
     "policy_watch_s",
     "policy_sync_s",

@@ -24,7 +24,8 @@ from gateway.core.types import RequestContext
 from gateway.fleet.choice import node_for
 from gateway.openai_api.auth import client_of, split_headers
 from gateway.openai_api.errors import from_provider
-from gateway.openai_api.handlers import parse_limited, sse_events
+from gateway.openai_api.handlers import sse_events
+from gateway.openai_api.intake import parse_limited
 from gateway.openai_api.limits import BodyTooLarge, EdgeLimits, read_body
 from gateway.openai_api.middleware import INTERNAL_ERROR
 from gateway.openai_api.wire import ChunkEncoder, completion_json
@@ -187,7 +188,7 @@ class LeanEdge:
         """(start, body) of a whole answer, or an opened stream."""
         rt = self._runtime()
         service = rt.chat
-        chat = parse_limited(body, self._limits, ctx, service)
+        chat = await parse_limited(body, self._limits, ctx, service, rt.body_offload)
         created = int(rt.clock.now())
         cid = "chatcmpl-" + ctx.request_id.removeprefix("req_")
         if chat.stream:

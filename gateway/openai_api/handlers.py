@@ -9,15 +9,13 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, Request
-from pydantic import ValidationError
 from starlette.requests import ClientDisconnect
 from starlette.responses import Response, StreamingResponse
 
-from gateway.core.errors import InvalidRequest, ProviderError
-from gateway.core.types import ChatRequest, RequestContext
+from gateway.core.errors import ProviderError
+from gateway.core.types import RequestContext
 from gateway.fleet.choice import node_for
-from gateway.openai_api.chat_options import refuse_unservable
-from gateway.openai_api.errors import from_validation
+from gateway.openai_api.intake import parse_limited
 from gateway.openai_api.limits import BodyTooLarge, EdgeLimits, read_body
 from gateway.openai_api.wire import ChunkEncoder, completion_json
 from gateway.service.chat import ChatService, StreamHandle
@@ -48,33 +46,6 @@ def cost_header(cost_usd: Decimal | None) -> dict[str, str]:
     return {} if cost_usd is None else {"x-gecit-cost-usd": str(cost_usd)}
 
 
-def parse_chat(body: bytes) -> ChatRequest:
-    try:
-        chat = ChatRequest.model_validate_json(body)
-    except ValidationError as exc:
-        raise from_validation(exc) from None
-    refuse_unservable(chat)
-    return chat
-
-
-def parse_limited(
-    body: bytes, limits: EdgeLimits, ctx: RequestContext, service: ChatService
-) -> ChatRequest:
-    """The chat request in `body` within the edge's limits; a refusal gets its ledger row."""
-    try:
-        limits.check_body(body)
-        chat = parse_chat(body)
-    except InvalidRequest as exc:
-        service.record_rejected(ctx, "", exc)
-        raise
-    try:
-        limits.check_chat(chat, len(body))
-    except InvalidRequest as exc:
-        service.record_rejected(ctx, chat.model, exc)
-        raise
-    return chat
-
-
 def build_router() -> APIRouter:
     router = APIRouter()
 
@@ -91,7 +62,7 @@ def build_router() -> APIRouter:
             raise
         if body is None:
             raise ClientDisconnect
-        chat = parse_limited(body, limits, ctx, service)
+        chat = await parse_limited(body, limits, ctx, service, rt.body_offload)
         created = int(rt.clock.now())
         rid = "chatcmpl-" + ctx.request_id.removeprefix("req_")
         if chat.stream:

@@ -16,6 +16,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
+from gateway.core.offload import ChildPool, OffloadFailed
 from gateway.core.textplaces import scan
 from gateway.core.types import ChatRequest, DataClass
 from gateway.sensitivity.config import SensitivityConfig
@@ -101,11 +102,26 @@ class TextCache:
 
 
 class Classifier:
-    def __init__(self, config: SensitivityConfig | None = None, cache_entries: int = 4096) -> None:
-        """`cache_entries` = 0 turns the per-text cache off."""
+    def __init__(
+        self,
+        config: SensitivityConfig | None = None,
+        cache_entries: int = 4096,
+        offload: ChildPool | None = None,
+    ) -> None:
+        """`cache_entries` = 0 turns the per-text cache off. `offload`: the child processes
+        that classify long requests (without it they are classified in a worker thread)."""
         self.config = config or SensitivityConfig()
         self._detectors = Detectors(self.config)
         self._cache = TextCache(max_entries=cache_entries)
+        self._offload = offload
+        self._config_json = self.config.model_dump_json()
+
+    def warm_offload(self) -> None:
+        """Start the child processes with this configuration's classifier built."""
+        from gateway.sensitivity import child  # it imports this module
+
+        if self._offload is not None:
+            self._offload.warm(child.warm, self._config_json)
 
     def classify_request(self, request: ChatRequest) -> Sensitivity:
         """Every text-bearing place of the request (gateway.core.textplaces), on this thread."""
@@ -114,14 +130,16 @@ class Classifier:
 
     async def classify_request_bounded(self, request: ChatRequest) -> Sensitivity:
         """`classify_request` for the event loop: a request with more text than
-        `offload_chars` is classified in a worker thread, and when `time_budget_ms` runs out
-        the answer is `special` at once (fail closed); the worker stops at its next deadline
-        check (every text, every window of a long one)."""
+        `offload_chars` is classified in a child process (a worker thread without one), and
+        when `time_budget_ms` runs out the answer is `special` at once (fail closed); the
+        worker stops at its next deadline check (every text, every window of a long one)."""
         texts = self._texts_of(request)
         if isinstance(texts, Sensitivity):
             return texts
         if sum(map(len, texts)) <= self.config.offload_chars:
             return self.classify(texts)
+        if self._offload is not None:
+            return await self._in_child(self._offload, texts)
         started = time.perf_counter()
         budget_s = self.config.time_budget_ms / 1000
         work = asyncio.ensure_future(asyncio.to_thread(self.classify, texts, started))
@@ -130,10 +148,24 @@ class Classifier:
         except TimeoutError:
             work.add_done_callback(_drop_result)
             elapsed = (time.perf_counter() - started) * 1000
-            return _fail_closed(
+            return fail_closed(
                 f"time budget exceeded ({elapsed:.1f} ms > {self.config.time_budget_ms} ms)",
                 elapsed,
             )
+
+    async def _in_child(self, pool: ChildPool, texts: list[str]) -> Sensitivity:
+        from gateway.sensitivity import child  # it imports this module
+
+        budget_s = self.config.time_budget_ms / 1000
+        started = time.perf_counter()
+        deadline = time.monotonic() + budget_s
+        try:
+            return await pool.run(budget_s, child.classify, self._config_json, texts, deadline)
+        except TimeoutError:
+            reason = f"time budget exceeded ({budget_s * 1000:.1f} ms, in a child process)"
+        except OffloadFailed as exc:
+            reason = f"classifier error: {exc}"
+        return fail_closed(reason, (time.perf_counter() - started) * 1000)
 
     def _texts_of(self, request: ChatRequest) -> list[str] | Sensitivity:
         """The texts to classify, or the answer already: `special` when the request holds a
@@ -141,11 +173,11 @@ class Classifier:
         try:
             found = scan(request)
         except Exception as exc:  # pragma: no cover - defensive: fail closed
-            return _fail_closed(f"classifier error: {type(exc).__name__}", 0.0)
+            return fail_closed(f"classifier error: {type(exc).__name__}", 0.0)
         if found.unreadable and self.config.unreadable_parts == "special":
             shown = ", ".join(found.unreadable[:3])
             more = f" and {len(found.unreadable) - 3} more" if len(found.unreadable) > 3 else ""
-            return _fail_closed(f"content the classifier cannot read: {shown}{more}", 0.0)
+            return fail_closed(f"content the classifier cannot read: {shown}{more}", 0.0)
         return list(found.texts)
 
     def classify(self, texts: Sequence[str], started: float | None = None) -> Sensitivity:
@@ -155,14 +187,14 @@ class Classifier:
             return self._classify(texts, started)
         except _BudgetExceeded:
             elapsed = (time.perf_counter() - started) * 1000
-            return _fail_closed(
+            return fail_closed(
                 f"time budget exceeded ({elapsed:.1f} ms > {self.config.time_budget_ms} ms)",
                 elapsed,
             )
         except Exception as exc:
             # only the exception type: a message could quote the text
             elapsed = (time.perf_counter() - started) * 1000
-            return _fail_closed(f"classifier error: {type(exc).__name__}", elapsed)
+            return fail_closed(f"classifier error: {type(exc).__name__}", elapsed)
 
     def _classify(self, texts: Sequence[str], started: float) -> Sensitivity:
         th = self.config.thresholds
@@ -311,7 +343,7 @@ def _drop_result(work: asyncio.Future[Sensitivity]) -> None:
         work.exception()
 
 
-def _fail_closed(reason: str, elapsed_ms: float) -> Sensitivity:
+def fail_closed(reason: str, elapsed_ms: float) -> Sensitivity:
     return Sensitivity(
         data_class="special",
         confidence=0.0,

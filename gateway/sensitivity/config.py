@@ -127,8 +127,9 @@ class SensitivityConfig(BaseModel):
     offload_chars: int = Field(
         default=64 << 10,
         ge=0,
-        description="a request with more text than this is classified in a worker thread, so "
-        "the event loop keeps serving others while it runs; 0 sends every request there",
+        description="a request with more text than this is classified in a child process (a "
+        "worker thread when the gateway has none), so the event loop keeps serving others "
+        "while it runs; 0 sends every request there",
     )
     unreadable_parts: Literal["special", "as_text_only"] = Field(
         default="special",

@@ -11,13 +11,14 @@ from datetime import UTC, datetime
 
 from gateway.core.clock import Clock
 from gateway.core.errors import InvalidRequest, ModelNotFound
+from gateway.core.offload import ChildPool
 from gateway.core.textplaces import request_texts
 from gateway.core.types import ChatRequest, RequestContext
 from gateway.policy.decision import RouteDecision
 from gateway.policy.explain import route
 from gateway.policy.inputs import NO_BUDGET_LIMITS, BudgetState
 from gateway.policy.loader import CompiledPolicy
-from gateway.sensitivity import Classifier, Sensitivity
+from gateway.sensitivity import Classifier, Sensitivity, SensitivityConfig
 from gateway.sensitivity.redaction import RedactionMap, Redactor
 from gateway.service.stats import LiveStats
 
@@ -28,17 +29,53 @@ BudgetSource = Callable[[RequestContext], BudgetState]
 
 
 class ClassifierCache:
-    """One classifier per policy version (its sensitivity settings travel with the policy)."""
+    """One classifier per sensitivity configuration (it travels with the policy): a policy
+    change that leaves `sensitivity` as it was keeps the classifier it has. Building one
+    compiles the lexicons (~0.2-0.4 s of Python), so on the request path a new one is built in
+    a worker thread, once however many requests are waiting for it."""
 
-    def __init__(self) -> None:
+    def __init__(self, offload: ChildPool | None = None) -> None:
+        """`offload`: the child processes that classify long requests."""
         self._sha: str | None = None
         self._classifier: Classifier | None = None
+        self._offload = offload
+        self._building = asyncio.Lock()
 
     def for_policy(self, compiled: CompiledPolicy) -> Classifier:
-        if self._classifier is None or self._sha != compiled.sha256:
-            self._classifier = Classifier(compiled.policy.sensitivity)
-            self._sha = compiled.sha256
-        return self._classifier
+        """On this thread: at start-up, before anything is served."""
+        found = self._kept(compiled)
+        if found is None:
+            found = self._keep(compiled, self._build(compiled.policy.sensitivity))
+        return found
+
+    async def for_policy_off_loop(self, compiled: CompiledPolicy) -> Classifier:
+        found = self._kept(compiled)
+        if found is not None:
+            return found
+        async with self._building:
+            found = self._kept(compiled)  # built while this request waited
+            if found is None:
+                built = await asyncio.to_thread(self._build, compiled.policy.sensitivity)
+                found = self._keep(compiled, built)
+        return found
+
+    def _kept(self, compiled: CompiledPolicy) -> Classifier | None:
+        kept = self._classifier
+        if kept is None:
+            return None
+        if self._sha != compiled.sha256:
+            if kept.config != compiled.policy.sensitivity:
+                return None
+            self._sha = compiled.sha256  # another policy, the same sensitivity settings
+        return kept
+
+    def _build(self, config: SensitivityConfig) -> Classifier:
+        return Classifier(config, offload=self._offload)
+
+    def _keep(self, compiled: CompiledPolicy, classifier: Classifier) -> Classifier:
+        self._classifier, self._sha = classifier, compiled.sha256
+        classifier.warm_offload()  # the children build it too, before it is needed
+        return classifier
 
 
 class PolicyRouter:
@@ -50,6 +87,7 @@ class PolicyRouter:
         disabled: Mapping[str, str] | Callable[[], Mapping[str, str]],
         budgets: BudgetSource | None = None,
         rand: Callable[[], float] | None = None,
+        offload: ChildPool | None = None,
     ) -> None:
         self._policy = policy
         self._stats = stats
@@ -57,16 +95,21 @@ class PolicyRouter:
         self._disabled = disabled
         self._budgets = budgets or (lambda _ctx: NO_BUDGET_LIMITS)
         self._rand = rand or (lambda: 0.0)
-        self._classifiers = ClassifierCache()
+        self._classifiers = ClassifierCache(offload)
         # built now, at start-up: the first build compiles the lexicons (~0.5 s), which the
         # first request would otherwise wait for on the event loop
         self._classifiers.for_policy(policy())
+
+    @property
+    def classifiers(self) -> ClassifierCache:
+        """The classifiers the router uses: the redactor shares them."""
+        return self._classifiers
 
     async def route(self, ctx: RequestContext, request: ChatRequest) -> RouteDecision:
         compiled = self._policy()
         if request.model not in compiled.policy.aliases:
             raise ModelNotFound(f"The model '{request.model}' does not exist", param="model")
-        classifier = self._classifiers.for_policy(compiled)
+        classifier = await self._classifiers.for_policy_off_loop(compiled)
         sens = await classifier.classify_request_bounded(request)
         today = datetime.fromtimestamp(self._clock.now(), UTC).date()
         disabled = self._disabled() if callable(self._disabled) else self._disabled
@@ -99,7 +142,7 @@ def redactor_for(
     async def redact(
         request: ChatRequest, found: Sensitivity | None
     ) -> tuple[ChatRequest, RedactionMap]:
-        classifier = classifiers.for_policy(policy())
+        classifier = await classifiers.for_policy_off_loop(policy())
         redactor = Redactor(classifier)
         if sum(map(len, request_texts(request))) <= classifier.config.offload_chars:
             return redactor.redact_request(request, found)

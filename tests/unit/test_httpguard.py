@@ -226,3 +226,58 @@ async def test_a_keep_alive_connection_gets_a_fresh_head_timeout_per_request() -
         writer.close()
     finally:
         await _stop(server, task)
+
+
+class CountingApp(App):
+    """App that keeps the size of every body message it received."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.messages: list[int] = []
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        async def counted() -> Any:
+            message = await receive()
+            if message["type"] == "http.request":
+                self.messages.append(len(message.get("body", b"")))
+            return message
+
+        await super().__call__(scope, counted, send)
+
+
+async def test_a_trickled_body_wakes_the_app_per_64_kib_or_at_its_end_not_per_piece() -> None:
+    """A thousand clients trickling bodies would otherwise wake a thousand tasks per turn."""
+    app = CountingApp()
+    server, port, task = await _serve(app)
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"POST / HTTP/1.1\r\nhost: x\r\ncontent-length: 40\r\n\r\n")
+        for _ in range(40):  # a byte at a time, each in its own segment
+            writer.write(b"a")
+            await writer.drain()
+            await asyncio.sleep(0.005)
+        status, body, _ = await _answer_open(reader)
+        assert status == 200 and body == {"size": 40}
+        assert app.messages == [40]  # one wake-up, with the whole body
+        app.messages.clear()
+        # a large body still flows in full reads: every message but the last is >= 64 KiB
+        size = 300_000
+        writer.write(b"POST / HTTP/1.1\r\nhost: x\r\ncontent-length: %d\r\n\r\n" % size)
+        for _ in range(size // 3000):
+            writer.write(b"b" * 3000)
+            await writer.drain()
+        status, body, _ = await _answer_open(reader)
+        assert status == 200 and body == {"size": size}
+        assert sum(app.messages) == size
+        assert all(n >= 65536 for n in app.messages[:-1]), app.messages
+        writer.close()
+    finally:
+        await _stop(server, task)
+
+
+async def _answer_open(reader: asyncio.StreamReader) -> tuple[int, dict[str, Any], None]:
+    """(status, JSON body) of an answer on a connection that stays open."""
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
+    length = int(head.lower().split(b"content-length: ")[1].split(b"\r\n")[0])
+    body = orjson.loads(await asyncio.wait_for(reader.readexactly(length), 5))
+    return int(head.split(b" ", 2)[1]), body, None

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from gateway.core.errors import InvalidRequest
 from gateway.core.textplaces import request_texts
-from gateway.openai_api.handlers import parse_chat
+from gateway.openai_api.intake import parse_chat
 from gateway.openai_api.limits import EdgeLimits
 
 texts = st.text(min_size=0, max_size=40)
