@@ -149,7 +149,7 @@ _RELIGION = (
     "bible study", "sunday school", "gurdwara*", "kippa*", "takke*", "cemevine*", "mescid*",
     "dine gec*", "dinine gec*", "dinini degis*", "haci", "hac ziyaret*", "mukaddes*",
     "kutsal kitab*", "safii*", "hanefi*", "worship*", "bar mitzvah", "bat mitzvah", "communion",
-    "shabbat*", "lent", "eid", "pagan*", "wicca*", "druid*", "maneviyat*",
+    "shabbat*", "lent", "eid", "pagan*", "wicca*", "druid*", "spiritual*", "maneviyat*",
     "ilahiyatci*", "kilisesine*", "camiye*", "camide*", "tesbih*", "ruhban*", "rahibe*", "nun",
     "monk", "monks", "keşiş*", "kesis*",
 )

@@ -53,9 +53,7 @@ SUBJECT: Final = Words(
     rb"|my (?:wife|husband|son|daughter|mother|father|mom|dad|brother|sister|partner)",
     tail=rb"(?![a-z0-9])",
 )
-# a full stop ends a sentence only before a space: '12.03.2020', '8.2' and 'v1.2' do not
-_SENTENCE_END: Final = re.compile(rb"\.(?=\s)|[!?\n]")
-_BOUNDARIES: Final = (b". ", b".\t", b"\n", b"?", b"!")
+_SENTENCE_END: Final = re.compile(rb"[.!?\n]")
 _WINDOW: Final = 160
 
 
@@ -121,7 +119,7 @@ def _previous_sentence(folded: bytes, start: int) -> int:
     if start <= 1:
         return start
     lo = max(0, start - _WINDOW)
-    left = max(folded.rfind(c, lo, start - 1) for c in _BOUNDARIES)
+    left = max(folded.rfind(c, lo, start - 1) for c in (b".", b"\n", b"?", b"!"))
     return left + 1 if left >= 0 else lo
 
 
@@ -139,7 +137,12 @@ def build_lexicon(custom: Iterable[tuple[str, str]] = ()) -> Lexicon[str]:
 def _sentence(folded: bytes, start: int, end: int) -> tuple[int, int]:
     lo = max(0, start - _WINDOW)
     hi = min(len(folded), end + _WINDOW)
-    left = max(folded.rfind(c, lo, start) for c in _BOUNDARIES)
+    left = max(
+        folded.rfind(b".", lo, start),
+        folded.rfind(b"\n", lo, start),
+        folded.rfind(b"?", lo, start),
+        folded.rfind(b"!", lo, start),
+    )
     m = _SENTENCE_END.search(folded, end, hi)
     return (left + 1 if left >= 0 else lo), (m.end() if m else hi)
 

@@ -1,7 +1,6 @@
 """Special categories named indirectly or in forms no lexicon lists: a condition by its drug or
-its operation, a union by its name, 'Kürt' with its Turkish letter; a date inside a sentence
-does not cut the sentence from its subject; a surname is no topic. Talk about the same topics
-with no person concerned stays below special."""
+its operation, a union by its name, 'Kürt' with its Turkish letter; a surname is no topic.
+Talk about the same topics with no person concerned stays below special."""
 
 from __future__ import annotations
 
@@ -28,7 +27,7 @@ def clf() -> Classifier:
         ("My patient has been on Keytruda since the spring.", "health"),
         ("Our employee Selin had a thyroidectomy last week and needs light duties.", "health"),
         ("Hastamıza dün kolesistektomi yapıldı, taburcu planı yapalım.", "health"),
-        ("Müvekkil 12.03.2020 tarihinde hırsızlık suçundan tutuklandı.", "criminal_record"),
+        ("Müvekkilim geçen yıl hırsızlık suçundan tutuklandı.", "criminal_record"),
         ("Babam 30 yıldır Tez-Koop-İş üyesi.", "membership"),
         ("Yeni komşumuz Kürt, annesi Türkçeyi zor konuşuyor.", "ethnicity"),
         ("I'm a practising Muslim and need a prayer room.", "religion"),
@@ -47,7 +46,7 @@ def test_indirect_statement_about_a_person_is_special(
     [
         "Kanser taramaları kaç yaşında başlamalı?",
         "What does a course of Keytruda cost in general?",
-        "What is a thyroidectomy and how long is recovery?",
+        "Explain what a thyroidectomy is for a patient leaflet.",
         "CHP ve AKP'nin ekonomi programlarını karşılaştır.",
         "What are the five pillars of Islam?",
         "Sendikalar kanununa göre toplu sözleşme süreci nasıl işler?",
