@@ -3,6 +3,7 @@
 
     python bench/classify.py [SET.jsonl ...]     # quality of each labelled set, then speed
     python bench/classify.py --speed-only
+    python bench/classify.py --quality-only [SET.jsonl ...]
 
 Quality (bench/classify_quality.py): leak, special leak, over-block, special recall per
 category and the rates per slice, the share of records the second stage judged and its p50/p95
@@ -132,9 +133,12 @@ def quality(paths: list[Path]) -> None:
 
 def main() -> None:
     args = sys.argv[1:]
+    sets = [Path(a) for a in args if not a.startswith("--")]
     if "--speed-only" not in args:
         dev = Path(__file__).resolve().parents[1] / "tests" / "data" / "sensitivity_eval.jsonl"
-        quality([Path(a) for a in args] or [dev])
+        quality(sets or [dev])
+    if "--quality-only" in args:
+        return
     clf = Classifier(SensitivityConfig(time_budget_ms=60_000))
     for size in (2 * 1024, 512 * 1024):
         if clf.classify([make_text(size, size)]).categories:

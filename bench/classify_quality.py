@@ -72,6 +72,8 @@ class Quality:
     category_found: Counter[str] = field(default_factory=Counter)
     bands: Counter[str] = field(default_factory=Counter)
     stages: Counter[str] = field(default_factory=Counter)
+    # where the misses come from: which stage let a sensitive record through
+    misses: Counter[str] = field(default_factory=Counter)
     judged: int = 0
     stage2_ms: list[float] = field(default_factory=list)
     total_ms: list[float] = field(default_factory=list)
@@ -98,6 +100,10 @@ class Quality:
             + "; deciding stage: "
             + ", ".join(f"{k} {v}" for k, v in sorted(self.stages.items()))
         )
+        if self.misses:
+            out.append(
+                "misses by stage: " + ", ".join(f"{k} {v}" for k, v in sorted(self.misses.items()))
+            )
         n = max(1, o.n)
         out.append(f"second stage reached by {_pct(self.judged, n)} of records")
         if self.stage2_ms:
@@ -192,6 +198,11 @@ def measure(path: Path, config: SensitivityConfig | None = None) -> Quality:
         q.overall.add(gold, pred, uncertain)
         for sl in slices_of(rec):
             q.slices[sl].add(gold, pred, uncertain)
+        if gold == "personal" and pred == "public":
+            q.misses["personal->public"] += 1
+        elif gold == "special" and pred != "special":
+            fired = "topic judged not about a person" if timed.calls else "no topic fired"
+            q.misses[f"special->{pred}, {fired}"] += 1
         cat = rec.get("category")
         if gold == "special" and isinstance(cat, str) and cat:
             q.category_total[cat] += 1

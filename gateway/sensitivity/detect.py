@@ -146,7 +146,9 @@ class Detectors:
                 for e in ents
                 if e.confidence >= personal_threshold or e.kind == "AD"
             ]
-            cats.extend(categories(self.special, self.context, folded, words, tokens, people))
+            cats.extend(
+                categories(self.special, self.context, folded, words, tokens, people, encoded)
+            )
         cats.extend(self.custom_categories(text))
         n_tokens = count_encoded_tokens(encoded) if exact else estimate_text_tokens(text)
         return ents, cats, n_tokens

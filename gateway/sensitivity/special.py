@@ -14,7 +14,11 @@ from typing import Final, Literal
 
 from gateway.sensitivity.context import Words
 from gateway.sensitivity.lexicon import Hit, Lexicon, Occurrences
+from gateway.sensitivity.lexicon_indirect import INDIRECT_TERMS
+from gateway.sensitivity.lexicon_names import FIRST_NAMES, SURNAMES
 from gateway.sensitivity.lexicon_special import FIRST_PERSON_SUFFIX, SPECIAL_TERMS
+from gateway.sensitivity.morphology import medical_words
+from gateway.sensitivity.spelling import diacritic_words
 from gateway.sensitivity.subject import (
     Cues,
     SubjectModel,
@@ -22,6 +26,7 @@ from gateway.sensitivity.subject import (
     features,
     rules_probability,
 )
+from gateway.sensitivity.textnorm import fold_term
 
 _FIRST_PERSON: Final = re.compile(FIRST_PERSON_SUFFIX)
 
@@ -119,7 +124,12 @@ def _previous_sentence(folded: bytes, start: int) -> int:
 
 
 def build_lexicon(custom: Iterable[tuple[str, str]] = ()) -> Lexicon[str]:
-    terms = [(t, cat) for cat, ts in SPECIAL_TERMS.items() for t in ts]
+    terms = [
+        (t, cat)
+        for table in (SPECIAL_TERMS, INDIRECT_TERMS)
+        for cat, ts in table.items()
+        for t in ts
+    ]
     # a term listed twice (or an admin term repeating a built-in one) would report twice
     return Lexicon(dict.fromkeys([*terms, *custom]))
 
@@ -177,6 +187,36 @@ class ContextStage:
         return CategoryHit(category, hit.start, hit.end, p, band, stage)
 
 
+_FIRST_NAMES: Final = frozenset(fold_term(n).encode("ascii", "ignore") for n in FIRST_NAMES)
+_SURNAMES: Final = frozenset(fold_term(n).encode("ascii", "ignore") for n in SURNAMES)
+
+
+def _surname(words: bytes, hit: Hit[str]) -> bool:
+    """A topic word that is a surname right after a first name ('Ahmet Kurt', 'Elif Özbek')
+    names a person, not an ethnicity or a party."""
+    if hit.token not in _SURNAMES or hit.end - hit.start != len(hit.token):
+        return False
+    before = words[max(0, hit.start - 24) : hit.start].split()
+    return bool(before) and before[-1] in _FIRST_NAMES
+
+
+def topic_hits(
+    lexicon: Lexicon[str], words: bytes, found: Occurrences, encoded: bytes = b""
+) -> list[Hit[str]]:
+    """The first stage, in text order: every lexicon term (a surname is no term); every medical
+    word no lexicon lists but its form gives away; every word only its Turkish letters tell
+    apart from an everyday one (`encoded`: the text's Windows-1254 bytes)."""
+    hits = [h for h in lexicon.find(words, found) if not _surname(words, h)]
+    more = [Hit(s, e, tok, tok, "health") for s, e, tok in medical_words(words)]
+    if encoded:
+        more.extend(
+            Hit(s, e, tok, tok[:4], cat) for s, e, tok, cat in diacritic_words(encoded, words)
+        )
+    if more:
+        hits = sorted(hits + more, key=lambda h: h.start)
+    return hits
+
+
 def categories(
     lexicon: Lexicon[str],
     stage: ContextStage,
@@ -184,12 +224,13 @@ def categories(
     words: bytes,
     found: Occurrences,
     entities: Sequence[Entity],
+    encoded: bytes = b"",
 ) -> Iterator[CategoryHit]:
     """Every special-category term, judged by the context stage. A tag ending in '!' (an
     admin term that needs no subject) always counts. One judgement per sentence and category:
     a long text full of one topic costs one model call per sentence."""
     hit: Hit[str]
-    hits = lexicon.find(words, found)
+    hits = topic_hits(lexicon, words, found, encoded)
     if not hits:
         return
     seen: dict[tuple[int, str], CategoryHit] = {}

@@ -20,7 +20,7 @@ from pathlib import Path
 from gateway.sensitivity.config import SensitivityConfig
 from gateway.sensitivity.detect import _NAME_KINDS, Detectors
 from gateway.sensitivity.evaluate import DEFAULT_SET, evaluate
-from gateway.sensitivity.special import Entity, People
+from gateway.sensitivity.special import Entity, People, topic_hits
 from gateway.sensitivity.subject import MODEL_PATH, SubjectModel, slot
 from gateway.sensitivity.textnorm import encode_text, fold_encoded, shape_view, word_view
 from gateway.sensitivity.training.generate import Example, examples, handwritten
@@ -45,7 +45,7 @@ def hit_features(det: Detectors, text: str) -> list[list[str]]:
     ]
     index = People.of(people)
     out = []
-    for hit in det.special.find(words, tokens):
+    for hit in topic_hits(det.special, words, tokens, encoded):
         if hit.tag.endswith("!"):
             continue
         _, names = det.context.examine(folded, hit, index, hit.tag)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from gateway.sensitivity.textnorm import fold
+from gateway.sensitivity.training.registers import register_examples
 from gateway.sensitivity.training.vocab import (
     EN_FIRST,
     EN_LAST,
@@ -75,6 +76,7 @@ TR_ME_FRAMES = (
     "{me}.", "{me}, ne yapmalıyım?", "Merhaba, {me} ve işyerinde bunu söylemem gerekir mi?", "{me}; doktoruma ne sormalıyım?",
     "Ben {me_plain}.", "{me}, bunu kimseye söylemedim.", "Yıllardır {me_plain}.", "{me} ve işten çıkarılmaktan korkuyorum.",
     "Açıkçası {me_plain}.", "{me}, sigortam bunu karşılar mı?", "Selam, {me_plain}; bana bir plan hazırla.",
+    "{me}, işte bazı düzenlemelere ihtiyacım var.", "{me}; esnek çalışma saati istiyorum.", "{me} ve yeni bir iş arıyorum.",
 )
 TR_GENERAL_FRAMES = (
     "{t} nedir?", "{t} belirtileri nelerdir?", "{t} hakkında bilgilendirme metni yaz.", "Türkiye'de {t} oranı son yıllarda arttı.",
@@ -114,6 +116,8 @@ EN_ME_FRAMES = (
     "I think {me_plain}.", "I found out {me_plain} last week.",
     "{me}.", "{me}, what should I do?", "{me} and I'm afraid to tell my boss.", "{me}; what should I ask my doctor?",
     "Honestly, {me_plain}.", "{me}, does my insurance cover it?", "Hi, {me_plain}. Please make me a plan.", "{me} and nobody knows.",
+    "{me} and need a few adjustments at work.", "{me}; I need a quiet room at the office.", "{me}, so I'm asking for flexible hours.",
+    "{me} and I'm looking for a new job.", "Practising or not, {me_plain}.",
 )
 EN_GENERAL_FRAMES = (
     "What is {t}?", "What are the symptoms of {t}?", "Write an explainer about {t}.", "Rates of {t} have risen in recent years.",
@@ -307,6 +311,12 @@ def examples(seed: int = 13, per_category: int = 900) -> Iterator[Example]:
                 col = "_".join(fold(topic).replace("'", "").split())[:20]
                 text = _fill(rng.choice(CODE_FRAMES), t=topic, col=col)
                 yield Example(text, 0, cat, "en")
+        # notes naming a person in passing, biometric records, first-person work and fiction,
+        # an organisation's own departments: a quarter more, both labels
+        for text, label, lang in register_examples(
+            rng, cat, t, per_category // 4, _name, _genitive
+        ):
+            yield Example(_style(rng, text), label, cat, lang)
 
 
 HANDWRITTEN = Path(__file__).with_name("handwritten.txt")

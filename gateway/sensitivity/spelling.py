@@ -1,0 +1,31 @@
+"""Topic words that only their Turkish letters tell apart from an everyday word: 'Kürt'
+(Kurdish) folds to 'kurt' (wolf; a common surname; a first name), so the lexicon, which reads
+the folded text, cannot list it. They are found in the text's Windows-1254 bytes, where 'ü' is
+still 'ü', and reported at the same offsets (one byte per character in both)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Final
+
+# Windows-1254 upper -> lower for ASCII and the Turkish capitals that have a lower case here
+_LOWER: Final = bytes((c + 32 if 65 <= c <= 90 else c) for c in range(256)).translate(
+    bytes.maketrans(b"\xc7\xd0\xd6\xdc\xde", b"\xe7\xf0\xf6\xfc\xfe")
+)
+# (the word's start in Windows-1254 lower case, its category)
+_TERMS: Final = ((b"k\xfcrt", "ethnicity"), (b"k\xfcrd", "ethnicity"))
+
+
+def diacritic_words(encoded: bytes, words: bytes) -> Iterator[tuple[int, int, bytes, str]]:
+    """(start, end, folded token, category) of every token starting with such a word."""
+    if b"\xfc" not in encoded and b"\xdc" not in encoded:
+        return
+    low = encoded.translate(_LOWER)
+    for stem, category in _TERMS:
+        i = low.find(stem)
+        while i >= 0:
+            if i == 0 or words[i - 1] == 32:
+                end = words.find(b" ", i)
+                end = len(words) if end < 0 else end
+                yield i, end, words[i:end], category
+            i = low.find(stem, i + len(stem))
