@@ -200,6 +200,12 @@ EDGE_FLAGS: tuple[tuple[str, str, type, str], ...] = (
         "failed key checks per client address and minute before 429",
     ),
     (
+        "--key-stale-s",
+        "key_stale_s",
+        float,
+        "seconds a key read from the database still holds while it is unreachable (0: never)",
+    ),
+    (
         "--metrics-key",
         "metrics_key",
         str,

@@ -57,6 +57,8 @@ class Settings:
     head_timeout_s: float = 10.0  # the whole request head must arrive within this
     body_timeout_s: float = 30.0  # the whole request body must arrive within this
     auth_failures_per_minute: int = 30  # per client address; then 429 with Retry-After
+    # while the key database cannot be read, a key read within this many seconds still holds
+    key_stale_s: float = 300.0
     metrics_key: str | None = None  # bearer for /metrics when keys are required
 
     @classmethod
@@ -118,6 +120,7 @@ _POSITIVE = (_INTS - {"port"}) | {
 }
 # the background cadences may be 0 (that loop off)
 _FLOATS = {
+    "key_stale_s",
     "drain_seconds",
     "local_restart_max_s",
     "head_timeout_s",
