@@ -1,5 +1,7 @@
-"""Soak benchmark (not a CI test): `gateway serve`, its ledger on PostgreSQL (or SQLite), in
-front of `gateway emulate openai`, all on 127.0.0.1, for `--minutes` (default 30).
+"""Soak benchmark (not a CI test): hours of an SME's traffic, good and hostile, in minutes.
+
+`gateway serve`, its ledger on PostgreSQL (or SQLite), in front of `gateway emulate openai`,
+all on 127.0.0.1, for `--minutes` (default 30).
 
 Traffic, all the time:
 - normal chat from `--workers` workers with an API key (half streamed), `--think-s` apart;
