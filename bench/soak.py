@@ -1,4 +1,4 @@
-"""Soak benchmark (not a CI test): hours of an SME's traffic, good and hostile, in minutes.
+"""Soak benchmark (not a CI test): the gateway under mixed and hostile traffic, 30 minutes.
 
 `gateway serve`, its ledger on PostgreSQL (or SQLite), in front of `gateway emulate openai`,
 all on 127.0.0.1, for `--minutes` (default 30).
