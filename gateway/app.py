@@ -224,7 +224,7 @@ async def _start(
         gate.views, lambda: recorder.backlog, lambda: recorder.quarantine.count
     )
     auth = Authenticator(
-        KeyCache(engine, seams.clock),
+        KeyCache(engine, seams.clock, stale_s=settings.key_stale_s),
         seams.clock,
         keys_required=settings.keys_required,
         admin_key=settings.admin_key,

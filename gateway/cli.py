@@ -218,6 +218,12 @@ EDGE_FLAGS: tuple[tuple[str, str, type, str], ...] = (
         "seconds a large body may wait for its parse in a child process, then 503",
     ),
     (
+        "--key-stale-s",
+        "key_stale_s",
+        float,
+        "seconds a key read from the database still holds while it is unreachable (0: never)",
+    ),
+    (
         "--metrics-key",
         "metrics_key",
         str,

@@ -63,6 +63,8 @@ class Settings:
     offload_workers: int = 2  # child processes, started with the gateway
     offload_timeout_s: float = 10.0  # the longest wait for a body's parse; then 503
     auth_failures_per_minute: int = 30  # per client address; then 429 with Retry-After
+    # while the key database cannot be read, a key read within this many seconds still holds
+    key_stale_s: float = 300.0
     metrics_key: str | None = None  # bearer for /metrics when keys are required
     # admin browser sessions (/admin/login): lifetime from sign-in, and how many one key may
     # hold at once (a new sign-in past that ends the key's oldest)
@@ -145,6 +147,7 @@ _POSITIVE = (_INTS - {"port"}) | {
 # the background cadences may be 0 (that loop off)
 _FLOATS = {
     "session_ttl_s",
+    "key_stale_s",
     "drain_seconds",
     "local_restart_max_s",
     "head_timeout_s",

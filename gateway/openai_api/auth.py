@@ -1,7 +1,10 @@
 """Key check -> RequestContext, and the one way the admin surfaces learn who is asking (a bearer
 key or a browser session opened with one). Cheap on the hot path: key records are cached in
 memory for a short TTL (so a revocation is seen by every replica within `ttl` seconds) and the
-database is read off the event loop only on a cache miss.
+database is read off the event loop only on a cache miss. While the database cannot be read (a
+restart, a failover), a key seen within `stale_s` is still honoured: callers keep being served
+instead of every request failing; an unseen key gets 503 with Retry-After, never an unhandled
+500.
 
 The admin-scope rule, the same on every admin route: the admin key (`GECIT_ADMIN_KEY`) or a key
 whose scope is `admin` reads every tenant and edits the policy; any other valid key reads only
@@ -13,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import logging
 import math
 from collections import OrderedDict, deque
 from dataclasses import dataclass, replace
@@ -21,10 +25,17 @@ from sqlalchemy.engine import Engine
 from starlette.requests import Request
 
 from gateway.core.clock import Clock
-from gateway.core.errors import AuthenticationFailed, PermissionDenied, RateLimited
+from gateway.core.errors import (
+    AuthenticationFailed,
+    PermissionDenied,
+    RateLimited,
+    ServiceUnavailable,
+)
 from gateway.core.types import RequestContext
 from gateway.usage.keys import PREFIX, KeyInfo, get_key, matches, split_key
 from gateway.usage.sessions import SessionStore
+
+log = logging.getLogger("gateway.auth")
 
 ADMIN_SCOPE = "admin"
 ADMIN_ACTOR = "admin"  # who the admin key is in the policy history and the audit chain
@@ -90,30 +101,56 @@ def split_headers(raw: list[tuple[bytes, bytes]]) -> tuple[str | None, dict[str,
 @dataclass(slots=True)
 class _Cached:
     info: KeyInfo | None
-    at: float
+    at: float  # when the record was read from the database
+    tried: float  # the last look-up, answered or not: the TTL runs from it
 
 
 class KeyCache:
     def __init__(
-        self, engine: Engine, clock: Clock, *, ttl: float = 5.0, max_entries: int = 10_000
+        self,
+        engine: Engine,
+        clock: Clock,
+        *,
+        ttl: float = 5.0,
+        stale_s: float = 300.0,
+        max_entries: int = 10_000,
     ) -> None:
         self._engine = engine
         self._clock = clock
         self._ttl = ttl
+        self._stale = stale_s
         self._max = max_entries
         self._entries: OrderedDict[str, _Cached] = OrderedDict()
 
     async def lookup(self, key_id: str) -> KeyInfo | None:
         now = self._clock.monotonic()
         hit = self._entries.get(key_id)
-        if hit is not None and now - hit.at < self._ttl:
+        if hit is not None and now - hit.tried < self._ttl:
             return hit.info
-        info = await asyncio.to_thread(get_key, self._engine, key_id)
-        self._entries[key_id] = _Cached(info, now)
+        try:
+            info = await asyncio.to_thread(get_key, self._engine, key_id)
+        except Exception as exc:
+            return self._unreadable(hit, now, exc)
+        self._entries[key_id] = _Cached(info, now, now)
         self._entries.move_to_end(key_id)
         while len(self._entries) > self._max:
             self._entries.popitem(last=False)
         return info
+
+    def _unreadable(self, hit: _Cached | None, now: float, exc: Exception) -> KeyInfo | None:
+        """The key database failed: the last record read within `stale_s` stands in (asked
+        again after the TTL, so requests do not queue on a dead database; it expires
+        `stale_s` after it was read), else 503 (the caller may retry; nothing was decided
+        about the key)."""
+        log.warning("key look-up failed (%s)", type(exc).__name__)
+        if hit is not None and now - hit.at < self._stale:
+            hit.tried = now
+            return hit.info
+        raise ServiceUnavailable(
+            "the key store is unreachable; retry shortly",
+            code="key_store_unavailable",
+            headers={"retry-after": "1"},
+        ) from None
 
 
 def as_bytes(text: str) -> bytes:

@@ -163,6 +163,37 @@ def test_revoked_key_is_refused_once_the_cache_ttl_has_passed(env: Env) -> None:
     assert env.cloud.state.requests == [] and env.local.state.requests == []
 
 
+def _key_table_unreadable(db: str) -> None:
+    """What a database restart looks like to a key look-up: the read fails."""
+    engine = make_engine(db)
+    with engine.begin() as conn:
+        conn.execute(text("ALTER TABLE api_keys RENAME TO api_keys_away"))
+    engine.dispose()
+
+
+def test_a_key_seen_lately_is_served_while_the_key_store_is_unreadable(
+    emulators: tuple[EmulatorServer, EmulatorServer], tmp_path: Path
+) -> None:
+    """A PostgreSQL restart once turned every request of the next seconds into an unhandled
+    500 with no ledger row: the key cache's TTL ran out and the look-up raised."""
+    for env in _start(emulators, tmp_path, require_keys=True, key_stale_s=60.0):
+        acme, beta = env.keys["acme"], env.keys["beta"]
+        assert env.ask(acme).status_code == 200
+        _key_table_unreadable(env.db)
+        env.clock.offset += KEY_TTL_S + 0.1
+        served = env.ask(acme)
+        assert served.status_code == 200, served.text
+        rid = served.headers["x-request-id"]
+        assert env.rows(f"SELECT tenant FROM requests WHERE id = '{rid}'") == [("acme",)]
+        # a key not read lately: 503 in the OpenAI shape with Retry-After, never a 500
+        unseen = env.ask(beta)
+        err = _openai_error(unseen, 503)
+        assert err["code"] == "key_store_unavailable" and unseen.headers["retry-after"] == "1"
+        # the stand-in expires `key_stale_s` after the record was read
+        env.clock.offset += 60.0
+        assert _openai_error(env.ask(acme), 503)["code"] == "key_store_unavailable"
+
+
 def test_no_key_on_loopback_is_the_default_tenant(env: Env) -> None:
     assert env.ask().status_code == 200
     # an OpenAI SDK's placeholder key is not a Geçit key: also the default tenant
