@@ -125,7 +125,7 @@ class FleetProvider:
                 continue
             usage = result.usage
             self._first_token(ticket, self._clock() - t0, usage.cached_tokens if usage else None)
-            self._finished(ticket)
+            self._finished(ticket, usage.completion_tokens if usage else 0)
             return result
         assert last is not None
         raise last

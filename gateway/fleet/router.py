@@ -11,6 +11,7 @@ from gateway.core.types import ChatRequest
 from gateway.fleet.picker import HashRing, NodeView, Pick, PickConfig, pick
 from gateway.fleet.prefix import PrefixBlock, PrefixIndex, prefix_blocks
 from gateway.fleet.scraper import EngineScraper, NodeTarget
+from gateway.fleet.signals import NodeSignals
 from gateway.fleet.tracker import NodeTracker, Ticket
 
 DEFAULT_KV_TOKENS = 100_000  # an engine that does not report its cache size, none configured
@@ -47,6 +48,9 @@ class FleetRouter:
         )
         self._ring = HashRing([(n.target.name, n.weight) for n in nodes], config.ring_replicas)
         self._last_finish: dict[str, float] = {}
+        self._busy_since: dict[str, float] = {}
+        self._busy_s: dict[str, float] = {}
+        self._output: dict[str, int] = {}
 
     @property
     def names(self) -> list[str]:
@@ -63,11 +67,30 @@ class FleetRouter:
     def started(self, node: str, blocks: Sequence[PrefixBlock], prompt_tokens: int) -> Ticket:
         cached = self._index.matched_tokens(node, blocks)
         self._index.record(node, blocks)
+        if self.tracker.in_flight(node) == 0:
+            self._busy_since[node] = self._clock()
         return self.tracker.started(node, prompt_tokens, cached)
 
     def finished(self, ticket: Ticket, output_tokens: int = 0, decode_s: float = 0.0) -> None:
         self.tracker.finished(ticket, output_tokens, decode_s)
-        self._last_finish[ticket.node] = self._clock()
+        node, now = ticket.node, self._clock()
+        self._last_finish[node] = now
+        self._output[node] = self._output.get(node, 0) + max(0, output_tokens)
+        if self.tracker.in_flight(node) == 0 and node in self._busy_since:
+            self._busy_s[node] = self._busy_s.get(node, 0.0) + now - self._busy_since.pop(node)
+
+    def served(self, node: str) -> tuple[int, float]:
+        """(output tokens, seconds with at least one of Geçit's requests on it) since start."""
+        busy = self._busy_s.get(node, 0.0)
+        if node in self._busy_since:
+            busy += self._clock() - self._busy_since[node]
+        return self._output.get(node, 0), busy
+
+    def signals(self, node: str) -> NodeSignals | None:
+        return self._scraper.signals(node) if self._scraper is not None else None
+
+    def weight(self, node: str) -> float:
+        return self._nodes[node].weight
 
     def _engine_waiting(self, name: str, waiting: float | None) -> float | None:
         """The engine's queue, only if read after Geçit's own last request there ended: an
