@@ -100,8 +100,11 @@ class FleetProvider:
         CHOSEN_NODE.set(NodeChoice(self.name, node, reason))
         return self.router.started(node, blocks, estimate_prompt_tokens(request))
 
-    def _first_token(self, ticket: Ticket, ttft_s: float, cached: int | None = None) -> None:
-        self.router.tracker.first_token(ticket, ttft_s, cached)
+    def _first_token(
+        self, ticket: Ticket, ttft_s: float, cached: int | None = None, *, sample: bool = True
+    ) -> None:
+        self.router.tracker.first_token(ticket, ttft_s, cached, sample=sample)
+        self.router.answered(ticket.node)
         self.queue.wake()  # its prefill is done: a waiting request may fit now
 
     def _finished(self, ticket: Ticket, output_tokens: int = 0, decode_s: float = 0.0) -> None:
@@ -124,7 +127,9 @@ class FleetProvider:
                     raise last from None
                 continue
             usage = result.usage
-            self._first_token(ticket, self._clock() - t0, usage.cached_tokens if usage else None)
+            cached = usage.cached_tokens if usage else None
+            # a whole answer's time is no first token's: no prefill speed sample from it
+            self._first_token(ticket, self._clock() - t0, cached, sample=False)
             self._finished(ticket, usage.completion_tokens if usage else 0)
             return result
         assert last is not None

@@ -49,6 +49,7 @@ class FleetRouter:
         self._ring = HashRing([(n.target.name, n.weight) for n in nodes], config.ring_replicas)
         self._last_finish: dict[str, float] = {}
         self._busy_since: dict[str, float] = {}
+        self._answered: dict[str, float] = {}
         self._busy_s: dict[str, float] = {}
         self._output: dict[str, int] = {}
 
@@ -79,6 +80,21 @@ class FleetRouter:
         if self.tracker.in_flight(node) == 0 and node in self._busy_since:
             self._busy_s[node] = self._busy_s.get(node, 0.0) + now - self._busy_since.pop(node)
 
+    def answered(self, node: str) -> None:
+        """The node sent a first token (or a whole answer) just now."""
+        self._answered[node] = self._clock()
+
+    def _answered_lately(self, node: str) -> bool:
+        """An engine that serves requests one at a time (llama-cpp-python's server) does not
+        answer its metrics while it generates: an answer of its own within the figures'
+        freshness window says it is up all the same."""
+        at = self._answered.get(node)
+        return (
+            at is not None
+            and self._scraper is not None
+            and (self._clock() - at <= self._scraper.max_age_s)
+        )
+
     def served(self, node: str) -> tuple[int, float]:
         """(output tokens, seconds with at least one of Geçit's requests on it) since start."""
         busy = self._busy_s.get(node, 0.0)
@@ -105,7 +121,9 @@ class FleetRouter:
     def _view(self, n: PoolNode, blocks: Sequence[PrefixBlock]) -> NodeView:
         name = n.target.name
         sig = self._scraper.signals(name) if self._scraper is not None else None
-        healthy = self._scraper.healthy(name) if self._scraper is not None else True
+        healthy = (
+            self._scraper is None or self._scraper.healthy(name) or self._answered_lately(name)
+        )
         if sig is not None and sig.kv_capacity_tokens and not n.kv_capacity_tokens:
             self._index.set_capacity(name, sig.kv_capacity_tokens)
         t = self.tracker

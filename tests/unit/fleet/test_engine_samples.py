@@ -4,16 +4,19 @@ by prometheus_client's own text parser."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from gateway.emulators.gpu_node import GpuNode, SimRequest
 from gateway.emulators.gpu_profiles import PROFILES
 from gateway.emulators.vllm import metrics_text
+from gateway.fleet.scraper import EngineScraper, NodeTarget, ScraperConfig
 from gateway.fleet.signals import (
     parse_llamacpp_metrics,
     parse_llamacpp_slots,
@@ -137,3 +140,51 @@ def test_simulator_metrics_parse_with_prometheus_client() -> None:
     assert running.labels["model_name"] and running.value + len(node.waiting) == 3
     got = parse_vllm_metrics(text)
     assert got.kv_capacity_tokens == PROFILES["l40s-8b"].kv_tokens
+
+
+def _llamacpp_server(slots: int, metrics: int, models: int = 200) -> httpx.MockTransport:
+    """A llama.cpp-style server answering each endpoint with the given status (the sample
+    bodies when 200)."""
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        path = request.url.path
+        if path == "/slots":
+            return httpx.Response(slots, content=_text("llamacpp-current-slots.json"))
+        if path == "/metrics":
+            return httpx.Response(metrics, text=_text("llamacpp-current-metrics.prom"))
+        return httpx.Response(models, json={"data": []})
+
+    return httpx.MockTransport(answer)
+
+
+@pytest.mark.parametrize(
+    ("slots", "metrics", "models", "healthy", "running", "context"),
+    [
+        (200, 200, 200, True, 2.0, 65536),  # both served: the metrics' count wins
+        (501, 200, 200, True, 2.0, None),  # started with --no-slots
+        (200, 501, 200, True, 2.0, 65536),  # started without --metrics
+        (404, 404, 200, True, None, None),  # llama-cpp-python's server: neither endpoint
+        (404, 404, 404, False, None, None),  # not an OpenAI-style server at that address
+        (503, 200, 200, False, None, None),  # the server is in trouble
+    ],
+)
+def test_llamacpp_scrape_takes_what_the_server_serves(
+    slots: int, metrics: int, models: int, healthy: bool, running: float | None, context: int | None
+) -> None:
+    async def scenario() -> None:
+        async with httpx.AsyncClient(transport=_llamacpp_server(slots, metrics, models)) as http:
+            scraper = EngineScraper(
+                [NodeTarget("n", "llamacpp", "http://node:8080/v1")],
+                http,
+                clock=lambda: 0.0,
+                config=ScraperConfig(unhealthy_after=1),
+            )
+            await scraper.scrape_all()
+            assert scraper.healthy("n") is healthy
+            got = scraper.signals("n")
+            if not healthy:
+                assert got is None
+                return
+            assert got is not None and got.running == running and got.context_length == context
+
+    asyncio.run(scenario())
