@@ -128,9 +128,13 @@ class FleetProvider:
                 continue
             usage = result.usage
             cached = usage.cached_tokens if usage else None
-            # a whole answer's time is no first token's: no prefill speed sample from it
-            self._first_token(ticket, self._clock() - t0, cached, sample=False)
-            self._finished(ticket, usage.completion_tokens if usage else 0)
+            tokens = usage.completion_tokens if usage else 0
+            # a whole answer's time holds its decoding too: less the steps of all but its
+            # first token, it stands for the first token's
+            took = self._clock() - t0
+            ttft = took - max(0, tokens - 1) * self.router.tracker.step_s(node)
+            self._first_token(ticket, ttft if ttft > 0 else took, cached, sample=ttft > 0)
+            self._finished(ticket, tokens)
             return result
         assert last is not None
         raise last

@@ -1,11 +1,12 @@
 """Geçit's own view of each node: requests in flight, prompt tokens still waiting for their
 first token, and the speeds it measured (prefill and one decode step).
 
-Prefill speed: each streamed first token gives a sample (prompt tokens not served from the
-prefix cache) / TTFT; a node with no sample yet is taken to be as fast as its pool's median.
-Queueing only makes a sample slower, so a high percentile of the recent samples is the node's
-speed when it is not queued. A decode step: the stream's time after its first token per
-further token, smoothed. Time is passed in; nothing here sleeps or reads a clock.
+Prefill speed: each first token gives a sample (prompt tokens not served from the prefix
+cache) / TTFT (a whole answer: its time less its decode steps); a node with no sample yet is
+taken to be as fast as its pool's median. Queueing only makes a sample slower, so a high
+percentile of the recent samples is the node's speed when it is not queued. A decode step:
+the stream's time after its first token per further token, smoothed. Time is passed in;
+nothing here sleeps or reads a clock.
 """
 
 from __future__ import annotations
@@ -60,8 +61,8 @@ class NodeTracker:
     def first_token(
         self, t: Ticket, ttft_s: float, cached_tokens: int | None = None, *, sample: bool = True
     ) -> None:
-        """`sample`: whether `ttft_s` is a first token's time (a stream's); a whole answer's
-        time also holds its decoding, which would make the prefill look slow."""
+        """`sample`: whether `ttft_s` may stand for the prefill's time (False when nothing
+        sensible is left of a whole answer's time once its decoding is taken off)."""
         if not t.waiting_first:
             return
         n = self._n(t.node)

@@ -32,9 +32,8 @@ def test_prefill_speed_is_a_high_percentile_so_queueing_does_not_hide_it() -> No
     assert NodeTracker(default_prefill_tok_s=1234).prefill_tok_s("m") == 1234
 
 
-def test_a_whole_answers_time_is_no_prefill_sample() -> None:
+def test_a_time_that_says_nothing_of_the_prefill_is_no_sample() -> None:
     t = NodeTracker(default_prefill_tok_s=1234)
     for _ in range(3):
-        # 1,000 prompt tokens and 8 s for the whole answer, decoding included
         t.first_token(t.started("n", 1000, 0), 8.0, cached_tokens=0, sample=False)
     assert t.prefill_tok_s("n") == 1234 and t.queued_prefill("n") == 0
