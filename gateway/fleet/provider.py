@@ -26,6 +26,9 @@ from gateway.providers.base import CallOptions, Capabilities, Provider
 from gateway.providers.tokens import estimate_prompt_tokens
 
 log = logging.getLogger("gateway.fleet")
+# when no node can serve at all (all unhealthy, none has the model): health is judged again on
+# the next scrapes, a few seconds away
+NO_NODE_RETRY_S = 5.0
 
 
 class FleetProvider:
@@ -91,6 +94,7 @@ class FleetProvider:
             raise ProviderError(
                 FailureKind.UNREACHABLE,
                 f"no node of '{self.name}' can serve ({why})",
+                retry_after=NO_NODE_RETRY_S,
                 backend=self.name,
             )
 
