@@ -24,6 +24,7 @@ from gateway.admin.reports import build_router as build_reports_admin_router
 from gateway.admin.simulate_routes import build_router as build_simulate_router
 from gateway.core.clock import Clock, IdGenerator, RandomIds, SystemClock
 from gateway.core.offload import ChildPool
+from gateway.fleet.collector import FleetCollector
 from gateway.metrics import Metrics, backends_up, build_metrics_router
 from gateway.openai_api import errors as api_errors
 from gateway.openai_api.auth import Authenticator, FailedAuthLimiter, KeyCache
@@ -238,6 +239,7 @@ async def _start(
         backends_up(pool.providers, pool.disabled, routing.stats, seams.clock.monotonic),
         lambda: {"accepted": reloader.accepted, "rejected": reloader.rejected},
     )
+    metrics.registry.register(FleetCollector(pool.providers, policy_now))  # per-node figures
     costs = OnPremCosts(policy_now)  # on-prem hourly cost shared by concurrent requests
     dispatcher = Dispatcher(
         pool.providers,

@@ -7,6 +7,7 @@ from typing import Any
 
 import httpx
 
+from gateway.fleet.admission import DEFAULT_QUEUE, AdmissionQueue
 from gateway.fleet.picker import PickConfig
 from gateway.fleet.provider import FleetProvider
 from gateway.fleet.router import FleetRouter, PoolNode
@@ -50,4 +51,9 @@ def build_pool(
         else PickConfig(kv_high=tuning.kv_high, load_factor=tuning.load_factor)
     )
     router = FleetRouter(pool, scraper, time.monotonic, pick)
-    return FleetProvider(name, nodes, router, scraper, capabilities)
+    queue = (
+        AdmissionQueue(name, DEFAULT_QUEUE, time.monotonic)
+        if tuning is None
+        else AdmissionQueue(name, tuning.queue, time.monotonic, tuning.queue_recheck_s)
+    )
+    return FleetProvider(name, nodes, router, scraper, capabilities, queue=queue)

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 
 from gateway.core.errors import FailureKind, ProviderError
 from gateway.core.types import ChatChunk, ChatRequest, ChatResult
+from gateway.fleet.admission import DEFAULT_QUEUE, AdmissionQueue
 from gateway.fleet.choice import CHOSEN_NODE, NodeChoice
 from gateway.fleet.picker import Pick
 from gateway.fleet.router import FleetRouter, request_blocks
@@ -27,6 +27,9 @@ from gateway.providers.base import CallOptions, Capabilities, Provider
 from gateway.providers.tokens import estimate_prompt_tokens
 
 log = logging.getLogger("gateway.fleet")
+# when no node can serve at all (all unhealthy, none has the model): health is judged again on
+# the next scrapes, a few seconds away
+NO_NODE_RETRY_S = 5.0
 
 
 class FleetProvider:
@@ -41,6 +44,7 @@ class FleetProvider:
         scraper: EngineScraper | None,
         capabilities: Capabilities,
         clock: Callable[[], float] = time.monotonic,
+        queue: AdmissionQueue | None = None,
     ) -> None:
         self.name = name
         self.capabilities = capabilities
@@ -49,35 +53,51 @@ class FleetProvider:
         self._scraper = scraper
         self._scrape_task: asyncio.Task[None] | None = None
         self._clock = clock
+        self.queue = queue or AdmissionQueue(name, DEFAULT_QUEUE, clock)
 
     def _start_scraping(self) -> None:
         if self._scraper is not None and self._scrape_task is None:
             self._scrape_task = asyncio.get_running_loop().create_task(self._scraper.run())
 
-    def _choose(self, request: ChatRequest, options: CallOptions) -> tuple[Pick, list[str]]:
+    async def _choose(self, request: ChatRequest, options: CallOptions) -> tuple[Pick, list[str]]:
         self._start_scraping()
         blocks = request_blocks(request)
-        got = self.router.choose(blocks, estimate_prompt_tokens(request), request.token_limit)
+        prompt = estimate_prompt_tokens(request)
+
+        def choose() -> Pick:
+            return self.router.choose(blocks, prompt, request.token_limit)
+
+        # admission: a node that would start later than the rule's TTFT objective (or the
+        # first-token deadline) is no place to send the request. One that may spill is
+        # refused now, so it can go to the policy's next candidate (a cloud only where its
+        # data class may go); one that may not waits in Geçit's queue, or is told when to
+        # retry, instead of timing out in an engine's queue
+        target = options.first_byte_timeout
+        if options.ttft_slo_s is not None:
+            target = min(target, options.ttft_slo_s)
+        if options.queue_class is None:
+            got = choose()
+            self._no_node(got)
+            return self.queue.try_now(got, target), list(got.order)
+        got = await self.queue.wait(
+            options.queue_class,
+            options.queue_priority,
+            choose,
+            target,
+            options.first_byte_timeout,
+        )
+        self._no_node(got)
+        return got, list(got.order)
+
+    def _no_node(self, got: Pick) -> None:
         if got.node is None:
             why = "; ".join(f"{n}: {r}" for n, r in got.dropped)
             raise ProviderError(
                 FailureKind.UNREACHABLE,
                 f"no node of '{self.name}' can serve ({why})",
+                retry_after=NO_NODE_RETRY_S,
                 backend=self.name,
             )
-        predicted = got.predicted_ttft_s or 0.0
-        if predicted > options.first_byte_timeout:
-            # admission: even the best node would start after the first-token deadline. Refused
-            # now, the request can go to the policy's next candidate (a cloud, only where its
-            # data class may go) or be told when to retry, instead of timing out in a queue
-            raise ProviderError(
-                FailureKind.RATE_LIMIT,
-                f"every node of '{self.name}' is busy: predicted first token in "
-                f"{predicted:.1f} s, deadline {options.first_byte_timeout:.1f} s",
-                retry_after=float(math.ceil(predicted - options.first_byte_timeout)),
-                backend=self.name,
-            )
-        return got, list(got.order)
 
     def _begin(self, node: str, request: ChatRequest, got: Pick) -> Ticket:
         blocks = request_blocks(request)
@@ -85,8 +105,19 @@ class FleetProvider:
         CHOSEN_NODE.set(NodeChoice(self.name, node, reason))
         return self.router.started(node, blocks, estimate_prompt_tokens(request))
 
+    def _first_token(
+        self, ticket: Ticket, ttft_s: float, cached: int | None = None, *, sample: bool = True
+    ) -> None:
+        self.router.tracker.first_token(ticket, ttft_s, cached, sample=sample)
+        self.router.answered(ticket.node)
+        self.queue.wake()  # its prefill is done: a waiting request may fit now
+
+    def _finished(self, ticket: Ticket, output_tokens: int = 0, decode_s: float = 0.0) -> None:
+        self.router.finished(ticket, output_tokens, decode_s)
+        self.queue.wake()
+
     async def complete(self, request: ChatRequest, options: CallOptions) -> ChatResult:
-        got, order = self._choose(request, options)
+        got, order = await self._choose(request, options)
         last: ProviderError | None = None
         for node in order:
             ticket = self._begin(node, request, got)
@@ -95,16 +126,20 @@ class FleetProvider:
                 async with asyncio.timeout(options.total_timeout):
                     result = await self._nodes[node].complete(request, options)
             except (ProviderError, TimeoutError) as exc:
-                self.router.finished(ticket)
+                self._finished(ticket)
                 last = as_provider_error("node", node, exc)
                 if not last.kind.may_fall_back:
                     raise last from None
                 continue
             usage = result.usage
-            self.router.tracker.first_token(
-                ticket, self._clock() - t0, usage.cached_tokens if usage else None
-            )
-            self.router.finished(ticket)
+            cached = usage.cached_tokens if usage else None
+            tokens = usage.completion_tokens if usage else 0
+            # a whole answer's time holds its decoding too: less the steps of all but its
+            # first token, it stands for the first token's
+            took = self._clock() - t0
+            ttft = took - max(0, tokens - 1) * self.router.tracker.step_s(node)
+            self._first_token(ticket, ttft if ttft > 0 else took, cached, sample=ttft > 0)
+            self._finished(ticket, tokens)
             return result
         assert last is not None
         raise last
@@ -113,7 +148,7 @@ class FleetProvider:
         return self._stream(request, options)
 
     async def _stream(self, request: ChatRequest, options: CallOptions) -> AsyncIterator[ChatChunk]:
-        got, order = self._choose(request, options)
+        got, order = await self._choose(request, options)
         for i, node in enumerate(order):
             ticket = self._begin(node, request, got)
             t0 = self._clock()
@@ -122,14 +157,14 @@ class FleetProvider:
                 async with asyncio.timeout(options.first_byte_timeout):
                     first = await it.__anext__()
             except (ProviderError, TimeoutError, StopAsyncIteration) as exc:
-                self.router.finished(ticket)
+                self._finished(ticket)
                 await close_quietly(it)
                 err = as_provider_error("node", node, exc)
                 if not err.kind.may_fall_back or i == len(order) - 1:
                     raise err from None
                 continue
             first_at = self._clock()
-            self.router.tracker.first_token(ticket, first_at - t0)
+            self._first_token(ticket, first_at - t0)
             pieces, completion = 1, None
             try:
                 yield first
@@ -140,7 +175,7 @@ class FleetProvider:
                         completion = chunk.usage.completion_tokens
                     yield chunk
             finally:
-                self.router.finished(ticket, completion or pieces, self._clock() - first_at)
+                self._finished(ticket, completion or pieces, self._clock() - first_at)
                 await close_quietly(it)
             return
 

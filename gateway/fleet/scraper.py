@@ -80,6 +80,10 @@ class EngineScraper:
         r = self._readings.get(name)
         return None if r is None else r.at
 
+    @property
+    def max_age_s(self) -> float:
+        return self._config.max_age_s
+
     def healthy(self, name: str) -> bool:
         return self._failures.get(name, 0) < self._config.unhealthy_after
 
@@ -113,12 +117,29 @@ class EngineScraper:
         if t.engine == "vllm":
             return parse_vllm_metrics((await self._get(f"{t.root}/metrics")).text)
         if t.engine == "llamacpp":
-            slots = parse_llamacpp_slots((await self._get(f"{t.root}/slots")).json())
-            try:
-                metrics = parse_llamacpp_metrics((await self._get(f"{t.root}/metrics")).text)
-            except httpx.HTTPStatusError:  # a server started without --metrics
-                return slots
-            return slots.merged(metrics)
+            return await self._read_llamacpp(t)
         if t.engine == "ollama":
             return parse_ollama_ps((await self._get(f"{t.root}/api/ps")).json(), t.model)
         raise ValueError(f"unknown engine kind {t.engine!r}")
+
+    async def _read_llamacpp(self, t: NodeTarget) -> NodeSignals:
+        """`/slots` and `/metrics`, each as far as the server serves it: one started with
+        `--no-slots` or without `--metrics` (or llama-cpp-python's server, which has neither)
+        still answers, so it is up, with the figures it gives (Geçit's own counts do the rest)."""
+        got = NodeSignals()
+        served = False
+        for path in ("/slots", "/metrics"):
+            try:
+                resp = await self._get(f"{t.root}{path}")
+            except httpx.HTTPStatusError as exc:
+                if exc.response.status_code >= 500 and exc.response.status_code != 501:
+                    raise  # the server is in trouble, not merely without the endpoint
+                continue
+            served = True
+            if path == "/slots":
+                got = got.merged(parse_llamacpp_slots(resp.json()))
+            else:
+                got = got.merged(parse_llamacpp_metrics(resp.text))
+        if not served:
+            await self._get(f"{t.root}/v1/models")  # up at all? raises when not
+        return got

@@ -136,9 +136,11 @@ def parse_ollama_ps(body: Any, model: str) -> NodeSignals:
     models = body.get("models") if isinstance(body, dict) else None
     if not isinstance(models, list):
         raise SignalParseError("Ollama /api/ps must have a 'models' list")
-    want = model if ":" in model else f"{model}:latest"
+    # a name without a tag is the `:latest` tag, and Ollama lists it either way
+    bare = model.removesuffix(":latest")
+    want = {bare, f"{bare}:latest"} if ":" not in bare else {model}
     for m in models:
-        if isinstance(m, dict) and want in (m.get("name"), m.get("model")):
+        if isinstance(m, dict) and (m.get("name") in want or m.get("model") in want):
             ctx = m.get("context_length")
             return NodeSignals(
                 model_loaded=True, context_length=ctx if isinstance(ctx, int) else None

@@ -1,10 +1,12 @@
 """Geçit's own view of each node: requests in flight, prompt tokens still waiting for their
 first token, and the speeds it measured (prefill and one decode step).
 
-Prefill speed: each first token gives a sample (prompt tokens not served from the prefix cache)
-/ TTFT. Queueing only makes a sample slower, so a high percentile of the recent samples is the
-node's speed when it is not queued. A decode step: the stream's time after its first token per
-further token, smoothed. Time is passed in; nothing here sleeps or reads a clock.
+Prefill speed: each first token gives a sample (prompt tokens not served from the prefix
+cache) / TTFT (a whole answer: its time less its decode steps); a node with no sample yet is
+taken to be as fast as its pool's median. Queueing only makes a sample slower, so a high
+percentile of the recent samples is the node's speed when it is not queued. A decode step:
+the stream's time after its first token per further token, smoothed. Time is passed in;
+nothing here sleeps or reads a clock.
 """
 
 from __future__ import annotations
@@ -56,7 +58,11 @@ class NodeTracker:
         n.queued_prefill += uncached
         return Ticket(node, prompt_tokens, uncached)
 
-    def first_token(self, t: Ticket, ttft_s: float, cached_tokens: int | None = None) -> None:
+    def first_token(
+        self, t: Ticket, ttft_s: float, cached_tokens: int | None = None, *, sample: bool = True
+    ) -> None:
+        """`sample`: whether `ttft_s` may stand for the prefill's time (False when nothing
+        sensible is left of a whole answer's time once its decoding is taken off)."""
         if not t.waiting_first:
             return
         n = self._n(t.node)
@@ -67,7 +73,7 @@ class NodeTracker:
             if cached_tokens is None
             else max(0, t.prompt_tokens - cached_tokens)
         )
-        if uncached >= MIN_PREFILL_SAMPLE_TOKENS and ttft_s > 0:
+        if sample and uncached >= MIN_PREFILL_SAMPLE_TOKENS and ttft_s > 0:
             n.prefill_samples.append(uncached / ttft_s)
 
     def finished(self, t: Ticket, output_tokens: int = 0, decode_s: float = 0.0) -> None:
@@ -89,9 +95,21 @@ class NodeTracker:
         return self._n(node).queued_prefill
 
     def prefill_tok_s(self, node: str) -> float:
+        """The node's measured speed; for a node not measured yet, the median of its pool's
+        measured nodes (the same model: a closer guess than a fixed default, which would make
+        an unmeasured node look faster, or slower, than every node that has answered)."""
+        own = self._speed(node)
+        if own is not None:
+            return own
+        others = sorted(v for v in map(self._speed, list(self._nodes)) if v is not None)
+        return others[len(others) // 2] if others else self._default_prefill
+
+    def _speed(self, node: str) -> float | None:
         samples = sorted(self._n(node).prefill_samples)
+        if not samples:
+            return None
         if len(samples) < 3:
-            return max(samples, default=self._default_prefill)
+            return samples[-1]
         return samples[int(0.9 * (len(samples) - 1))]
 
     def step_s(self, node: str) -> float:

@@ -41,6 +41,9 @@ class Limits:
     """Per-request execution limits derived from the matched rule."""
 
     ttft_deadline_s: float | None = None
+    ttft_slo_s: float | None = None  # the rule's TTFT objective: an on-prem pool spills past it
+    # (tenant priority, rule priority): the order of requests waiting for an on-prem node
+    priority: tuple[int, int] = (0, 0)
     total_deadline_s: float | None = None
     retries: int = 0
     backoff_s: float = 0.1

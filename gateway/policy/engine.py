@@ -85,7 +85,7 @@ def decide(
         redact=eff.redact and req.data_class == "personal",
         allowed_zones=zones,
         zones={n: plan.zone_of[n] for n in ordered},
-        limits=rp.limits,
+        limits=plan.limits_for(rp, req.tenant),
         estimates=estimates,
         **base,
     )
@@ -165,7 +165,10 @@ def _check(
         return fit
     if live.circuit == "open":
         return Dropped(name, "circuit open after consecutive failures", DropReason.CIRCUIT_OPEN)
-    slo = _slo(name, rp.eff.slo, live)
+    # a pool of on-prem nodes predicts each request's first token from its nodes' queues and
+    # refuses (so the request spills) or queues it itself; its past figures say nothing of
+    # the node a request would get now
+    slo = None if getattr(spec, "endpoints", None) else _slo(name, rp.eff.slo, live)
     if slo is not None:
         return slo
     return _cost(name, spec, req, rp.eff, est)

@@ -4,7 +4,7 @@ locks), worked out once per policy object and reused by every request under it."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from gateway.policy.decision import Limits
@@ -113,7 +113,16 @@ class Plan:
     candidate lists with capabilities and prices, rule match sets, effective settings and
     limits per rule, tenant locks."""
 
-    __slots__ = ("aliases", "default", "default_output", "locks", "policy", "rules", "zone_of")
+    __slots__ = (
+        "aliases",
+        "default",
+        "default_output",
+        "locks",
+        "policy",
+        "priorities",
+        "rules",
+        "zone_of",
+    )
 
     def __init__(self, policy: Policy) -> None:
         self.policy = policy
@@ -142,6 +151,14 @@ class Plan:
         self.locks = {
             name: t.preset or "on_prem_only" for name, t in policy.tenants.items() if t.locked
         }
+        self.priorities = {name: t.priority for name, t in policy.tenants.items() if t.priority}
+
+    def limits_for(self, rp: RulePlan, tenant: str) -> Limits:
+        """The rule's limits, with the tenant's priority where it has one."""
+        prio = self.priorities.get(tenant)
+        if prio is None:
+            return rp.limits
+        return replace(rp.limits, priority=(prio, rp.limits.priority[1]))
 
     def rule_for(self, req: RequestInfo) -> RulePlan:
         for rp in self.rules:
@@ -178,6 +195,8 @@ def _limits(eff: Effective) -> Limits:
     r = eff.retry
     return Limits(
         ttft_deadline_s=ttft,
+        ttft_slo_s=slo.ttft_p95_ms / 1000 if slo.ttft_p95_ms else None,
+        priority=(0, eff.rule.priority if eff.rule is not None else 0),
         total_deadline_s=total,
         retries=r.attempts,
         backoff_s=r.backoff_ms / 1000,

@@ -108,6 +108,11 @@ class Endpoint(Strict):
     )
 
 
+def _default_queue() -> dict[DataClassName, int]:
+    # the pool's own default (gateway.fleet.admission.DEFAULT_QUEUE) when no policy sets one
+    return {"public": 16, "personal": 32, "special": 64}
+
+
 class FleetTuning(Strict):
     scrape_interval_s: float = Field(default=0.5, gt=0)
     max_age_s: float = Field(default=2.0, gt=0, description="older engine figures are ignored")
@@ -115,6 +120,17 @@ class FleetTuning(Strict):
         default=1.25, ge=1.0, description="a node carries at most this x its share"
     )
     kv_high: float = Field(default=0.95, gt=0, le=1, description="KV use that counts as full")
+    queue: dict[DataClassName, Annotated[int, Field(ge=0, le=10_000)]] = Field(
+        default_factory=_default_queue,
+        description=(
+            "requests that have nowhere else to go (no allowed backend after this pool) wait "
+            "in Geçit for a node, at most this many per data class, ordered by tenant then "
+            "rule priority; beyond it, or past their first-token deadline, 503 + Retry-After"
+        ),
+    )
+    queue_recheck_s: float = Field(
+        default=0.1, gt=0, le=5, description="a waiting request looks at the nodes again"
+    )
 
 
 class OpenAICompatBackend(BackendBase):
@@ -334,6 +350,12 @@ class Rule(Strict):
         default=None, description="redact identifiers before a cloud call (default: defaults)"
     )
     retry: Retry | None = None
+    priority: int = Field(
+        default=0,
+        ge=-1000,
+        le=1000,
+        description="among waiting requests of one tenant priority, higher goes first",
+    )
 
 
 class Tenant(Strict):
@@ -343,6 +365,12 @@ class Tenant(Strict):
     preset: Preset | None = None
     on_prem_only: bool = False
     description: str | None = None
+    priority: int = Field(
+        default=0,
+        ge=-1000,
+        le=1000,
+        description="requests waiting for an on-prem node: a higher tenant priority goes first",
+    )
 
     @property
     def locked(self) -> bool:

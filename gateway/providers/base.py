@@ -31,6 +31,14 @@ class CallOptions:
     connect_timeout: float = 5.0
     first_byte_timeout: float = 60.0  # time to first token / first byte
     total_timeout: float = 300.0
+    # an on-prem pool refuses (so the request can spill) when its predicted first token would
+    # come later than this; None: the first-byte timeout is the only bound
+    ttft_slo_s: float | None = None
+    # set when nothing may follow this backend (no allowed backend after it): the request then
+    # waits in the pool's queue for this data class, in this priority order, instead of being
+    # refused at once
+    queue_class: str | None = None
+    queue_priority: tuple[int, int] = (0, 0)
 
 
 @runtime_checkable

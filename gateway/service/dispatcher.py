@@ -10,7 +10,7 @@ import asyncio
 import logging
 import math
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Protocol, TypeVar
 
@@ -27,6 +27,7 @@ from gateway.core.types import ChatChunk, ChatRequest, ChatResult
 from gateway.policy.decision import Limits, RouteDecision
 from gateway.providers.attempts import as_provider_error, close_quietly
 from gateway.providers.base import CallOptions, Provider, require_capabilities
+from gateway.service.call_options import CallOptionsFor
 from gateway.service.stats import LiveStats
 from gateway.usage.records import AttemptRecord
 
@@ -94,7 +95,7 @@ class Dispatcher:
         self._zone_of = zone_of or (lambda _name: None)
         self._sleep = sleep
         self._rand = rand or (lambda: 0.5)
-        self._derived: dict[tuple[CallOptions, float | None], CallOptions] = {}
+        self._call_options = CallOptionsFor(self._options_for, clock)
 
     # ---- non-streamed ------------------------------------------------------------------
     async def complete(
@@ -235,14 +236,17 @@ class Dispatcher:
         attempt started and what `call` returned. Every failure is recorded and fed to the live
         stats; the caller records the success. Raises when no backend could serve."""
         admit = admit or self._admit
-        for name in decision.candidates:
+        last = len(decision.candidates) - 1
+        for i, name in enumerate(decision.candidates):
             provider = admit(decision, name, outcome)
             if provider is None:
                 continue
             for attempt in range(decision.limits.retries + 1):
-                options = self._options(name, decision.limits, deadline, stream=stream)
+                options = self._call_options.of(name, decision.limits, deadline, stream=stream)
                 if options is None:
                     raise self._timed_out(decision.alias, outcome)
+                if i == last:
+                    options = self._call_options.may_wait(options, decision)
                 t0 = self._clock.monotonic()
                 if self._costs is not None:
                     self._costs.started(name, id(outcome), t0)
@@ -327,36 +331,6 @@ class Dispatcher:
         if limits.total_deadline_s is None:
             return None
         return self._clock.monotonic() + limits.total_deadline_s
-
-    def _options(
-        self, name: str, limits: Limits, deadline: float | None, stream: bool
-    ) -> CallOptions | None:
-        base = self._options_for(name)
-        total = base.total_timeout
-        if deadline is not None:
-            remaining = deadline - self._clock.monotonic()
-            if remaining <= 0:
-                return None
-            if remaining < total:
-                return self._derive(base, remaining, stream, limits)
-        # the deadline does not bind: the result depends only on the backend's options and
-        # the stream's TTFT limit, so it is built once per pair
-        key = (base, limits.ttft_deadline_s if stream else None)
-        options = self._derived.get(key)
-        if options is None:
-            if len(self._derived) > 256:
-                self._derived.clear()
-            options = self._derived[key] = self._derive(base, total, stream, limits)
-        return options
-
-    @staticmethod
-    def _derive(base: CallOptions, total: float, stream: bool, limits: Limits) -> CallOptions:
-        first = min(base.first_byte_timeout, total)
-        if stream and limits.ttft_deadline_s is not None:
-            first = min(first, limits.ttft_deadline_s)
-        if first == base.first_byte_timeout and total == base.total_timeout:
-            return base
-        return replace(base, first_byte_timeout=first, total_timeout=total)
 
     async def _should_retry(
         self, exc: ProviderError, attempt: int, limits: Limits, deadline: float | None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from gateway.app import Seams, create_app
 from gateway.emulators.base import EmulatorServer, Mode
 from gateway.emulators.openai import build_app as openai_app
+from gateway.emulators.vllm import build_app as vllm_app
 from gateway.policy.loader import load_text
 from gateway.settings import Settings
 
@@ -59,16 +61,25 @@ FROM_PROMETHEUS = frozenset({"up"})  # series Prometheus makes itself for every 
 ADDED_BY_PROMETHEUS = frozenset({"job", "instance"})  # target labels
 
 
-def policy_yaml(cloud: str, local: str) -> str:
+def policy_yaml(cloud: str, local: str, gpu: str) -> str:
     return f"""
 version: 1
 backends:
   cloud: {{kind: openai_compat, zone: cloud, base_url: "{cloud}", model: m,
           price: {{input_per_mtok: "1", output_per_mtok: "2"}}}}
   local: {{kind: openai_compat, zone: on_prem, base_url: "{local}", model: m}}
+  gpus:  # an on-prem pool of one simulated vLLM node: the gecit_fleet_* series
+    kind: openai_compat
+    zone: on_prem
+    base_url: "{gpu}/v1"
+    model: m
+    hourly_cost_usd: "2.00"
+    endpoints: [{{name: n1, base_url: "{gpu}/v1", engine: vllm}}]
+    fleet: {{scrape_interval_s: 0.1}}
 aliases:
   chat: {{backends: [cloud, local]}}
   forbidden: {{backends: [cloud]}}
+  fleet: {{backends: [gpus]}}
 defaults: {{objective: ordered}}
 rules:
   - name: no-forbidden
@@ -83,7 +94,11 @@ billing:
 @pytest.fixture(scope="module")
 def scrape(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     tmp = tmp_path_factory.mktemp("metrics-contract")
-    with EmulatorServer(openai_app) as cloud, EmulatorServer(openai_app) as local:
+    with (
+        EmulatorServer(openai_app) as cloud,
+        EmulatorServer(openai_app) as local,
+        EmulatorServer(vllm_app) as gpu,
+    ):
         settings = Settings(
             database_url=f"sqlite:///{tmp / 'ledger.db'}",
             local_engine=False,
@@ -93,7 +108,7 @@ def scrape(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             policy_sync_s=0,
         )
         app = create_app(
-            settings, seams=Seams(), policy=load_text(policy_yaml(cloud.url, local.url))
+            settings, seams=Seams(), policy=load_text(policy_yaml(cloud.url, local.url, gpu.url))
         )
         with TestClient(app) as client:
             yield _traffic(client, cloud)
@@ -122,7 +137,12 @@ def _traffic(client: TestClient, cloud: EmulatorServer) -> str:
         content="version: 1\nbackends: 3\n",
     )
     assert bad.status_code == 422, bad.text
+    assert _ask(client, "fleet").headers["x-gecit-node"] == "n1"
+    deadline = time.monotonic() + 10
     body: str = client.get("/metrics").text
+    while "gecit_fleet_node_kv_usage{" not in body and time.monotonic() < deadline:
+        time.sleep(0.1)  # the node's own figures arrive with the pool's next scrape
+        body = client.get("/metrics").text
     return body
 
 
@@ -198,6 +218,12 @@ def test_the_traffic_moved_the_new_series(scrape: str) -> None:
     assert _value(scrape, "gecit_policy_reloads_total", result="rejected") == 1.0
     assert _value(scrape, "gecit_policy_reloads_total", result="accepted") == 0.0
     assert _value(scrape, "gecit_backend_up", backend="local") == 1.0
+    node = {"backend": "gpus", "node": "n1"}
+    assert _value(scrape, "gecit_fleet_node_output_tokens_total", **node) == 128.0
+    assert _value(scrape, "gecit_fleet_node_hourly_cost_usd", **node) == 2.0
+    assert (_value(scrape, "gecit_fleet_node_busy_seconds_total", **node) or 0) > 0
+    assert _value(scrape, "gecit_fleet_node_in_flight", **node) == 0.0
+    assert _value(scrape, "gecit_fleet_queue_waiting", backend="gpus", data_class="special") == 0
     assert _value(scrape, "gecit_backend_up", backend="cloud") == 1.0  # one failure: closed
     assert (
         _value(scrape, "gecit_requests_total", backend="none", data_class="public", status="403")

@@ -27,4 +27,13 @@ def test_prefill_speed_is_a_high_percentile_so_queueing_does_not_hide_it() -> No
     assert t.prefill_tok_s("n") == 10_000
     small = t.started("m", 100, 0)  # too short to say anything about prefill
     t.first_token(small, 0.5, cached_tokens=0)
-    assert t.prefill_tok_s("m") == 1234
+    # not measured: taken to be as fast as the pool's measured nodes, not the fixed default
+    assert t.prefill_tok_s("m") == 10_000
+    assert NodeTracker(default_prefill_tok_s=1234).prefill_tok_s("m") == 1234
+
+
+def test_a_time_that_says_nothing_of_the_prefill_is_no_sample() -> None:
+    t = NodeTracker(default_prefill_tok_s=1234)
+    for _ in range(3):
+        t.first_token(t.started("n", 1000, 0), 8.0, cached_tokens=0, sample=False)
+    assert t.prefill_tok_s("n") == 1234 and t.queued_prefill("n") == 0
