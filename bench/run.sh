@@ -11,6 +11,10 @@
 #   bench/run.sh --committed     # measure the committed HEAD, not a working tree in flux
 #   bench/run.sh --seconds 1 --open-seconds 2 --streams 40    # a quick smoke run
 #
+# To judge a change on the request path, compare the two commits side by side instead:
+#   .venv/bin/python bench/ab.py BASE HEAD   # CPU/request and req/s in alternating rounds
+# (two runs of this script minutes apart differ by more than most changes on a shared machine).
+#
 # Needs: the project venv (.venv, `make install`), wrk (Debian: apt-get install -y wrk; done
 # here when running as root), taskset (util-linux). Only 127.0.0.1 is ever contacted.
 # Run it on a quiet machine: the load average is printed under the table.
