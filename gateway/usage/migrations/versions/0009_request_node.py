@@ -18,10 +18,15 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
+# the served-by node is as long as a backend's name; the writer cuts longer ones (usage/fit.py)
+COLUMN, LENGTH = "node", 128
+
+
 def upgrade() -> None:
-    op.add_column("requests", sa.Column("node", sa.String(length=128), nullable=True))
+    with op.batch_alter_table("requests") as batch:
+        batch.add_column(sa.Column(COLUMN, sa.String(length=LENGTH), nullable=True))
 
 
 def downgrade() -> None:
     with op.batch_alter_table("requests") as batch:
-        batch.drop_column("node")
+        batch.drop_column(COLUMN)
