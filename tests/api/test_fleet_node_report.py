@@ -27,6 +27,7 @@ from gateway.usage.db import make_engine
 
 CHEAP = (Decimal("0.5"), Decimal("1.5"))  # USD per Mtok in / out: the cheapest cloud
 DEAR = (Decimal("3"), Decimal("15"))
+ADMIN = "admin-secret-for-tests-0123456789"
 
 
 def _policy(urls: list[str]) -> str:
@@ -94,7 +95,7 @@ def test_ledger_names_the_node_and_the_report_sums_it(
     db = tmp_path / "l.db"
     policy_path = tmp_path / "p.yaml"
     policy_path.write_text(_policy([n.url for n in nodes]), encoding="utf-8")
-    settings = Settings(database_url=f"sqlite:///{db}", local_engine=False)
+    settings = Settings(database_url=f"sqlite:///{db}", local_engine=False, admin_key=ADMIN)
     with TestClient(create_app(settings, policy=load_text(policy_path.read_text()))) as client:
         sent = dict(_send(client, i) for i in range(8))
     engine = make_engine(f"sqlite:///{db}")
@@ -113,7 +114,23 @@ def test_ledger_names_the_node_and_the_report_sums_it(
     args = ["report", "--group-by", "node", "--format", "json", "--from", day, "--to", day]
     args += ["--database-url", f"sqlite:///{db}", "--policy", str(policy_path)]
     assert main(args) == 0
-    report = {n["node"]: n for n in json.loads(capsys.readouterr().out)["nodes"]}
+    printed = json.loads(capsys.readouterr().out)
+    with TestClient(create_app(settings, policy=load_text(policy_path.read_text()))) as client:
+        r = client.get(
+            "/admin/reports/nodes",
+            params={"from": day, "to": day},
+            headers={"authorization": f"Bearer {ADMIN}"},
+        )
+        assert r.status_code == 200, r.text
+        assert r.json() == printed  # the admin API gives what the CLI prints
+        refused = client.get(
+            "/admin/reports/nodes",
+            params={"from": day, "to": "2020-01-01"},
+            headers={"authorization": f"Bearer {ADMIN}"},
+        )
+        assert refused.status_code == 400 and refused.json()["error"]["param"] == "from"
+        assert client.get("/admin/reports/nodes").status_code == 401  # no key: no figures
+    report = {n["node"]: n for n in printed["nodes"]}
     assert set(report) == set(sent.values())
     public = 0
     for node, got in report.items():
