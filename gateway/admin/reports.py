@@ -1,4 +1,5 @@
-"""`GET /admin/reports/cost` and `GET /admin/dashboard`.
+"""`GET /admin/reports/cost`, `GET /admin/reports/nodes` (per node of pooled on-prem backends,
+as `gateway report --group-by node`) and `GET /admin/dashboard`.
 
 The admin scope (the admin key or an admin-scope key, as a bearer or through a browser session)
 reads every tenant; a tenant's own API key reads only its tenant's figures (asking for another
@@ -18,7 +19,9 @@ from gateway.admin import dashboard, pages
 from gateway.admin.auth import principal
 from gateway.core.errors import GatewayError, InvalidRequest, PermissionDenied
 from gateway.policy.schema import Policy
+from gateway.usage import node_report_format
 from gateway.usage.cloud_reference import PolicyCloudReference
+from gateway.usage.node_report import NodeQuery, run_node_report
 from gateway.usage.report_format import FORMATS, to_csv, to_json, to_table
 from gateway.usage.reports import Rates, ReportError, ReportQuery, run_report
 
@@ -127,6 +130,27 @@ def build_router() -> APIRouter:
         if fmt == "table":
             return Response(content, media_type="text/plain; charset=utf-8")
         return Response(content, media_type="application/json")
+
+    @router.get("/admin/reports/nodes")
+    async def node_report(request: Request) -> Response:
+        scope = await reader_scope(request)
+        fmt = request.query_params.get("format", "json")
+        if fmt not in FORMATS:
+            raise InvalidRequest(f"format must be one of {', '.join(FORMATS)}", param="format")
+        q = _query(request, scope, "tenant")  # the range, the tenant scope and the day limit
+        query = NodeQuery(q.start, q.end, q.tenant)
+        engine, reference = request.app.state.runtime.engine, _reference(request)
+        out = node_report_format
+
+        def body() -> bytes | str:  # the ledger query and its formatting, off the event loop
+            report = run_node_report(engine, query, reference)
+            if fmt == "json":
+                return orjson.dumps(out.to_json(report))
+            return out.to_csv(report) if fmt == "csv" else out.to_table(report)
+
+        content = await asyncio.to_thread(body)
+        media = {"json": "application/json", "csv": "text/csv; charset=utf-8"}
+        return Response(content, media_type=media.get(fmt, "text/plain; charset=utf-8"))
 
     @router.get("/admin/dashboard")
     async def dashboard_page(request: Request) -> Response:

@@ -26,6 +26,7 @@ from gateway.core.types import (
     RequestContext,
     Usage,
 )
+from gateway.fleet.choice import node_for
 from gateway.providers.tokens import estimate_prompt_tokens, estimate_text_tokens
 from gateway.service.admission import Admission, Attribution
 from gateway.service.choices import complete_all, open_all, summed
@@ -435,8 +436,16 @@ class ChatService:
             trace=decision.trace() if decision else None,
             onprem_cost_usd=outcome.onprem_cost_usd,
             tags=self._tags(ctx, request),
+            node=_node_of(outcome),
         )
         return self._sink.record(rec)
+
+
+def _node_of(outcome: Outcome) -> str | None:
+    """The pool node that served the answer (set in this request's context by the pooled
+    provider, as the `x-gecit-node` header reads it); None for a backend that is not a pool."""
+    choice = node_for(outcome.backend)
+    return choice.node if choice is not None else None
 
 
 def _refuse_if_empty(decision: RouteDecision) -> None:

@@ -77,6 +77,7 @@ def make_entry(rec: UsageRecord, cost: Cost, tokens_per_s: float | None) -> Entr
             "tokens_per_s": tokens_per_s,
             "trace": rec.trace,
             "tags": rec.tags,
+            "node": rec.node,
             "attempts": [
                 {
                     "ordinal": a.ordinal,
@@ -108,6 +109,7 @@ def _request_row(e: Entry) -> dict[str, Any]:
         row[k] = None if raw is None else Decimal(raw)
     row["attempts"] = len(e.get("attempts") or ())
     row.setdefault("tags", None)  # entries journaled before requests had tags
+    row.setdefault("node", None)  # ... or a node
     return row
 
 

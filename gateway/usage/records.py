@@ -44,3 +44,4 @@ class UsageRecord:
     # the request's share of on-prem nodes' hourly cost, when the backend is billed by the hour
     onprem_cost_usd: Decimal | None = None
     tags: str | None = None  # `key=value,...` sorted (usage/tag_rollups.format_tags)
+    node: str | None = None  # the node of a pooled backend that served it (fleet/choice.py)

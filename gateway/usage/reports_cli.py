@@ -30,7 +30,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         dest="group_by",
         default="tenant",
         help="comma list of tenant,app,backend,model,data_class,day and at most one "
-        "tag:NAME (a cost-attribution tag the policy names)",
+        "tag:NAME (a cost-attribution tag the policy names); or `node` alone: per node of "
+        "pooled on-prem backends, from the ledger",
     )
     p.add_argument("--format", choices=("table", "csv", "json"), default="table")
     p.add_argument("--tenant", help="only this tenant's traffic")
@@ -60,6 +61,8 @@ def _report(args: argparse.Namespace) -> int:
 
     settings = Settings.from_env(database_url=args.database_url, policy=args.policy)
     today = datetime.now(UTC).date()
+    if "node" in (g.strip() for g in args.group_by.split(",")):
+        return _node_report(args, settings, today)
     try:
         query = ReportQuery(
             start=args.start or today.replace(day=1),
@@ -78,6 +81,39 @@ def _report(args: argparse.Namespace) -> int:
         report = run_report(
             engine, query, PolicyCloudReference(policy, today), Rates.of(policy.billing)
         )
+    finally:
+        engine.dispose()
+    if args.format == "json":
+        sys.stdout.write(orjson.dumps(to_json(report), option=orjson.OPT_INDENT_2).decode() + "\n")
+    elif args.format == "csv":
+        sys.stdout.write(to_csv(report))
+    else:
+        sys.stdout.write(to_table(report))
+    return 0
+
+
+def _node_report(args: argparse.Namespace, settings: Settings, today: date) -> int:
+    from gateway.policy.limits import limits_from
+    from gateway.policy.loader import PolicyError, load_file
+    from gateway.usage.cloud_reference import PolicyCloudReference
+    from gateway.usage.db import open_ledger
+    from gateway.usage.node_report import NodeQuery, run_node_report
+    from gateway.usage.node_report_format import to_csv, to_json, to_table
+    from gateway.usage.reports import ReportError
+
+    try:
+        if [g.strip() for g in args.group_by.split(",") if g.strip()] != ["node"]:
+            raise ReportError("group by node alone (per-node figures come from the ledger)")
+        if args.rebuild:
+            raise ReportError("--rebuild recomputes rollups; the node report reads the ledger")
+        query = NodeQuery(args.start or today.replace(day=1), args.end or today, args.tenant)
+        policy = load_file(settings.policy, limits_from(settings)).policy
+    except (ReportError, PolicyError) as exc:
+        print(f"gateway report: {exc}", file=sys.stderr)
+        return 2
+    engine = open_ledger(settings.database_url)
+    try:
+        report = run_node_report(engine, query, PolicyCloudReference(policy, today))
     finally:
         engine.dispose()
     if args.format == "json":

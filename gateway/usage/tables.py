@@ -58,6 +58,8 @@ class RequestRow(SQLModel, table=True):
     trace: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
     # cost-attribution tags, `key=value,...` sorted (usage/tag_rollups.py); NULL: none
     tags: str | None = Field(default=None, max_length=1024)
+    # the node of a pooled on-prem backend that served the request; NULL: not a pool
+    node: str | None = Field(default=None, max_length=128)
 
 
 class AttemptRow(SQLModel, table=True):
