@@ -17,6 +17,8 @@ from urllib.parse import urlencode
 from sqlalchemy.engine import Engine
 
 from gateway.admin import charts
+from gateway.usage.node_report import NodeQuery, NodeReport, run_node_report
+from gateway.usage.node_report_format import shown_rows
 from gateway.usage.report_format import NOT_SET, cents, money, rates_line, unpriced_line
 from gateway.usage.reports import (
     CloudReference,
@@ -41,6 +43,7 @@ class DashboardData:
     by_backend: Report
     by_data_class: Report
     by_app: Report
+    nodes: NodeReport
 
 
 def load(
@@ -54,8 +57,16 @@ def load(
     def rep(*group: str) -> Report:
         return run_report(engine, ReportQuery(start, end, group, tenant), reference, rates)
 
+    nodes = run_node_report(engine, NodeQuery(start, end, tenant), reference)
     return DashboardData(
-        start, end, tenant, rep("day", "backend"), rep("backend"), rep("data_class"), rep("app")
+        start,
+        end,
+        tenant,
+        rep("day", "backend"),
+        rep("backend"),
+        rep("data_class"),
+        rep("app"),
+        nodes,
     )
 
 
@@ -154,6 +165,35 @@ def _cards(report: Report) -> str:
     )
 
 
+# (column in the node report, heading) of the dashboard's on-prem node table
+NODE_COLUMNS = (
+    ("requests", "requests"),
+    ("tokens_per_s", "tokens/s"),
+    ("utilisation", "utilisation"),
+    ("cost_usd", "cost (USD)"),
+    ("cost_per_mtok_usd", "USD / Mtok"),
+    ("cloud_per_mtok_usd", "cheapest allowed cloud, USD / Mtok"),
+    ("saving_usd", "saving vs that cloud (USD)"),
+)
+
+
+def node_table(report: NodeReport) -> str:
+    """Per on-prem node: use, speed, cost per million output tokens and the break-even
+    against the cheapest cloud the policy allows for the same traffic."""
+    rows = shown_rows(report)
+    if not rows:
+        return '<p class="note">No request in this range was served by a node of a pool.</p>'
+    head = "".join(f"<th>{escape(h)}</th>" for _, h in NODE_COLUMNS)
+    body = "".join(
+        f'<tr data-node="{escape(str(r["node"]), quote=True)}"><td>{escape(str(r["backend"]))}'
+        f" / {escape(str(r['node']))}</td>"
+        + "".join(f"<td>{escape('-' if r[k] is None else str(r[k]))}</td>" for k, _ in NODE_COLUMNS)
+        + "</tr>"
+        for r in rows
+    )
+    return f"<table><tr><th>backend / node</th>{head}</tr>{body}</table>"
+
+
 def _csv_link(d: DashboardData, group_by: str) -> str:
     query = {
         "from": d.start.isoformat(),
@@ -163,7 +203,10 @@ def _csv_link(d: DashboardData, group_by: str) -> str:
     }
     if d.tenant:
         query["tenant"] = d.tenant
-    return escape("/admin/reports/cost?" + urlencode(query), quote=True)
+    path = "/admin/reports/nodes?" if group_by == "node" else "/admin/reports/cost?"
+    if group_by == "node":
+        del query["group_by"]
+    return escape(path + urlencode(query), quote=True)
 
 
 def render(d: DashboardData, nav: str = "") -> str:
@@ -184,6 +227,8 @@ def render(d: DashboardData, nav: str = "") -> str:
         chart_data_class=data_class_mix(d.by_data_class),
         chart_ttft=ttft_per_backend(d.by_backend),
         chart_apps=top_apps(d.by_app),
+        table_nodes=node_table(d.nodes),
+        csv_nodes=_csv_link(d, "node"),
         csv_day_backend=_csv_link(d, "day,backend"),
         csv_backend=_csv_link(d, "backend"),
         csv_data_class=_csv_link(d, "data_class"),

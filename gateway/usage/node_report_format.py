@@ -83,10 +83,15 @@ def to_csv(report: NodeReport) -> str:
     return out.getvalue()
 
 
+def shown_rows(report: NodeReport) -> list[dict[str, Any]]:
+    """Each node's figures as people read them (money to the cent, rates rounded): the
+    table below and the dashboard's node section."""
+    return [_figures(r, report.query.hours, full=False) for r in report.rows]
+
+
 def to_table(report: NodeReport) -> str:
     cells = [list(COLUMNS)]
-    for r in report.rows:
-        f = _figures(r, report.query.hours, full=False)
+    for f in shown_rows(report):
         cells.append(["-" if f[c] is None else str(f[c]) for c in COLUMNS])
     widths = [max(len(row[i]) for row in cells) for i in range(len(COLUMNS))]
 

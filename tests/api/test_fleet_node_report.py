@@ -7,6 +7,7 @@ ledger is SQLite, written by the real recorder."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -24,6 +25,7 @@ from gateway.emulators.vllm import build_app as vllm_app
 from gateway.policy.loader import load_text
 from gateway.settings import Settings
 from gateway.usage.db import make_engine
+from gateway.usage.report_format import money
 
 CHEAP = (Decimal("0.5"), Decimal("1.5"))  # USD per Mtok in / out: the cheapest cloud
 DEAR = (Decimal("3"), Decimal("15"))
@@ -130,6 +132,13 @@ def test_ledger_names_the_node_and_the_report_sums_it(
         )
         assert refused.status_code == 400 and refused.json()["error"]["param"] == "from"
         assert client.get("/admin/reports/nodes").status_code == 401  # no key: no figures
+        page = client.get(
+            "/admin/dashboard",
+            params={"from": day, "to": day},
+            headers={"authorization": f"Bearer {ADMIN}"},
+        )
+        assert page.status_code == 200
+        shown = _dashboard_nodes(page.text)
     report = {n["node"]: n for n in printed["nodes"]}
     assert set(report) == set(sent.values())
     public = 0
@@ -156,6 +165,21 @@ def test_ledger_names_the_node_and_the_report_sums_it(
         )
         assert Decimal(got["cloud_equivalent_usd"]) == cloud
     assert public > 0  # the comparison was exercised
+    # the dashboard's node table shows each node's figures as the table report rounds them
+    assert set(shown) == set(report)
+    for node, cells in shown.items():
+        got = report[node]
+        assert cells[0] == f"gpus / {node}"
+        assert cells[1] == str(got["requests"])
+        assert cells[4] == money(Decimal(got["cost_usd"]))
+        assert cells[5] == money(Decimal(got["cost_per_mtok_usd"]))
+
+
+def _dashboard_nodes(page: str) -> dict[str, list[str]]:
+    """{node: the cells of its row} in the dashboard's on-prem node table."""
+    section = page.split('id="onprem-nodes"', 1)[1].split("</section>", 1)[0]
+    rows = re.findall(r'<tr data-node="([^"]+)">(.*?)</tr>', section)
+    return {node: re.findall(r"<td>(.*?)</td>", cells) for node, cells in rows}
 
 
 def test_bad_report_input_is_one_line_and_exit_2(
