@@ -98,17 +98,19 @@ class GatewayApp(FastAPI):
         if scope["type"] != "http":
             await super().__call__(scope, receive, send)
             return
+        edge = self.edge
+        if edge is not None and not scope.get("root_path"):
+            handler = edge.routes.get((scope["method"], scope["path"]))
+            if handler is not None:
+                # the edge counts its own body against the limit and ends the connection
+                # when it answers before the body was read (no wrappers on the hot path)
+                await handler(scope, receive, send)
+                return
         # no route can buffer a body over the limit, and an answer given before the body
         # was read ends the connection (the rest of the body is never read)
         if has_body(scope):
             limited = LimitedReceive(scope, receive, self.limits)
             receive, send = limited, CloseIfUnread(send, limited)
-        edge = self.edge
-        if edge is not None and not scope.get("root_path"):
-            handler = edge.routes.get((scope["method"], scope["path"]))
-            if handler is not None:
-                await handler(scope, receive, send)
-                return
         await super().__call__(scope, receive, send)
 
 

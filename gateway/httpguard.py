@@ -86,7 +86,6 @@ class GuardedHttpToolsProtocol(CombiningHttpToolsProtocol):
         self._in_head = True  # between messages or inside a head
         self._head_seen = 0
         self._tail = b""  # the last bytes of the head so far: a terminator may straddle reads
-        self._fields = 0
         self._timer: asyncio.TimerHandle | None = None
         self._refusal: bytes | None = None
 
@@ -130,20 +129,14 @@ class GuardedHttpToolsProtocol(CombiningHttpToolsProtocol):
         return True
 
     # ---- parser callbacks ------------------------------------------------------------------
-    def on_message_begin(self) -> None:
-        self._fields = 0
-        super().on_message_begin()
-
-    def on_header(self, name: bytes, value: bytes) -> None:
-        self._fields += 1
-        if self._fields > self._limits.max_headers:
+    def on_headers_complete(self) -> None:
+        # the fields are counted once the head is in, not per field: the head's byte limit
+        # already bounds how many there can be, and a callback per field costs every request
+        if len(self.headers) > self._limits.max_headers:
             self._refusal = refusal(
                 431, f"more than {self._limits.max_headers} header fields", "too_many_headers"
             )
             raise _Refused
-        super().on_header(name, value)
-
-    def on_headers_complete(self) -> None:
         self._in_head = False
         self._head_seen, self._tail = 0, b""
         self._arm(self._limits.body_timeout_s, self._body_expired)

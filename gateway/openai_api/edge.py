@@ -26,7 +26,7 @@ from gateway.openai_api.auth import client_of, split_headers
 from gateway.openai_api.errors import from_provider
 from gateway.openai_api.handlers import sse_events
 from gateway.openai_api.intake import parse_limited
-from gateway.openai_api.limits import BodyTooLarge, EdgeLimits, read_body
+from gateway.openai_api.limits import BodyTooLarge, EdgeLimits, has_body, read_body
 from gateway.openai_api.middleware import INTERNAL_ERROR
 from gateway.openai_api.wire import ChunkEncoder, completion_json
 from gateway.service.decision import RouteDecision
@@ -45,6 +45,7 @@ _SSE_HEADERS: Headers = [
 ]
 _HEALTHY = b'{"status":"ok"}'
 _END: Message = {"type": "http.response.body", "body": b"", "more_body": False}
+_CLOSE = (b"connection", b"close")
 
 
 def route_header_list(decision: RouteDecision, backend: str | None, attempts: int) -> Headers:
@@ -63,11 +64,16 @@ def route_header_list(decision: RouteDecision, backend: str | None, attempts: in
     return h
 
 
-def _error_message(exc: GatewayError, rid_header: tuple[bytes, bytes]) -> tuple[Message, Message]:
-    """`errors.error_response` as (start, body) messages."""
+def _error_message(
+    exc: GatewayError, rid_header: tuple[bytes, bytes], unread: bool = False
+) -> tuple[Message, Message]:
+    """`errors.error_response` as (start, body) messages; `unread`: answered before the
+    request's body was read to its end, so the connection ends (the rest is never read)."""
     body = orjson.dumps(exc.body())
     headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in exc.headers.items()]
     headers += [(b"content-length", str(len(body)).encode()), _JSON, rid_header]
+    if unread:
+        headers.append(_CLOSE)
     return (
         {"type": "http.response.start", "status": exc.status, "headers": headers},
         {"type": "http.response.body", "body": body},
@@ -97,13 +103,10 @@ class LeanEdge:
     # ---- GET /healthz, /readyz -------------------------------------------------------------
     async def healthz(self, scope: Scope, receive: Receive, send: Send) -> None:
         rid = self._ids.new_id("req_")
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 200,
-                "headers": [(b"content-length", b"15"), _JSON, (b"x-request-id", rid.encode())],
-            }
-        )
+        headers = [(b"content-length", b"15"), _JSON, (b"x-request-id", rid.encode())]
+        if has_body(scope):
+            headers.append(_CLOSE)  # a body is never read here: the connection ends
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": _HEALTHY})
 
     async def readyz(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -114,12 +117,11 @@ class LeanEdge:
             await self._internal(send, exc, rid_header)
             return
         body = orjson.dumps(report)
+        headers = [(b"content-length", str(len(body)).encode()), _JSON, rid_header]
+        if has_body(scope):
+            headers.append(_CLOSE)  # a body is never read here: the connection ends
         await send(
-            {
-                "type": "http.response.start",
-                "status": 200 if ready else 503,
-                "headers": [(b"content-length", str(len(body)).encode()), _JSON, rid_header],
-            }
+            {"type": "http.response.start", "status": 200 if ready else 503, "headers": headers}
         )
         await send({"type": "http.response.body", "body": body})
 
@@ -129,6 +131,7 @@ class LeanEdge:
         rid = self._ids.new_id("req_")
         rid_header = (b"x-request-id", rid.encode())
         watch: _Watch | None = None
+        unread = True  # until the whole body is in: an early answer ends the connection
         try:
             # the key before the body: an unknown caller makes the gateway read (and hold)
             # nothing, and leaves no ledger row
@@ -136,10 +139,11 @@ class LeanEdge:
             body = await self._body(scope, receive, ctx)
             if body is None:
                 return  # the client went away before sending its body
+            unread = False
             watch = _Watch.start(receive)  # from here a client that leaves cancels the work
             answer = await self._chat(ctx, body, rid_header)
         except GatewayError as exc:
-            answer = _error_message(exc, rid_header)
+            answer = _error_message(exc, rid_header, unread)
         except ProviderError as exc:
             answer = _error_message(from_provider(exc), rid_header)
         except asyncio.CancelledError:
@@ -152,7 +156,7 @@ class LeanEdge:
         except Exception as exc:
             if watch is not None:
                 watch.stop()
-            await self._internal(send, exc, rid_header)
+            await self._internal(send, exc, rid_header, unread)
             return
         if isinstance(answer, _Stream):
             assert watch is not None
@@ -218,10 +222,13 @@ class LeanEdge:
         )
 
     @staticmethod
-    async def _internal(send: Send, exc: Exception, rid_header: tuple[bytes, bytes]) -> None:
+    async def _internal(
+        send: Send, exc: Exception, rid_header: tuple[bytes, bytes], unread: bool = False
+    ) -> None:
         """What RequestIdMiddleware answers for an unexpected exception."""
         log.error("unhandled %s on request %s", type(exc).__name__, rid_header[1].decode())
-        await send({"type": "http.response.start", "status": 500, "headers": [_JSON, rid_header]})
+        headers = [_JSON, rid_header, _CLOSE] if unread else [_JSON, rid_header]
+        await send({"type": "http.response.start", "status": 500, "headers": headers})
         await send({"type": "http.response.body", "body": INTERNAL_ERROR})
 
 

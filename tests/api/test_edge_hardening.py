@@ -81,6 +81,27 @@ def test_a_declared_body_over_the_limit_is_refused_with_413(
         assert c.post("/v1/chat/completions", json=CHAT).status_code == 200  # small: served
 
 
+def test_the_lean_edge_keeps_a_connection_only_when_it_read_the_whole_body(
+    emulator: EmulatorServer, tmp_path: Path
+) -> None:
+    """The hot routes count their own body (no wrapper in front of them): an answer given
+    after the body was read keeps the connection, one given before it ends the connection."""
+    app = _app(emulator, tmp_path)
+    with TestClient(app) as c:
+        served = c.post("/v1/chat/completions", json=CHAT)
+        assert served.status_code == 200
+        assert served.headers.get("connection") != "close"
+        invalid = c.post("/v1/chat/completions", json={"model": "chat", "messages": []})
+        assert invalid.status_code == 400  # refused after its body was read: kept
+        assert invalid.headers.get("connection") != "close"
+        for path in ("/healthz", "/readyz"):
+            bare = c.get(path)
+            assert bare.status_code == 200 and bare.headers.get("connection") != "close"
+            with_body = c.request("GET", path, content=b"x" * 100)
+            assert with_body.status_code == 200
+            assert with_body.headers["connection"] == "close"  # its body is never read
+
+
 @pytest.mark.parametrize("path", ["/v1/chat/completions", "/v1/embeddings", "/admin/policy"])
 def test_a_chunked_body_is_counted_and_stopped_at_the_limit(
     emulator: EmulatorServer, tmp_path: Path, path: str

@@ -14,6 +14,7 @@ from gateway.emulators.base import EmulatorServer
 from gateway.emulators.openai import build_app as openai_app
 from tests.e2e.gateway_proc import GatewayProcess
 from tests.e2e.helpers import new_key
+from tests.e2e.policies import cloud_backend
 
 PRICE_IN, PRICE_OUT = "0.5", "1.5"  # USD per million tokens
 
@@ -24,21 +25,7 @@ def policy_yaml(cloud: str) -> str:
     return f"""
 version: 1
 backends:
-  cloud:
-    kind: openai_compat
-    zone: cloud
-    base_url: "{cloud}"
-    model: m
-    price: {{input_per_mtok: "{PRICE_IN}", output_per_mtok: "{PRICE_OUT}"}}
-    timeouts: {{connect_s: 1, first_token_s: 5, total_s: 10}}
-    transfer:
-      mechanism: tr_scc
-      module: C2P
-      provider_legal_name: Emülatör Bulut A.Ş.
-      signed: 2025-01-06
-      notified: 2025-01-08
-      notification_channel: kep
-      classes: [public, personal]
+{cloud_backend(cloud, price_in=PRICE_IN, price_out=PRICE_OUT)}
 aliases:
   chat: {{backends: [cloud]}}
 defaults: {{objective: ordered, redact: true}}

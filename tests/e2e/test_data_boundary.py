@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from gateway.emulators.base import EmulatorServer
 from gateway.emulators.openai import build_app as openai_app
 from tests.e2e.gateway_proc import GatewayProcess
+from tests.e2e.policies import cloud_backend
 from tests.unit.sensitivity.helpers import group4, make_iban, make_luhn, make_tckn
 from tests.unit.sensitivity.test_textplaces import PLACES
 
@@ -44,21 +45,7 @@ def _policy(cloud: str) -> str:
     return f"""
 version: 1
 backends:
-  cloud:
-    kind: openai_compat
-    zone: cloud
-    base_url: "{cloud}/v1"
-    model: m
-    price: {{input_per_mtok: "0.1", output_per_mtok: "0.2"}}
-    timeouts: {{connect_s: 1, first_token_s: 5, total_s: 10}}
-    transfer:
-      mechanism: tr_scc
-      module: C2P
-      provider_legal_name: Emülatör Bulut A.Ş.
-      signed: 2025-01-06
-      notified: 2025-01-08
-      notification_channel: kep
-      classes: [public, personal]
+{cloud_backend(cloud + "/v1")}
 aliases:
   chat: {{backends: [cloud]}}
 defaults: {{objective: ordered, redact: true}}

@@ -25,6 +25,7 @@ from gateway.emulators.base import EmulatorServer
 from gateway.emulators.openai import build_app as openai_app
 from gateway.emulators.vllm import build_app as vllm_app
 from tests.e2e.gateway_proc import GatewayProcess
+from tests.e2e.policies import cloud_backend
 
 pytestmark = pytest.mark.e2e
 
@@ -54,21 +55,7 @@ backends:
     endpoints:
 {endpoints}
     fleet: {{scrape_interval_s: 0.25, queue: {{special: 64}}}}
-  cloud:
-    kind: openai_compat
-    zone: cloud
-    base_url: "{cloud}/v1"
-    model: m
-    price: {{input_per_mtok: "0.1", output_per_mtok: "0.2"}}
-    timeouts: {{connect_s: 1, first_token_s: 5, total_s: 10}}
-    transfer:
-      mechanism: tr_scc
-      module: C2P
-      provider_legal_name: Emülatör Bulut A.Ş.
-      signed: 2025-01-06
-      notified: 2025-01-08
-      notification_channel: kep
-      classes: [public, personal]
+{cloud_backend(cloud + "/v1")}
 aliases:
   chat: {{backends: [gpu, cloud]}}
 defaults: {{objective: ordered, redact: true, slo: {{ttft_p95_ms: 2000}}}}

@@ -18,6 +18,7 @@ from gateway.emulators.base import EmulatorServer, Mode
 from gateway.emulators.openai import build_app as openai_app
 from gateway.settings import Settings
 from tests.e2e.helpers import ServedGateway, new_key
+from tests.e2e.policies import cloud_backend
 
 # computed checksum-valid values (tests/unit/sensitivity/helpers.py builds them the same way)
 TCKN = "28473615040"
@@ -33,26 +34,13 @@ SPECIAL = f"{NAME} diyabet hastası, insülin dozunu nasıl ayarlamalıyız?"
 
 
 def policy_yaml(cloud: str, onprem: str) -> str:
-    t = "timeouts: {connect_s: 1, first_token_s: 2, total_s: 5}"
+    short = "{connect_s: 1, first_token_s: 2, total_s: 5}"
+    t = f"timeouts: {short}"
     return f"""
 version: 1
 backends:
   onprem: {{kind: openai_compat, zone: on_prem, base_url: "{onprem}", model: m, {t}}}
-  cloud:
-    kind: openai_compat
-    zone: cloud
-    base_url: "{cloud}"
-    model: m
-    price: {{input_per_mtok: "0.1", output_per_mtok: "0.2"}}
-    {t}
-    transfer:
-      mechanism: tr_scc
-      module: C2P
-      provider_legal_name: Emülatör Bulut A.Ş.
-      signed: 2025-01-06
-      notified: 2025-01-08
-      notification_channel: kep
-      classes: [public, personal]
+{cloud_backend(cloud, timeouts=short)}
 aliases:
   chat: {{backends: [onprem, cloud]}}
 defaults: {{objective: ordered, redact: true}}

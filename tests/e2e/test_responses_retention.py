@@ -19,6 +19,7 @@ from gateway.emulators.base import EmulatorServer, Mode
 from gateway.emulators.openai import build_app as openai_app
 from tests.e2e.gateway_proc import GatewayProcess
 from tests.e2e.helpers import new_key
+from tests.e2e.policies import cloud_backend
 
 REPLY = "Ankara Türkiye'nin başkentidir."
 SPECIAL = "Hastam Ayşe Yılmaz HIV pozitif, tedavisini özetle"
@@ -36,21 +37,7 @@ WEATHER = {
 POLICY = """
 version: 1
 backends:
-  cloud:
-    kind: openai_compat
-    zone: cloud
-    base_url: "{cloud}"
-    model: m
-    price: {{input_per_mtok: "0.5", output_per_mtok: "1.5"}}
-    timeouts: {{connect_s: 1, first_token_s: 5, total_s: 10}}
-    transfer:
-      mechanism: tr_scc
-      module: C2P
-      provider_legal_name: Emülatör Bulut A.Ş.
-      signed: 2025-01-06
-      notified: 2025-01-08
-      notification_channel: kep
-      classes: [public, personal]
+{cloud_backend}
   home:
     kind: openai_compat
     zone: on_prem
@@ -84,7 +71,12 @@ class Setup:
 def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Setup]:
     tmp: Path = tmp_path_factory.mktemp("retention")
     with EmulatorServer(openai_app) as cloud, EmulatorServer(openai_app) as home:
-        (tmp / "policy.yaml").write_text(POLICY.format(cloud=cloud.url, home=home.url))
+        (tmp / "policy.yaml").write_text(
+            POLICY.format(
+                cloud_backend=cloud_backend(cloud.url, price_in="0.5", price_out="1.5"),
+                home=home.url,
+            )
+        )
         proc = GatewayProcess(
             tmp,
             "--policy",
