@@ -69,7 +69,10 @@ def nav(who: Principal | None) -> str:
     if who is None or who.csrf is None:
         return ""
     scope = "admin (all tenants)" if who.is_admin else f"tenant {who.tenant}"
-    links = ['<a href="/admin/dashboard">Dashboard</a>']
+    links = [
+        '<a href="/admin/dashboard">Dashboard</a>',
+        '<a href="/admin/console/keys" id="keys-link">Keys</a>',
+    ]
     if who.is_admin:
         links.append('<a href="/admin/console/policy" id="policy-link">Policy</a>')
     return (
