@@ -2,8 +2,10 @@
 chromedriver (nothing downloaded at run time), against two `gateway serve` replicas on one
 PostgreSQL ledger and one Redis. Sign in; the dashboard; a new date range; a CSV download whose
 totals equal the ledger; the policy page: a broken policy shows its line, the fixed one is
-validated, diffed, explained and applied, replica B serves it, a roll back is served by B too;
-sign out and be refused. Every screenshot is checked to show something (pixel variance)."""
+validated, diffed, explained, simulated (the figures the JSON endpoint computes) and applied,
+replica B serves it, a roll back is served by B too; the keys page: a key created (its secret
+shown once), used on replica B, revoked and refused there; sign out and be refused. Every
+screenshot is checked to show something (pixel variance)."""
 
 from __future__ import annotations
 
@@ -245,6 +247,7 @@ def test_admin_console_in_chromium(
     _submit(d, By.ID, "explain")
     assert one(By.ID, "explain-class").text == "special"
     assert "gpu-local" in one(By.ID, "explain-candidates").text
+    _simulate_step(d, a.url, fixed, tmp_path)
     assert "chat2" not in _models(b.url)
     _submit(d, By.ID, "apply")
     assert "applied" in one(By.ID, "notice").text
@@ -267,6 +270,8 @@ def test_admin_console_in_chromium(
     assert "rolled back" in one(By.ID, "notice").text
     _until(lambda: "chat2" not in _models(b.url), "replica B serving the roll back", timeout=10)
 
+    _keys_step(d, b.url, tmp_path)
+
     # sign out: refused afterwards, in the browser and with the old cookie
     _submit(d, By.ID, "sign-out")
     _until(lambda: d.current_url.endswith("/admin/login"), "the sign-in page")
@@ -280,6 +285,62 @@ def test_admin_console_in_chromium(
     old = {"cookie": f"gecit_session={cookie['value']}"}
     for gw in (a, b):
         assert httpx.get(gw.url + "/admin/reports/cost", headers=old).status_code == 401
+
+
+def _simulate_step(d: Any, url: str, policy: str, tmp_path: Path) -> None:
+    """Simulate the editor's text over March: the page's figures are the endpoint's."""
+    from selenium.webdriver.common.by import By
+
+    for name, day in (("sim-from", "2026-03-01"), ("sim-to", "2026-03-31")):
+        d.execute_script("arguments[0].value = arguments[1]", d.find_element(By.ID, name), day)
+    _submit(d, By.ID, "simulate")
+    api = httpx.post(
+        url + "/admin/policy/simulate",
+        json={"policy": policy, "from": "2026-03-01", "to": "2026-03-31"},
+        headers={"authorization": f"Bearer {ADMIN}"},
+        timeout=60,
+    ).json()
+    assert d.find_element(By.ID, "sim-rows").text == f"{api['rows']:,}" and api["rows"] > 0
+    cell = d.find_element(By.CSS_SELECTOR, "#sim-cost-usd .predicted").text
+    assert Decimal(cell.replace(",", "")) == Decimal(api["predicted"]["cost_usd"]).quantize(
+        Decimal("0.000001")
+    )
+    shown = {
+        e.get_attribute("data-backend")
+        for e in d.find_elements(By.CSS_SELECTOR, "#sim-traffic tr[data-backend]")
+    }
+    assert shown == set(api["traffic_change"])
+    _shot(d, tmp_path, "policy-simulated")
+
+
+def _keys_step(d: Any, other_replica: str, tmp_path: Path) -> None:
+    """Create a key (shown once), use it on the other replica, revoke it: refused there."""
+    from selenium.webdriver.common.by import By
+
+    _submit(d, By.ID, "keys-link")
+    d.find_element(By.ID, "new-tenant").send_keys("initech")
+    d.find_element(By.ID, "new-name").send_keys("browser test")
+    _submit(d, By.ID, "create-key")
+    key = d.find_element(By.ID, "new-key").text
+    assert key.startswith("gk_")
+    _shot(d, tmp_path, "key-created")
+    key_id = "k" + key.split("_")[1]
+    bearer = {"authorization": f"Bearer {key}"}
+    assert httpx.get(other_replica + "/admin/reports/cost", headers=bearer).status_code == 200
+    _submit(d, By.ID, "keys-link")  # the list again: the key is never shown twice
+    assert key not in d.page_source and key.rsplit("_", 1)[1] not in d.page_source
+    row = d.find_element(By.CSS_SELECTOR, f'tr[data-key="{key_id}"]')
+    assert row.get_attribute("data-status") == "active"
+    _submit(d, By.ID, f"revoke-{key_id}")
+    assert "revoked" in d.find_element(By.ID, "notice").text
+    row = d.find_element(By.CSS_SELECTOR, f'tr[data-key="{key_id}"]')
+    assert row.get_attribute("data-status") == "revoked"
+    _shot(d, tmp_path, "key-revoked")
+    _until(
+        lambda: httpx.get(other_replica + "/admin/reports/cost", headers=bearer).status_code == 401,
+        "the other replica refusing the revoked key",
+        timeout=15,
+    )
 
 
 def _submit(driver: Any, by: str, value: str) -> None:
