@@ -1,8 +1,8 @@
 """The policy page: `GET /admin/console/policy` (the running policy, the editor, the version
-history; `?version=N` adds what version N changed) and its forms: `POST /admin/console/policy`
-(op = validate | diff | explain | simulate | apply) and `POST /admin/console/policy/rollback`.
-Admin scope only; every POST needs the session's CSRF token. The work is in
-`service/policy_console`."""
+history; `?version=N` adds what version N changed; `/schema.json` is the policy's JSON Schema
+for the editor's completion) and its forms: `POST /admin/console/policy` (op = validate | diff
+| explain | simulate | apply) and `POST /admin/console/policy/rollback`. Admin scope only;
+every POST needs the session's CSRF token. The work is in `service/policy_console`."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import asyncio
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
@@ -19,7 +20,7 @@ from gateway.admin.policy_page import PolicyView
 from gateway.core.errors import GatewayError
 from gateway.openai_api.auth import Principal
 from gateway.policy.explain import explain_text
-from gateway.policy.loader import PolicyError
+from gateway.policy.loader import PolicyError, json_schema
 from gateway.service import policy_console
 from gateway.service.policy_sync import file_text
 from gateway.usage.simulate import SimulationError
@@ -172,6 +173,16 @@ def build_router() -> APIRouter:
         view = await _view(request)
         view.version = await _version(request, request.query_params.get("version"))
         return pages.html(policy_page.render(view, who))
+
+    @router.get("/schema.json")
+    async def schema(request: Request) -> Response:
+        """The policy's JSON Schema, for the editor's completion (as `gateway policy schema`)."""
+        try:
+            await _admin(request)
+        except GatewayError as exc:
+            return pages.refused(exc)
+        body = await asyncio.to_thread(lambda: orjson.dumps(json_schema()))
+        return Response(body, media_type="application/json", headers={"cache-control": "no-cache"})
 
     @router.post("")
     async def act(request: Request) -> Response:

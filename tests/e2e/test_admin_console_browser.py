@@ -221,8 +221,10 @@ def test_admin_console_in_chromium(
     broken = _policy(emu_url, "  chat2: {backends: [nowhere]}\n")
     bad_line = broken.splitlines().index("  chat2: {backends: [nowhere]}") + 1
     _paste(d, broken)
-    # editor.js ran under the page's CSP: it numbered every line of the pasted text
-    numbered = [e.text for e in d.find_elements(By.CSS_SELECTOR, "#gutter span")]
+    # the vendored editor ran under the page's CSP: it numbered every line of the pasted text
+    numbered = [
+        e.text for e in d.find_elements(By.CSS_SELECTOR, ".CodeMirror-code .CodeMirror-linenumber")
+    ]
     assert numbered == [str(n) for n in range(1, broken.count("\n") + 2)]
     _submit(d, By.ID, "validate")
     lines = _until(
@@ -232,8 +234,13 @@ def test_admin_console_in_chromium(
         "the problems",
     )
     assert str(bad_line) in lines
-    assert str(bad_line) in [e.text for e in d.find_elements(By.CSS_SELECTOR, "#gutter .bad")]
+    marked = d.execute_script(
+        "return document.querySelector('.CodeMirror').CodeMirror.lineInfo(arguments[0]).bgClass",
+        bad_line - 1,
+    )
+    assert "bad-line" in (marked or "")
     _shot(d, tmp_path, "policy-broken")
+    _completion_step(d)
 
     # fixed: valid, its diff, an explain, then apply; replica B serves it
     fixed = _policy(emu_url, "  chat2: {backends: [gpu-local]}\n")
@@ -361,13 +368,28 @@ def _submit(driver: Any, by: str, value: str) -> None:
 
 
 def _paste(driver: Any, text_: str) -> None:
-    """Put text into the editor as a paste does (one input event)."""
-    from selenium.webdriver.common.by import By
-
-    area = driver.find_element(By.ID, "policy-text")
+    """Put text into the editor as a paste does (one change)."""
     driver.execute_script(
-        "arguments[0].value = arguments[1];"
-        "arguments[0].dispatchEvent(new Event('input', {bubbles: true}));",
-        area,
-        text_,
+        "document.querySelector('.CodeMirror').CodeMirror.setValue(arguments[0])", text_
     )
+
+
+COMPLETE = """
+const cm = document.querySelector('.CodeMirror').CodeMirror;
+cm.setValue(arguments[0]);
+cm.focus();
+cm.setCursor(cm.lineCount() - 1, cm.getLine(cm.lineCount() - 1).length);
+cm.execCommand('autocomplete');
+return Array.from(document.querySelectorAll('.CodeMirror-hints li'), li => li.textContent);
+"""
+
+
+def _completion_step(d: Any) -> None:
+    """Ctrl-Space completion offers the keys the policy's JSON Schema allows at the cursor (the
+    schema is fetched once the page has loaded: ask until it has)."""
+    top = _until(lambda: d.execute_script(COMPLETE, "version: 1\nal"), "top-level completion")
+    assert top == ["aliases"]
+    backend = d.execute_script(COMPLETE, "version: 1\nbackends:\n  gpu-local:\n    ")
+    assert {"kind", "zone", "base_url", "model"} <= set(backend)
+    rule = d.execute_script(COMPLETE, "rules:\n  - name: r\n    match:\n      data_")
+    assert rule == ["data_classes"]
