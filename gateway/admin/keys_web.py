@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
 
 from fastapi import APIRouter, Request
+from sqlalchemy.engine import Engine
 from starlette.responses import Response
 
 from gateway.admin import forms, keys_page, pages
@@ -27,31 +27,31 @@ from gateway.usage.keys import KeyInfo
 Outcome = tuple[str, tuple[KeyInfo, str] | None]  # the notice, a new key to show once
 
 
-def _create(rt: Any, who: Principal, form: dict[str, str]) -> Outcome:
+def _create(engine: Engine, who: Principal, form: dict[str, str], now: float) -> Outcome:
     info, key = key_console.create(
-        rt.engine,
+        engine,
         who.tenant,
         tenant=form.get("tenant", "").strip(),
         app=form.get("app", "").strip() or "default",
         name=form.get("name", "").strip(),
         admin_scope=form.get("admin") == "1",
-        now=rt.clock.now(),
+        now=now,
     )
     return ok(f"created {info.id}"), (info, key)
 
 
-def _revoke(rt: Any, who: Principal, form: dict[str, str]) -> Outcome:
-    key = key_console.revoke(rt.engine, who.tenant, form.get("key_id", ""), rt.clock.now())
+def _revoke(engine: Engine, who: Principal, form: dict[str, str], now: float) -> Outcome:
+    key = key_console.revoke(engine, who.tenant, form.get("key_id", ""), now)
     return ok(f"revoked {key.id}: it is refused from now on and its sessions have ended"), None
 
 
-def _rotate(rt: Any, who: Principal, form: dict[str, str]) -> Outcome:
+def _rotate(engine: Engine, who: Principal, form: dict[str, str], now: float) -> Outcome:
     old = form.get("key_id", "")
-    info, key = key_console.rotate(rt.engine, who.tenant, old, rt.clock.now())
+    info, key = key_console.rotate(engine, who.tenant, old, now)
     return ok(f"rotated {old[:64]}: revoked; its replacement is {info.id}"), (info, key)
 
 
-OPS: dict[str, Callable[[Any, Principal, dict[str, str]], Outcome]] = {
+OPS: dict[str, Callable[[Engine, Principal, dict[str, str], float], Outcome]] = {
     "create": _create,
     "revoke": _revoke,
     "rotate": _rotate,
@@ -94,7 +94,8 @@ def build_router() -> APIRouter:
             return pages.html(keys_page.render(await _view(request, who), who), 404)
         status = 200
         try:
-            notice, new_key = await asyncio.to_thread(run, request.app.state.runtime, who, form)
+            rt = request.app.state.runtime
+            notice, new_key = await asyncio.to_thread(run, rt.engine, who, form, rt.clock.now())
         except KeyRefused as exc:
             notice, new_key, status = error(str(exc)), None, exc.status
         view = await _view(request, who)
