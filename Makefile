@@ -16,7 +16,7 @@ export CMAKE_BUILD_PARALLEL_LEVEL ?= 2
 LLAMA_CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
 export CMAKE_ARGS := $(LLAMA_CMAKE_ARGS) $(CMAKE_ARGS)
 
-.PHONY: serve test install install-dev lint typecheck pytest coverage classifier clean
+.PHONY: serve test install install-dev lint typecheck pytest coverage classifier vendor-editor clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -68,6 +68,10 @@ coverage: install-dev
 # rebuild the special-category second stage's model from gateway/sensitivity/training/
 classifier: install
 	$(BIN)/python -m gateway.sensitivity.train
+
+# vendor the policy editor (CodeMirror, pinned version and tarball hash) from npm into the package
+vendor-editor:
+	sh scripts/vendor-codemirror.sh
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .coverage htmlcov

@@ -18,6 +18,7 @@ from fastapi.responses import ORJSONResponse
 from starlette.types import Receive, Scope, Send
 
 from gateway.admin.console import build_router as build_console_router
+from gateway.admin.keys_web import build_router as build_keys_page_router
 from gateway.admin.policy_routes import build_router as build_policy_admin_router
 from gateway.admin.policy_web import build_router as build_policy_page_router
 from gateway.admin.reports import build_router as build_reports_admin_router
@@ -144,6 +145,7 @@ def create_app(
     app.include_router(build_console_router())  # browser sign-in, sign-out, static files
     app.include_router(build_policy_page_router())
     app.include_router(build_simulate_router())
+    app.include_router(build_keys_page_router())  # keys, budgets and rate limits
     app.add_middleware(RequestIdMiddleware, ids=seams.ids, clock=seams.clock)
     app.limits = EdgeLimits.of(settings)
     app.edge = LeanEdge(lambda: app.state.runtime, seams.ids, seams.clock, app.limits)

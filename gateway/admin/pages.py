@@ -13,12 +13,26 @@ from starlette.responses import HTMLResponse, Response
 from gateway.core.errors import GatewayError
 from gateway.openai_api.auth import Principal
 
-# scripts only from this server (no inline script, no eval); styles from this server too
+# scripts only from this server (no inline script, no eval); styles from this server too; the
+# editor fetches the policy's JSON Schema from this server
 CONSOLE_CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+    "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 )
-STATIC = {"console.css": "text/css; charset=utf-8", "editor.js": "text/javascript; charset=utf-8"}
+_JS = "text/javascript; charset=utf-8"
+_CSS = "text/css; charset=utf-8"
+# name in the URL -> (file under static/, media type); CodeMirror is vendored from npm by
+# scripts/vendor-codemirror.sh (its licence is served beside it)
+STATIC = {
+    "console.css": ("console.css", _CSS),
+    "editor.js": ("editor.js", _JS),
+    "codemirror.js": ("vendor/codemirror.js", _JS),
+    "codemirror.css": ("vendor/codemirror.css", _CSS),
+    "codemirror-yaml.js": ("vendor/codemirror-yaml.js", _JS),
+    "codemirror-show-hint.js": ("vendor/codemirror-show-hint.js", _JS),
+    "codemirror-show-hint.css": ("vendor/codemirror-show-hint.css", _CSS),
+    "CODEMIRROR-LICENSE.txt": ("vendor/CODEMIRROR-LICENSE.txt", "text/plain; charset=utf-8"),
+}
 
 
 def template(name: str) -> Template:
@@ -27,10 +41,11 @@ def template(name: str) -> Template:
 
 
 def static_file(name: str) -> Response | None:
-    media = STATIC.get(name)
-    if media is None:
+    found = STATIC.get(name)
+    if found is None:
         return None
-    body = resources.files("gateway.admin").joinpath(f"static/{name}").read_bytes()
+    path, media = found
+    body = resources.files("gateway.admin").joinpath(f"static/{path}").read_bytes()
     return Response(
         body,
         media_type=media,
@@ -69,7 +84,10 @@ def nav(who: Principal | None) -> str:
     if who is None or who.csrf is None:
         return ""
     scope = "admin (all tenants)" if who.is_admin else f"tenant {who.tenant}"
-    links = ['<a href="/admin/dashboard">Dashboard</a>']
+    links = [
+        '<a href="/admin/dashboard">Dashboard</a>',
+        '<a href="/admin/console/keys" id="keys-link">Keys</a>',
+    ]
     if who.is_admin:
         links.append('<a href="/admin/console/policy" id="policy-link">Policy</a>')
     return (

@@ -30,6 +30,9 @@ class PolicyView:
     tenant: str = "default"
     app: str = "default"
     prompt: str = ""
+    sim_from: str = ""  # the Simulate form's range (YYYY-MM-DD) and tenant ("" = every one)
+    sim_to: str = ""
+    sim_tenant: str = ""
 
 
 def render(view: PolicyView, who: Principal) -> str:
@@ -47,6 +50,9 @@ def render(view: PolicyView, who: Principal) -> str:
         tenant=escape(view.tenant, quote=True),
         app=escape(view.app, quote=True),
         prompt=escape(view.prompt),
+        sim_from=escape(view.sim_from, quote=True),
+        sim_to=escape(view.sim_to, quote=True),
+        sim_tenant=escape(view.sim_tenant, quote=True),
         results=view.results,
         history=history(view.history, who),
         version=view.version,

@@ -1,28 +1,34 @@
 """The policy page: `GET /admin/console/policy` (the running policy, the editor, the version
-history; `?version=N` adds what version N changed) and its forms: `POST /admin/console/policy`
-(op = validate | diff | explain | apply) and `POST /admin/console/policy/rollback`. Admin scope
-only; every POST needs the session's CSRF token. The work is in `service/policy_console`."""
+history; `?version=N` adds what version N changed; `/schema.json` is the policy's JSON Schema
+for the editor's completion) and its forms: `POST /admin/console/policy` (op = validate | diff
+| explain | simulate | apply) and `POST /admin/console/policy/rollback`. Admin scope only;
+every POST needs the session's CSRF token. The work is in `service/policy_console`."""
 
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from gateway.admin import forms, pages, policy_page
+from gateway.admin import forms, pages, policy_page, simulate_view
 from gateway.admin.auth import admin_only, principal
 from gateway.admin.policy_page import PolicyView
 from gateway.core.errors import GatewayError
 from gateway.openai_api.auth import Principal
 from gateway.policy.explain import explain_text
-from gateway.policy.loader import PolicyError
+from gateway.policy.loader import PolicyError, json_schema
 from gateway.service import policy_console
 from gateway.service.policy_sync import file_text
+from gateway.usage.simulate import SimulationError
 
 HISTORY = 50  # versions listed on the page
 SOURCE = "admin-console"
+SIM_DAYS = 30  # the Simulate form's range until the admin picks one: the last 30 UTC days
+MAX_TENANT = 128
 
 
 async def _view(request: Request, text: str | None = None) -> PolicyView:
@@ -36,7 +42,14 @@ async def _view(request: Request, text: str | None = None) -> PolicyView:
         return policy_console.history(rt.engine, HISTORY), shown
 
     versions, shown = await asyncio.to_thread(read)
-    return PolicyView(running=running, text=shown, history=versions)
+    today = datetime.fromtimestamp(rt.clock.now(), UTC).date()
+    return PolicyView(
+        running=running,
+        text=shown,
+        history=versions,
+        sim_from=(today - timedelta(days=SIM_DAYS - 1)).isoformat(),
+        sim_to=today.isoformat(),
+    )
 
 
 async def _version(request: Request, raw: str | None) -> str:
@@ -112,6 +125,38 @@ async def _explain(request: Request, view: PolicyView) -> None:
     view.results = policy_page.explain(trace)
 
 
+def _day(raw: str) -> date:
+    try:
+        if len(raw) != 10:
+            raise ValueError
+        return date.fromisoformat(raw)
+    except ValueError:
+        raise SimulationError("a day is YYYY-MM-DD") from None
+
+
+async def _simulate(request: Request, view: PolicyView) -> None:
+    """Replay the ledger under the editor's text (compiled, never applied)."""
+    rt = request.app.state.runtime
+    try:
+        if len(view.sim_tenant) > MAX_TENANT:
+            raise SimulationError("the tenant name is too long")
+        query = policy_console.sim_query(
+            _day(view.sim_from), _day(view.sim_to), view.sim_tenant, rt.settings.report_max_days
+        )
+        sim = await policy_console.simulate(
+            rt.reloader, rt.engine, rt.ledger.pricer, view.text, query
+        )
+    except SimulationError as exc:
+        view.notice = policy_page.error(str(exc))
+        return
+    except PolicyError as exc:
+        view.results = policy_page.problems(exc.problems)
+        view.bad_lines = {p.line for p in exc.problems if p.line}
+        view.notice = policy_page.error(f"{len(exc.problems)} problem(s): nothing to simulate")
+        return
+    view.results = simulate_view.render(sim)
+
+
 async def _admin(request: Request, csrf: str | None = None) -> Principal:
     return admin_only(await principal(request, csrf))
 
@@ -129,6 +174,16 @@ def build_router() -> APIRouter:
         view.version = await _version(request, request.query_params.get("version"))
         return pages.html(policy_page.render(view, who))
 
+    @router.get("/schema.json")
+    async def schema(request: Request) -> Response:
+        """The policy's JSON Schema, for the editor's completion (as `gateway policy schema`)."""
+        try:
+            await _admin(request)
+        except GatewayError as exc:
+            return pages.refused(exc)
+        body = await asyncio.to_thread(lambda: orjson.dumps(json_schema()))
+        return Response(body, media_type="application/json", headers={"cache-control": "no-cache"})
+
     @router.post("")
     async def act(request: Request) -> Response:
         try:
@@ -140,6 +195,9 @@ def build_router() -> APIRouter:
         view.model, view.prompt = form.get("model", ""), form.get("prompt", "")
         view.tenant = form.get("tenant") or "default"
         view.app = form.get("app") or "default"
+        view.sim_from = form.get("from", view.sim_from).strip()
+        view.sim_to = form.get("to", view.sim_to).strip()
+        view.sim_tenant = form.get("sim_tenant", "").strip()
         op = form.get("op", "validate")
         if op == "apply":
             await _apply(request, view, who)
@@ -148,6 +206,8 @@ def build_router() -> APIRouter:
             await _diff(request, view)
         elif op == "explain":
             await _explain(request, view)
+        elif op == "simulate":
+            await _simulate(request, view)
         else:
             await _validate(request, view)
         return pages.html(policy_page.render(view, who))
@@ -181,10 +241,6 @@ async def _refreshed(request: Request, view: PolicyView) -> PolicyView:
     """After an apply: the history as it now is, the notice and results kept."""
     fresh = await _view(request, view.text)
     fresh.notice, fresh.results, fresh.bad_lines = view.notice, view.results, view.bad_lines
-    fresh.model, fresh.prompt, fresh.tenant, fresh.app = (
-        view.model,
-        view.prompt,
-        view.tenant,
-        view.app,
-    )
+    for name in ("model", "prompt", "tenant", "app", "sim_from", "sim_to", "sim_tenant"):
+        setattr(fresh, name, getattr(view, name))
     return fresh

@@ -3,7 +3,6 @@ the console and scripts (admin key). The policy is only compiled, never applied.
 
 from __future__ import annotations
 
-import asyncio
 from datetime import date
 
 import orjson
@@ -14,8 +13,9 @@ from starlette.responses import Response
 from gateway.admin.auth import require_admin
 from gateway.admin.policy_routes import _problems_response
 from gateway.core.errors import InvalidRequest
-from gateway.policy.loader import PolicyError, load_text
-from gateway.usage.simulate import SimQuery, SimulationError, simulate
+from gateway.policy.loader import PolicyError
+from gateway.service import policy_console
+from gateway.usage.simulate import SimulationError
 
 JSON = "application/json"
 
@@ -41,22 +41,20 @@ def build_router() -> APIRouter:
             raise InvalidRequest("the request is too large", code="policy_too_large")
         try:
             body = SimulateBody.model_validate_json(raw)
-            query = SimQuery(body.start, body.end, body.tenant)
         except ValidationError:
             raise InvalidRequest(
                 "expected JSON with 'policy', 'from' and 'to' (YYYY-MM-DD)"
             ) from None
+        max_days = rt.settings.report_max_days if rt.settings is not None else 366
+        try:
+            query = policy_console.sim_query(body.start, body.end, body.tenant, max_days)
+            result = await policy_console.simulate(
+                rt.reloader, rt.engine, rt.ledger.pricer, body.policy, query
+            )
         except SimulationError as exc:
             raise InvalidRequest(str(exc), param="to") from None
-        max_days = rt.settings.report_max_days if rt.settings is not None else 366
-        if (query.end - query.start).days + 1 > max_days:
-            raise InvalidRequest(f"the range is longer than {max_days} days", param="to")
-        try:
-            compiled = await asyncio.to_thread(load_text, body.policy, "simulate", limits)
         except PolicyError as exc:
             return _problems_response(exc)
-        pricer = rt.ledger.pricer.for_policy(compiled.policy)
-        result = await asyncio.to_thread(simulate, rt.engine, compiled.policy, pricer, query)
         return Response(orjson.dumps(result.as_dict()), media_type=JSON)
 
     return router

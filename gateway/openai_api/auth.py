@@ -32,12 +32,11 @@ from gateway.core.errors import (
     ServiceUnavailable,
 )
 from gateway.core.types import RequestContext
-from gateway.usage.keys import PREFIX, KeyInfo, get_key, matches, split_key
+from gateway.usage.keys import ADMIN_SCOPE, PREFIX, KeyInfo, get_key, matches, split_key
 from gateway.usage.sessions import SessionStore
 
 log = logging.getLogger("gateway.auth")
 
-ADMIN_SCOPE = "admin"
 ADMIN_ACTOR = "admin"  # who the admin key is in the policy history and the audit chain
 SESSION_COOKIE = "gecit_session"
 CSRF_HEADER = "x-csrf-token"

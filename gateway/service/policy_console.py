@@ -3,19 +3,24 @@ page alike: validate a document (every problem with its YAML line, as `gateway p
 prints them), diff it against the running one, apply it, list the stored versions and roll back
 to one. Applying goes through the reloader, so it is atomic (one swap), audited (its change
 sinks write `policy_changes` and the hash-chained audit entry) and shared with every replica
-(the policy store). Nothing here calls a backend."""
+(the policy store). Simulating replays the ledger under a document that is only compiled, never
+applied. Nothing here calls a backend."""
 
 from __future__ import annotations
 
 import asyncio
 import difflib
 from dataclasses import dataclass
+from datetime import date
 
 from sqlalchemy.engine import Engine
 
 from gateway.policy.loader import CompiledPolicy, PolicyError, Problem, decode_text, load_text
 from gateway.policy.reload import PolicyReloader
 from gateway.usage import policy_store
+from gateway.usage.pricing import Pricer
+from gateway.usage.simulate import SimQuery, Simulation, SimulationError
+from gateway.usage.simulate import simulate as replay
 
 MAX_DIFF_LINES = 2000  # a diff of two 1 MB documents could be huge: the page shows this many
 
@@ -95,3 +100,21 @@ async def rollback(
     if doc is None:
         return None
     return await apply(reloader, doc.text.encode("utf-8"), actor, f"rollback-to#{doc.id}")
+
+
+def sim_query(start: date, end: date, tenant: str | None, max_days: int) -> SimQuery:
+    """The range to replay, no longer than a report may cover. SimulationError (one line)."""
+    query = SimQuery(start, end, tenant or None)
+    if (query.end - query.start).days + 1 > max_days:
+        raise SimulationError(f"the range is longer than {max_days} days")
+    return query
+
+
+async def simulate(
+    reloader: PolicyReloader, engine: Engine, pricer: Pricer, text: str, query: SimQuery
+) -> Simulation:
+    """Replay `query`'s recorded requests under `text` (compiled, never applied), off the
+    event loop. PolicyError when the text does not compile."""
+    compiled = await asyncio.to_thread(load_text, text, "simulate", reloader.limits)
+    priced = pricer.for_policy(compiled.policy)
+    return await asyncio.to_thread(replay, engine, compiled.policy, priced, query)

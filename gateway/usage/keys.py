@@ -13,12 +13,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from sqlalchemy import select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 from gateway.usage.sessions import end_sessions_of_key
 from gateway.usage.tables import ApiKeyRow, TenantRow
 
 PREFIX = "gk_"
+API_SCOPE = "api"  # the OpenAI-compatible API, and its tenant's reports
+ADMIN_SCOPE = "admin"  # every admin route: every tenant, the policy, the keys
 _K = ApiKeyRow.__table__  # type: ignore[attr-defined]
 _T = TenantRow.__table__  # type: ignore[attr-defined]
 
@@ -72,29 +74,35 @@ def create_key(
     tenant: str,
     app: str = "default",
     *,
-    scope: str = "api",
+    scope: str = API_SCOPE,
     name: str | None = None,
     now: float,
 ) -> tuple[KeyInfo, str]:
     """Store a new key; returns its info and the full key (shown once, never stored)."""
+    with engine.begin() as conn:
+        return _insert_key(conn, tenant, app, scope, name, now)
+
+
+def _insert_key(
+    conn: Connection, tenant: str, app: str, scope: str, name: str | None, now: float
+) -> tuple[KeyInfo, str]:
     public = os.urandom(8).hex()
     secret = os.urandom(32).hex()
     key_id = "k" + public
     ts = datetime.fromtimestamp(now, UTC)
-    with engine.begin() as conn:
-        if conn.execute(select(_T.c.id).where(_T.c.id == tenant)).first() is None:
-            conn.execute(_T.insert().values(id=tenant, created_at=ts))
-        conn.execute(
-            _K.insert().values(
-                id=key_id,
-                secret_hash=hash_secret(secret),
-                tenant=tenant,
-                app=app,
-                scope=scope,
-                name=name,
-                created_at=ts,
-            )
+    if conn.execute(select(_T.c.id).where(_T.c.id == tenant)).first() is None:
+        conn.execute(_T.insert().values(id=tenant, created_at=ts))
+    conn.execute(
+        _K.insert().values(
+            id=key_id,
+            secret_hash=hash_secret(secret),
+            tenant=tenant,
+            app=app,
+            scope=scope,
+            name=name,
+            created_at=ts,
         )
+    )
     info = KeyInfo(key_id, hash_secret(secret), tenant, app, scope, name, ts, None)
     return info, f"{PREFIX}{public}_{secret}"
 
@@ -116,11 +124,28 @@ def list_keys(engine: Engine, tenant: str | None = None) -> list[KeyInfo]:
 def revoke_key(engine: Engine, key_id: str, now: float) -> bool:
     """Revoke the key and, in the same transaction, end the admin sessions it opened."""
     with engine.begin() as conn:
-        done = conn.execute(
-            update(_K)
-            .where(_K.c.id == key_id, _K.c.revoked_at.is_(None))
-            .values(revoked_at=datetime.fromtimestamp(now, UTC))
-        )
-        if done.rowcount == 1:
-            end_sessions_of_key(conn, key_id, now)
+        return _revoke(conn, key_id, now)
+
+
+def _revoke(conn: Connection, key_id: str, now: float) -> bool:
+    done = conn.execute(
+        update(_K)
+        .where(_K.c.id == key_id, _K.c.revoked_at.is_(None))
+        .values(revoked_at=datetime.fromtimestamp(now, UTC))
+    )
+    if done.rowcount == 1:
+        end_sessions_of_key(conn, key_id, now)
     return done.rowcount == 1
+
+
+def rotate_key(engine: Engine, key_id: str, now: float) -> tuple[KeyInfo, str] | None:
+    """A new key with the old one's tenant, app, scope and name, and the old one revoked (its
+    sessions ended), in one transaction: never both live, never neither. Returns the new
+    key's info and the full key (shown once); None when `key_id` is not an active key."""
+    with engine.begin() as conn:
+        # the revoke is a conditional update: of two rotations at once, one wins
+        row = conn.execute(select(_K).where(_K.c.id == key_id, _K.c.revoked_at.is_(None))).first()
+        if row is None or not _revoke(conn, key_id, now):
+            return None
+        old = _info(row)
+        return _insert_key(conn, old.tenant, old.app, old.scope, old.name, now)

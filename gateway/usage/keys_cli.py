@@ -1,6 +1,7 @@
-"""`gateway keys create | list | revoke | budget`: API keys and their monthly budgets.
+"""`gateway keys create | list | revoke | rotate | budget`: API keys and their monthly budgets.
 
-`create` prints the new key once, alone on the last line of stdout (scripts: `| tail -n1`).
+`create` and `rotate` print the new key once, alone on the last line of stdout (scripts:
+`| tail -n1`).
 """
 
 from __future__ import annotations
@@ -36,13 +37,19 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     )
     r.add_argument("key_id")
     r.set_defaults(func=_revoke)
+    rot = ksub.add_parser(
+        "rotate",
+        help="a new key with the same tenant, app and scope; the old one revoked (shown once)",
+    )
+    rot.add_argument("key_id")
+    rot.set_defaults(func=_rotate)
     b = ksub.add_parser("budget", help="set a monthly budget of a tenant or a key")
     who = b.add_mutually_exclusive_group(required=True)
     who.add_argument("--tenant")
     who.add_argument("--key", dest="key_id")
     b.add_argument("amount", help="e.g. 500 or '500 TRY', '20 USD'")
     b.set_defaults(func=_budget)
-    for q in (c, ls, r, b):
+    for q in (c, ls, r, rot, b):
         q.add_argument(
             "--database-url",
             dest="database_url",
@@ -117,6 +124,20 @@ def _revoke(args: argparse.Namespace) -> int:
         print(f"gateway keys: no active key {args.key_id!r}", file=sys.stderr)
         return 2
     print(f"revoked {args.key_id}")
+    return 0
+
+
+def _rotate(args: argparse.Namespace) -> int:
+    engine = _engine(args)
+    rotated = keys.rotate_key(engine, args.key_id, time.time())
+    engine.dispose()
+    if rotated is None:
+        print(f"gateway keys: no active key {args.key_id!r}", file=sys.stderr)
+        return 2
+    info, key = rotated
+    print(f"revoked {args.key_id}; new key id: {info.id}  tenant: {info.tenant}  app: {info.app}")
+    print("the key is shown only once; store it now:")
+    print(key)
     return 0
 
 

@@ -104,6 +104,7 @@ FORMS = [
     ("/admin/console/policy", {"op": "diff", "text": "version: 1\n"}),
     ("/admin/console/policy", {"op": "explain", "text": "x", "model": "chat", "prompt": "hi"}),
     ("/admin/console/policy", {"op": "apply", "text": "version: 1\n"}),
+    ("/admin/console/policy", {"op": "simulate", "text": "version: 1\n"}),
     ("/admin/console/policy/rollback", {"version": "1"}),
 ]
 

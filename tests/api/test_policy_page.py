@@ -5,6 +5,7 @@ audited, the document is stored for the other replicas) and Roll back to an earl
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -157,3 +158,16 @@ def _wait(gw: Console, sql: str, n: int) -> list[tuple[object, ...]]:
         if len(rows) >= n or time.monotonic() > deadline:
             return rows
         time.sleep(0.05)
+
+
+def test_the_editor_reads_the_policy_schema_from_the_gateway(gw: Console, admin: Browser) -> None:
+    page = admin.get("/admin/console/policy").text
+    for name in ("codemirror.js", "codemirror-yaml.js", "codemirror-show-hint.js", "editor.js"):
+        assert f'<script src="/admin/static/{name}" defer></script>' in page
+    schema = admin.get("/admin/console/policy/schema.json")
+    committed = json.loads((Path(__file__).parents[2] / "policies" / "schema.json").read_text())
+    assert schema.status_code == 200 and schema.json() == committed
+    _r, acme = sign_in(gw.client, gw.ledger.keys["acme"])
+    assert acme is not None and acme.get("/admin/console/policy/schema.json").status_code == 403
+    gw.client.cookies.clear()
+    assert gw.client.get("/admin/console/policy/schema.json").status_code == 401

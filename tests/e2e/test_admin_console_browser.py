@@ -2,8 +2,10 @@
 chromedriver (nothing downloaded at run time), against two `gateway serve` replicas on one
 PostgreSQL ledger and one Redis. Sign in; the dashboard; a new date range; a CSV download whose
 totals equal the ledger; the policy page: a broken policy shows its line, the fixed one is
-validated, diffed, explained and applied, replica B serves it, a roll back is served by B too;
-sign out and be refused. Every screenshot is checked to show something (pixel variance)."""
+validated, diffed, explained, simulated (the figures the JSON endpoint computes) and applied,
+replica B serves it, a roll back is served by B too; the keys page: a key created (its secret
+shown once), used on replica B, revoked and refused there; sign out and be refused. Every
+screenshot is checked to show something (pixel variance)."""
 
 from __future__ import annotations
 
@@ -219,8 +221,10 @@ def test_admin_console_in_chromium(
     broken = _policy(emu_url, "  chat2: {backends: [nowhere]}\n")
     bad_line = broken.splitlines().index("  chat2: {backends: [nowhere]}") + 1
     _paste(d, broken)
-    # editor.js ran under the page's CSP: it numbered every line of the pasted text
-    numbered = [e.text for e in d.find_elements(By.CSS_SELECTOR, "#gutter span")]
+    # the vendored editor ran under the page's CSP: it numbered every line of the pasted text
+    numbered = [
+        e.text for e in d.find_elements(By.CSS_SELECTOR, ".CodeMirror-code .CodeMirror-linenumber")
+    ]
     assert numbered == [str(n) for n in range(1, broken.count("\n") + 2)]
     _submit(d, By.ID, "validate")
     lines = _until(
@@ -230,8 +234,13 @@ def test_admin_console_in_chromium(
         "the problems",
     )
     assert str(bad_line) in lines
-    assert str(bad_line) in [e.text for e in d.find_elements(By.CSS_SELECTOR, "#gutter .bad")]
+    marked = d.execute_script(
+        "return document.querySelector('.CodeMirror').CodeMirror.lineInfo(arguments[0]).bgClass",
+        bad_line - 1,
+    )
+    assert "bad-line" in (marked or "")
     _shot(d, tmp_path, "policy-broken")
+    _completion_step(d)
 
     # fixed: valid, its diff, an explain, then apply; replica B serves it
     fixed = _policy(emu_url, "  chat2: {backends: [gpu-local]}\n")
@@ -245,6 +254,7 @@ def test_admin_console_in_chromium(
     _submit(d, By.ID, "explain")
     assert one(By.ID, "explain-class").text == "special"
     assert "gpu-local" in one(By.ID, "explain-candidates").text
+    _simulate_step(d, a.url, fixed, tmp_path)
     assert "chat2" not in _models(b.url)
     _submit(d, By.ID, "apply")
     assert "applied" in one(By.ID, "notice").text
@@ -267,6 +277,8 @@ def test_admin_console_in_chromium(
     assert "rolled back" in one(By.ID, "notice").text
     _until(lambda: "chat2" not in _models(b.url), "replica B serving the roll back", timeout=10)
 
+    _keys_step(d, b.url, tmp_path)
+
     # sign out: refused afterwards, in the browser and with the old cookie
     _submit(d, By.ID, "sign-out")
     _until(lambda: d.current_url.endswith("/admin/login"), "the sign-in page")
@@ -280,6 +292,62 @@ def test_admin_console_in_chromium(
     old = {"cookie": f"gecit_session={cookie['value']}"}
     for gw in (a, b):
         assert httpx.get(gw.url + "/admin/reports/cost", headers=old).status_code == 401
+
+
+def _simulate_step(d: Any, url: str, policy: str, tmp_path: Path) -> None:
+    """Simulate the editor's text over March: the page's figures are the endpoint's."""
+    from selenium.webdriver.common.by import By
+
+    for name, day in (("sim-from", "2026-03-01"), ("sim-to", "2026-03-31")):
+        d.execute_script("arguments[0].value = arguments[1]", d.find_element(By.ID, name), day)
+    _submit(d, By.ID, "simulate")
+    api = httpx.post(
+        url + "/admin/policy/simulate",
+        json={"policy": policy, "from": "2026-03-01", "to": "2026-03-31"},
+        headers={"authorization": f"Bearer {ADMIN}"},
+        timeout=60,
+    ).json()
+    assert d.find_element(By.ID, "sim-rows").text == f"{api['rows']:,}" and api["rows"] > 0
+    cell = d.find_element(By.CSS_SELECTOR, "#sim-cost-usd .predicted").text
+    assert Decimal(cell.replace(",", "")) == Decimal(api["predicted"]["cost_usd"]).quantize(
+        Decimal("0.000001")
+    )
+    shown = {
+        e.get_attribute("data-backend")
+        for e in d.find_elements(By.CSS_SELECTOR, "#sim-traffic tr[data-backend]")
+    }
+    assert shown == set(api["traffic_change"])
+    _shot(d, tmp_path, "policy-simulated")
+
+
+def _keys_step(d: Any, other_replica: str, tmp_path: Path) -> None:
+    """Create a key (shown once), use it on the other replica, revoke it: refused there."""
+    from selenium.webdriver.common.by import By
+
+    _submit(d, By.ID, "keys-link")
+    d.find_element(By.ID, "new-tenant").send_keys("initech")
+    d.find_element(By.ID, "new-name").send_keys("browser test")
+    _submit(d, By.ID, "create-key")
+    key = d.find_element(By.ID, "new-key").text
+    assert key.startswith("gk_")
+    _shot(d, tmp_path, "key-created")
+    key_id = "k" + key.split("_")[1]
+    bearer = {"authorization": f"Bearer {key}"}
+    assert httpx.get(other_replica + "/admin/reports/cost", headers=bearer).status_code == 200
+    _submit(d, By.ID, "keys-link")  # the list again: the key is never shown twice
+    assert key not in d.page_source and key.rsplit("_", 1)[1] not in d.page_source
+    row = d.find_element(By.CSS_SELECTOR, f'tr[data-key="{key_id}"]')
+    assert row.get_attribute("data-status") == "active"
+    _submit(d, By.ID, f"revoke-{key_id}")
+    assert "revoked" in d.find_element(By.ID, "notice").text
+    row = d.find_element(By.CSS_SELECTOR, f'tr[data-key="{key_id}"]')
+    assert row.get_attribute("data-status") == "revoked"
+    _shot(d, tmp_path, "key-revoked")
+    _until(
+        lambda: httpx.get(other_replica + "/admin/reports/cost", headers=bearer).status_code == 401,
+        "the other replica refusing the revoked key",
+        timeout=15,
+    )
 
 
 def _submit(driver: Any, by: str, value: str) -> None:
@@ -300,13 +368,28 @@ def _submit(driver: Any, by: str, value: str) -> None:
 
 
 def _paste(driver: Any, text_: str) -> None:
-    """Put text into the editor as a paste does (one input event)."""
-    from selenium.webdriver.common.by import By
-
-    area = driver.find_element(By.ID, "policy-text")
+    """Put text into the editor as a paste does (one change)."""
     driver.execute_script(
-        "arguments[0].value = arguments[1];"
-        "arguments[0].dispatchEvent(new Event('input', {bubbles: true}));",
-        area,
-        text_,
+        "document.querySelector('.CodeMirror').CodeMirror.setValue(arguments[0])", text_
     )
+
+
+COMPLETE = """
+const cm = document.querySelector('.CodeMirror').CodeMirror;
+cm.setValue(arguments[0]);
+cm.focus();
+cm.setCursor(cm.lineCount() - 1, cm.getLine(cm.lineCount() - 1).length);
+cm.execCommand('autocomplete');
+return Array.from(document.querySelectorAll('.CodeMirror-hints li'), li => li.textContent);
+"""
+
+
+def _completion_step(d: Any) -> None:
+    """Ctrl-Space completion offers the keys the policy's JSON Schema allows at the cursor (the
+    schema is fetched once the page has loaded: ask until it has)."""
+    top = _until(lambda: d.execute_script(COMPLETE, "version: 1\nal"), "top-level completion")
+    assert top == ["aliases"]
+    backend = d.execute_script(COMPLETE, "version: 1\nbackends:\n  gpu-local:\n    ")
+    assert {"kind", "zone", "base_url", "model"} <= set(backend)
+    rule = d.execute_script(COMPLETE, "rules:\n  - name: r\n    match:\n      data_")
+    assert rule == ["data_classes"]

@@ -83,6 +83,7 @@ CASES: list[tuple[str, list[str], str | None]] = [
     ("keys-no-subcommand", ["keys"], None),
     ("keys-create-no-tenant", ["keys", "create"], None),
     ("keys-revoke-unknown", ["keys", "revoke", "key_nope"], None),
+    ("keys-rotate-unknown", ["keys", "rotate", "key_nope"], None),
     ("keys-budget-bad-amount", ["keys", "budget", "--tenant", "t", "lots"], None),
     (
         "keys-list-ledger-dir-missing",

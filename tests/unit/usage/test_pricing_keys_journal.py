@@ -8,8 +8,9 @@ from pathlib import Path
 from gateway.policy.loader import load_text
 from gateway.usage.db import make_engine, migrate
 from gateway.usage.journal import Journal, read_segment
-from gateway.usage.keys import create_key, get_key, matches, revoke_key, split_key
+from gateway.usage.keys import create_key, get_key, matches, revoke_key, rotate_key, split_key
 from gateway.usage.pricing import Pricer, load_catalog, split_kdv
+from gateway.usage.sessions import SessionStore
 
 POLICY = """
 version: 1
@@ -68,6 +69,28 @@ def test_keys_hash_only_and_revocation(tmp_path: Path) -> None:
     assert revoke_key(engine, info.id, 2.0) and not revoke_key(engine, info.id, 3.0)
     again = get_key(engine, info.id)
     assert again is not None and not again.active
+    engine.dispose()
+
+
+def test_rotate_revokes_the_old_key_and_its_sessions_and_keeps_its_scope(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'k.db'}")
+    migrate(engine)
+    old, old_key = create_key(engine, "acme", "web", scope="admin", name="ops", now=1.0)
+    sessions = SessionStore(engine, ttl_s=600, per_key=4)
+    cookie, _csrf = sessions.create(old.id, old.id, None, 1.0)
+    rotated = rotate_key(engine, old.id, 2.0)
+    assert rotated is not None
+    new, new_key = rotated
+    assert new.id != old.id and new_key != old_key
+    assert (new.tenant, new.app, new.scope, new.name) == ("acme", "web", "admin", "ops")
+    parts = split_key(new_key)
+    stored = get_key(engine, new.id)
+    assert parts is not None and stored is not None and matches(stored, parts[1])
+    gone = get_key(engine, old.id)
+    assert gone is not None and not gone.active
+    assert sessions.find(cookie, 3.0) is None  # the old key's session ended with it
+    assert rotate_key(engine, old.id, 3.0) is None  # a revoked key is not rotated again
+    assert rotate_key(engine, "knope", 3.0) is None
     engine.dispose()
 
 
