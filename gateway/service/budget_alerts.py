@@ -26,6 +26,7 @@ log = logging.getLogger("gateway.budget_alerts")
 
 Views = Callable[[], list[BudgetView]]
 MAX_REFUSED = 10_000  # budgets remembered as refused between two rounds
+MAX_KNOWN = 100_000  # alerts remembered as recorded (a cache: the primary key decides)
 
 
 class BudgetAlerter:
@@ -99,6 +100,8 @@ class BudgetAlerter:
         if not new:
             return 0
         n = await asyncio.to_thread(outbox.record, self._engine, new, now)
+        if len(self._known) > MAX_KNOWN:  # old periods' alerts: the database still has them
+            self._known.clear()
         self._known.update(outbox.AlertKey(v.id, v.period, t) for v, t in new)
         return n
 

@@ -46,13 +46,13 @@ class Due:
 
 
 def reached(view: BudgetView, now: float, refused: bool = False) -> list[int]:
-    """The thresholds `view` has reached in its running period: spent / limit, and 100 once
-    spent reaches the limit or a request was refused for want of room (`refused`)."""
+    """The thresholds `view` has reached in its running period: spent / limit; and all of
+    them once a request was refused for want of room (`refused`): a budget with no room is
+    exhausted, however much of the limit its in-flight reservations still hold."""
+    if refused and view.period == period_key(view.span, now):
+        return list(THRESHOLDS)
     pct = view.used_fraction(now) * 100
-    out = [t for t in THRESHOLDS if pct >= t]
-    if refused and 100 not in out and view.period == period_key(view.span, now):
-        out.append(100)
-    return out
+    return [t for t in THRESHOLDS if pct >= t]
 
 
 def payload(view: BudgetView, threshold: int, now: float) -> str:
@@ -135,7 +135,7 @@ def claim(engine: Engine, now: float, lease_s: float, limit: int = 20) -> list[D
         rows = conn.execute(
             select(_A.c.budget_id, _A.c.period, _A.c.threshold, _A.c.payload, _A.c.attempts)
             .where(due)
-            .order_by(_A.c.next_at)
+            .order_by(_A.c.next_at, _A.c.budget_id, _A.c.threshold)
             .limit(limit)
         ).all()
     for bid, period, threshold, body, attempts in rows:
