@@ -213,3 +213,34 @@ def test_monthly_budgets_made_before_spans_keep_working(engine: Engine) -> None:
     assert {(v.span, v.tenant, v.spent) for v in views.values()} == {("month", "acme", Decimal(4))}
     assert budgets.reserve(engine, "r", {"tenant:acme": Decimal(6)}, now) == []
     assert budgets.reserve(engine, "s", {"tenant:acme": Decimal("0.01")}, now) != []
+
+
+def test_two_replicas_never_overbook_a_weekly_alias_budget(engine: Engine) -> None:
+    """Two engines (two replicas' pools) on one database, 8 threads racing: the conditional
+    update lets exactly limit / amount reservations through, never one more."""
+    import threading
+
+    now = _ts("2026-03-04T10:00:00")
+    view = budget_admin.create_budget(engine, BudgetRequest("alias", "chat", "1 USD", "week"), now)
+    other = make_engine(engine.url.render_as_string(hide_password=False))
+    took: list[str] = []
+    lock = threading.Lock()
+
+    def worker(w: int) -> None:
+        eng = (engine, other)[w % 2]
+        for i in range(5):
+            rid = f"w{w}-{i}"
+            if budgets.reserve(eng, rid, {view.id: Decimal("0.1")}, now) == []:
+                with lock:
+                    took.append(rid)
+
+    threads = [threading.Thread(target=worker, args=(w,)) for w in range(8)]
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+    finally:
+        other.dispose()
+    (after,) = budgets.load_budgets(engine, [view.id])
+    assert len(took) == 10 and after.reserved == Decimal(1) and after.spent == 0
