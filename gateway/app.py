@@ -45,6 +45,7 @@ from gateway.providers.registry import BuildContext
 from gateway.runtime import Runtime
 from gateway.service.admission import Attribution
 from gateway.service.attribution import Tagger
+from gateway.service.budget_alerts import BudgetAlerter, Views
 from gateway.service.budgets import BudgetGate
 from gateway.service.chat import ChatService
 from gateway.service.dispatcher import Dispatcher
@@ -56,6 +57,7 @@ from gateway.service.rate_windows import LocalWindow, RedisWindow
 from gateway.service.ratelimit import RateGate
 from gateway.service.router import PolicyRouter, redactor_for
 from gateway.service.routing import start_routing as _start_routing
+from gateway.service.webhook import Webhook
 from gateway.settings import Settings
 from gateway.usage.audit import AuditListener, AuditLog
 from gateway.usage.cloud_reference import transfer_basis_of
@@ -68,6 +70,8 @@ from gateway.usage.tag_rollups import TagRollupListener
 from gateway.usage.wiring import PolicyView, start_ledger
 
 if TYPE_CHECKING:  # imported only when a policy uses the bundled engine
+    from sqlalchemy.engine import Engine
+
     from gateway.providers.local.engine import LocalEngine
 
 log = logging.getLogger("gateway")
@@ -214,6 +218,8 @@ async def _start(
         ],
     )
     recorder = ledger.recorder
+    tagger = Tagger(policy_now)
+    alerter = _budget_alerter(settings, engine, seams.clock, lambda: gate.views())
     gate = BudgetGate(
         engine,
         policy_now,
@@ -222,9 +228,14 @@ async def _start(
         sweep_every_s=settings.budget_sweep_s,
         stale_after_s=settings.budget_hold_stale_s,
         backlog=lambda: recorder.backlog,
+        tags=tagger,
+        on_exhausted=alerter.note_exhausted if alerter is not None else None,
     )
     await gate.start()
     stack.push_async_callback(gate.stop)
+    if alerter is not None:
+        await alerter.start()
+        stack.push_async_callback(alerter.stop)
     metrics.add_budget_source(
         gate.views, lambda: recorder.backlog, lambda: recorder.quarantine.count
     )
@@ -273,9 +284,7 @@ async def _start(
         seams.clock,
         redact=redactor_for(reloader.current, router.classifiers),
         budgets=gate,
-        extra=Attribution(
-            rates=_rate_gate(settings, policy_now, seams.clock, stack), tags=Tagger(policy_now)
-        ),
+        extra=Attribution(rates=_rate_gate(settings, policy_now, seams.clock, stack), tags=tagger),
     )
     embeddings = EmbeddingsService(  # /v1/embeddings, routed like chat
         router,
@@ -314,6 +323,27 @@ async def _start(
         responses=ResponseStore(
             seams.clock, settings.responses_max_kept, settings.responses_max_bytes
         ),
+    )
+
+
+def _budget_alerter(
+    settings: Settings, engine: Engine, clock: Clock, views: Views
+) -> BudgetAlerter | None:
+    """The budget alert webhook, when one is configured (settings refuse a URL unsigned)."""
+    if settings.budget_alert_url is None or settings.budget_alert_secret is None:
+        return None
+    return BudgetAlerter(
+        engine,
+        views,
+        Webhook(
+            settings.budget_alert_url,
+            settings.budget_alert_secret,
+            settings.budget_alert_timeout_s,
+        ),
+        clock,
+        check_s=settings.budget_alert_check_s,
+        attempts=settings.budget_alert_attempts,
+        backoff_s=settings.budget_alert_backoff_s,
     )
 
 

@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "policy": ("check a policy file, explain a routing decision", "gateway.policy_commands"),
     "emulate": ("run a local emulator of a vendor API", "gateway.emulators.cli"),
     "keys": ("manage API keys and budgets", "gateway.usage.keys_cli"),
+    "budgets": ("budgets per tenant, app, key, alias or tag", "gateway.usage.budgets_cli"),
     "report": ("cost report from the daily rollups", "gateway.usage.reports_cli"),
     "audit": ("the hash-chained audit log of routing decisions", "gateway.usage.audit_cli"),
 }
@@ -259,6 +260,37 @@ EDGE_FLAGS: tuple[tuple[str, str, type, str], ...] = (
         "rate_limit_retry_s",
         float,
         "seconds after a Redis failure before rate limits try Redis again",
+    ),
+    ("--budget-alert-url", "budget_alert_url", str, "webhook for budget alerts at 50/80/100 %"),
+    (
+        "--budget-alert-secret",
+        "budget_alert_secret",
+        str,
+        "HMAC-SHA256 secret that signs budget alerts (prefer the env var)",
+    ),
+    (
+        "--budget-alert-check-s",
+        "budget_alert_check_s",
+        float,
+        "seconds between checks of the budgets for alerts and deliveries due",
+    ),
+    (
+        "--budget-alert-attempts",
+        "budget_alert_attempts",
+        int,
+        "deliveries of one budget alert before it is given up",
+    ),
+    (
+        "--budget-alert-backoff-s",
+        "budget_alert_backoff_s",
+        float,
+        "seconds before the first retry of a failed alert (doubling after each)",
+    ),
+    (
+        "--budget-alert-timeout-s",
+        "budget_alert_timeout_s",
+        float,
+        "seconds one alert delivery may take",
     ),
 )
 

@@ -102,7 +102,7 @@ class _BudgetCollector(Collector):
     def collect(self) -> Iterator[Metric]:
         g = GaugeMetricFamily(
             "gecit_budget_remaining",
-            "Money left in a monthly budget (limit - spent - reserved)",
+            "Money left in a budget's running period (limit - spent - reserved)",
             labels=["budget", "currency"],
         )
         for v in self._views():

@@ -77,6 +77,14 @@ class Settings:
     rate_limit_local_share: float = 1.0
     rate_limit_redis_timeout_s: float = 0.25  # one Redis call; slower counts as down
     rate_limit_retry_s: float = 1.0  # after a failure, Redis is tried again this much later
+    # budget alerts (50/80/100 %) as a signed webhook: where to, the HMAC secret, how often
+    # budgets are checked, and the deliveries' attempts, first backoff (doubling) and timeout
+    budget_alert_url: str | None = None
+    budget_alert_secret: str | None = None
+    budget_alert_check_s: float = 5.0
+    budget_alert_attempts: int = 8
+    budget_alert_backoff_s: float = 2.0
+    budget_alert_timeout_s: float = 5.0
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> Settings:
@@ -97,6 +105,7 @@ class Settings:
                 f"(127.0.0.1, localhost, ::1), not {s.host}"
             )
         _check_rate_fallback(s)
+        _check_budget_alerts(s)
         for name in sorted(_POSITIVE):
             if getattr(s, name) <= 0:
                 raise ValueError(
@@ -131,6 +140,7 @@ _INTS = {
     "sessions_per_key",
     "offload_body_bytes",
     "offload_workers",
+    "budget_alert_attempts",
 }
 # limits and timeouts must be positive: 0 would refuse every request or close every connection
 _POSITIVE = (_INTS - {"port"}) | {
@@ -143,6 +153,8 @@ _POSITIVE = (_INTS - {"port"}) | {
     "rate_limit_redis_timeout_s",
     "rate_limit_retry_s",
     "offload_timeout_s",
+    "budget_alert_backoff_s",
+    "budget_alert_timeout_s",
 }
 # the background cadences may be 0 (that loop off)
 _FLOATS = {
@@ -161,7 +173,23 @@ _FLOATS = {
     "rate_limit_local_share",
     "rate_limit_redis_timeout_s",
     "rate_limit_retry_s",
+    "budget_alert_check_s",
+    "budget_alert_backoff_s",
+    "budget_alert_timeout_s",
 }
+
+
+def _check_budget_alerts(s: Settings) -> None:
+    """An alert webhook is signed, always: a URL without a secret is refused at start-up."""
+    if s.budget_alert_url is None:
+        return
+    if not s.budget_alert_url.startswith(("http://", "https://")):
+        raise ValueError("GECIT_BUDGET_ALERT_URL must be an http:// or https:// URL")
+    if not s.budget_alert_secret or len(s.budget_alert_secret) < 16:
+        raise ValueError(
+            "GECIT_BUDGET_ALERT_SECRET (at least 16 characters) must be set with "
+            "GECIT_BUDGET_ALERT_URL: alerts are always signed"
+        )
 
 
 def _check_rate_fallback(s: Settings) -> None:

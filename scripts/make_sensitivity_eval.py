@@ -30,8 +30,10 @@ def tckn(valid: bool = True) -> str:
 def luhn(body: str) -> str:
     for c in "0123456789":
         s = body + c
-        t = sum((int(x) * 2 - 9 if int(x) * 2 > 9 else int(x) * 2) if i % 2 else int(x)
-                for i, x in enumerate(reversed(s)))
+        t = sum(
+            (int(x) * 2 - 9 if int(x) * 2 > 9 else int(x) * 2) if i % 2 else int(x)
+            for i, x in enumerate(reversed(s))
+        )
         if t % 10 == 0:
             return s
     raise AssertionError
@@ -41,7 +43,7 @@ def card(valid: bool = True) -> str:
     c = luhn("4" + "".join(str(R.randint(0, 9)) for _ in range(14)))
     if not valid:
         c = c[:-1] + str((int(c[-1]) + 3) % 10)
-    return " ".join(c[i:i + 4] for i in range(0, 16, 4))
+    return " ".join(c[i : i + 4] for i in range(0, 16, 4))
 
 
 def iban(valid: bool = True) -> str:
@@ -50,7 +52,7 @@ def iban(valid: bool = True) -> str:
     s = f"TR{98 - num % 97:02d}{bban}"
     if not valid:
         s = s[:-1] + str((int(s[-1]) + 1) % 10)
-    return " ".join(s[i:i + 4] for i in range(0, len(s), 4))
+    return " ".join(s[i : i + 4] for i in range(0, len(s), 4))
 
 
 def phone() -> str:
@@ -59,10 +61,41 @@ def phone() -> str:
     return R.choice([f"0{p} {n}", f"+90 {p} {n}", f"0 ({p}) {n}", f"0{p}{n.replace(' ', '')}"])
 
 
-FIRST = ["Ayşe", "Mehmet", "Zeynep", "Ali", "Elif", "Mustafa", "Fatma", "Emre", "Selin", "Burak",
-         "Hatice", "Kerem", "Merve", "Hakan", "Ebru", "Cem"]
-LAST = ["Yılmaz", "Kaya", "Demir", "Şahin", "Çelik", "Yıldız", "Öztürk", "Aydın", "Arslan",
-        "Doğan", "Kılıç", "Aslan", "Korkmaz", "Polat", "Erdem"]
+FIRST = [
+    "Ayşe",
+    "Mehmet",
+    "Zeynep",
+    "Ali",
+    "Elif",
+    "Mustafa",
+    "Fatma",
+    "Emre",
+    "Selin",
+    "Burak",
+    "Hatice",
+    "Kerem",
+    "Merve",
+    "Hakan",
+    "Ebru",
+    "Cem",
+]
+LAST = [
+    "Yılmaz",
+    "Kaya",
+    "Demir",
+    "Şahin",
+    "Çelik",
+    "Yıldız",
+    "Öztürk",
+    "Aydın",
+    "Arslan",
+    "Doğan",
+    "Kılıç",
+    "Aslan",
+    "Korkmaz",
+    "Polat",
+    "Erdem",
+]
 EN_FIRST = ["John", "Mary", "David", "Sarah", "Michael", "Emma", "James", "Laura"]
 EN_LAST = ["Smith", "Johnson", "Brown", "Taylor", "Walker", "Wright", "Evans", "Cooper"]
 
@@ -108,24 +141,42 @@ def long_doc(item: str, lang: str, kb: int) -> str:
 
 PUBLIC = [
     # topic talk (health, law, religion, politics, etc.)
-    "Diyabetin belirtileri nelerdir?", "Tip 2 diyabet nasıl önlenir?",
-    "What are the early symptoms of diabetes?", "How is HIV transmitted and how can it be prevented?",
-    "Depresyon ile anksiyete arasındaki fark nedir?", "Explain how chemotherapy works in simple terms.",
-    "Kanser taramaları hangi yaşta başlamalı?", "What does a migraine aura feel like in general?",
-    "KVKK'ya göre özel nitelikli kişisel veriler nelerdir?", "Summarise GDPR Article 9 for a training slide.",
-    "Sabıka kaydı nasıl silinir, genel prosedür nedir?", "What is the difference between parole and probation?",
-    "Türkiye'de Alevi ve Sünni mezhepleri hakkında tarihsel bilgi ver.", "Give an overview of Ramadan traditions.",
-    "Sendikalaşma hakkı Anayasa'da nasıl düzenlenmiştir?", "What rights do trade unions have in Germany?",
-    "Seçim barajı düşürülürse meclis aritmetiği nasıl değişir?", "Compare the Labour Party and Conservative Party manifestos.",
-    "Vegan beslenmenin çevreye etkileri nelerdir?", "What is conscientious objection in international law?",
-    "Parmak izi okuyucuları nasıl çalışır?", "How does facial recognition technology work?",
-    "Genetik testler hangi hastalıkları öngörebilir?", "Explain what a BRCA mutation means for breast cancer risk.",
-    "Kılık kıyafet yönetmeliğinin tarihçesini anlat.", "Write a neutral dress code policy for an office.",
-    "LGBT hakları konusunda AB mevzuatını özetle.", "What is the history of the Armenian diaspora?",
-    "Etnik köken verisi neden özel nitelikli sayılır?", "Why is racial data considered sensitive under GDPR?",
-    "Hastane randevu sistemi için kullanıcı hikayeleri yaz.", "Draft an FAQ about our health insurance benefits.",
-    "İlaç fiyatları 2024'te ne kadar arttı?", "List common side effects of metformin.",
-    "Ceza muhakemesinde tutukluluk süresi ne kadardır?", "What does 'charged with' mean in a criminal case?",
+    "Diyabetin belirtileri nelerdir?",
+    "Tip 2 diyabet nasıl önlenir?",
+    "What are the early symptoms of diabetes?",
+    "How is HIV transmitted and how can it be prevented?",
+    "Depresyon ile anksiyete arasındaki fark nedir?",
+    "Explain how chemotherapy works in simple terms.",
+    "Kanser taramaları hangi yaşta başlamalı?",
+    "What does a migraine aura feel like in general?",
+    "KVKK'ya göre özel nitelikli kişisel veriler nelerdir?",
+    "Summarise GDPR Article 9 for a training slide.",
+    "Sabıka kaydı nasıl silinir, genel prosedür nedir?",
+    "What is the difference between parole and probation?",
+    "Türkiye'de Alevi ve Sünni mezhepleri hakkında tarihsel bilgi ver.",
+    "Give an overview of Ramadan traditions.",
+    "Sendikalaşma hakkı Anayasa'da nasıl düzenlenmiştir?",
+    "What rights do trade unions have in Germany?",
+    "Seçim barajı düşürülürse meclis aritmetiği nasıl değişir?",
+    "Compare the Labour Party and Conservative Party manifestos.",
+    "Vegan beslenmenin çevreye etkileri nelerdir?",
+    "What is conscientious objection in international law?",
+    "Parmak izi okuyucuları nasıl çalışır?",
+    "How does facial recognition technology work?",
+    "Genetik testler hangi hastalıkları öngörebilir?",
+    "Explain what a BRCA mutation means for breast cancer risk.",
+    "Kılık kıyafet yönetmeliğinin tarihçesini anlat.",
+    "Write a neutral dress code policy for an office.",
+    "LGBT hakları konusunda AB mevzuatını özetle.",
+    "What is the history of the Armenian diaspora?",
+    "Etnik köken verisi neden özel nitelikli sayılır?",
+    "Why is racial data considered sensitive under GDPR?",
+    "Hastane randevu sistemi için kullanıcı hikayeleri yaz.",
+    "Draft an FAQ about our health insurance benefits.",
+    "İlaç fiyatları 2024'te ne kadar arttı?",
+    "List common side effects of metformin.",
+    "Ceza muhakemesinde tutukluluk süresi ne kadardır?",
+    "What does 'charged with' mean in a criminal case?",
     # company data
     "Firmamızın vergi numarası {cvkn} olup Kadıköy Vergi Dairesi'ne bağlıdır. Faturaları bu bilgilerle kesin.",
     "Çağrı merkezimiz 444 0 {d3} numarasından hafta içi 09:00-18:00 arası hizmet verir.",
@@ -135,10 +186,14 @@ PUBLIC = [
     "Şirket merkezimiz Levent'tedir; ziyaretçiler resepsiyona kayıt olmalıdır.",
     "Q3 revenue was 12.4M USD, up 8% year over year; EBITDA margin was 21%.",
     # look-alikes that fail checksums
-    "Sipariş numaranız {bad_tckn}, kargoya verildi.", "Kargo takip no: {bad_tckn} — teslimat 2 gün içinde.",
-    "Order {bad_card} has been refunded.", "Fatura no {bad_tckn} için ödeme alındı.",
-    "Test verisi olarak geçersiz IBAN kullan: {bad_iban}", "Ticket #{bad_tckn} was closed by the on-call engineer.",
-    "Seri numarası {bad_tckn} olan cihaz garantide.", "Transaction id {bad_card} failed with code 502.",
+    "Sipariş numaranız {bad_tckn}, kargoya verildi.",
+    "Kargo takip no: {bad_tckn} — teslimat 2 gün içinde.",
+    "Order {bad_card} has been refunded.",
+    "Fatura no {bad_tckn} için ödeme alındı.",
+    "Test verisi olarak geçersiz IBAN kullan: {bad_iban}",
+    "Ticket #{bad_tckn} was closed by the on-call engineer.",
+    "Seri numarası {bad_tckn} olan cihaz garantide.",
+    "Transaction id {bad_card} failed with code 502.",
     # code and SQL that mention the fields
     "SELECT tckn, ad, soyad, iban FROM musteriler WHERE kayit_tarihi > '2024-01-01';",
     "CREATE TABLE patients (id SERIAL, diagnosis TEXT, religion TEXT, email VARCHAR(255));",
@@ -156,62 +211,106 @@ PUBLIC = [
 
 PERSONAL = [
     "Müşterimizin TC kimlik numarası {tckn}, kaydı güncelleyebilir misin?",
-    "TCKN: {tckn_sp} olan başvurunun durumu nedir?", "Kimlik no {tckn} ile e-Devlet girişinde hata alıyor.",
-    "Lütfen {iban} numaralı hesaba 5.000 TL havale yapın.", "IBAN bilgim: {iban}, ödemeyi buraya yapabilirsiniz.",
-    "Beni {phone} numarasından arayabilirsiniz.", "Müşteri geri dönüş istedi, cep: {phone}.",
-    "Please call the customer back at {phone}.", "E-posta adresim {email}, faturayı oraya gönderin.",
-    "Send the contract to {email} before Friday.", "Sayın {name}, başvurunuz onaylanmıştır.",
-    "{first} Hanım'ın siparişi yarın teslim edilecek.", "{first} Bey toplantıya katılamayacak.",
-    "Müvekkilimiz {name} adına ihtarname hazırla.", "Çalışanımız {name} için izin belgesi düzenle.",
-    "Dear Mr. {en_last}, your application has been received.", "Please prepare the onboarding pack for {en_name}.",
+    "TCKN: {tckn_sp} olan başvurunun durumu nedir?",
+    "Kimlik no {tckn} ile e-Devlet girişinde hata alıyor.",
+    "Lütfen {iban} numaralı hesaba 5.000 TL havale yapın.",
+    "IBAN bilgim: {iban}, ödemeyi buraya yapabilirsiniz.",
+    "Beni {phone} numarasından arayabilirsiniz.",
+    "Müşteri geri dönüş istedi, cep: {phone}.",
+    "Please call the customer back at {phone}.",
+    "E-posta adresim {email}, faturayı oraya gönderin.",
+    "Send the contract to {email} before Friday.",
+    "Sayın {name}, başvurunuz onaylanmıştır.",
+    "{first} Hanım'ın siparişi yarın teslim edilecek.",
+    "{first} Bey toplantıya katılamayacak.",
+    "Müvekkilimiz {name} adına ihtarname hazırla.",
+    "Çalışanımız {name} için izin belgesi düzenle.",
+    "Dear Mr. {en_last}, your application has been received.",
+    "Please prepare the onboarding pack for {en_name}.",
     "Teslimat adresi: {street} Mah. {street2} Sok. No: {d2} Daire {d1} {ilce}/{il}",
     "Adres: {street2} Cad. No:{d2}/{d1}, {il} — kargo buraya gelecek.",
-    "Aracın plakası {plate}, otopark kaydına ekle.", "{plate} plakalı araç sahibine ceza kesildi mi?",
-    "Pasaport numaram {passport}, vize formuna yaz.", "Passport no: {passport}, expiry 2031.",
-    "Doğum tarihi {dob} olan {name} için sigorta teklifi hazırla.", "Date of birth: {dob_iso}, please verify the age.",
-    "Kart numaram {card}, son kullanma 11/27.", "Charge the card {card} for the annual plan.",
-    "{name} ({email}) toplantı davetini kabul etti.", "Yeni çalışan: {name}, tel {phone}, e-posta {email}",
-    "Kiracı {name} kirayı {iban} hesabına yatırdı.", "Hi, I'm {en_name}, my number is {phone}.",
+    "Aracın plakası {plate}, otopark kaydına ekle.",
+    "{plate} plakalı araç sahibine ceza kesildi mi?",
+    "Pasaport numaram {passport}, vize formuna yaz.",
+    "Passport no: {passport}, expiry 2031.",
+    "Doğum tarihi {dob} olan {name} için sigorta teklifi hazırla.",
+    "Date of birth: {dob_iso}, please verify the age.",
+    "Kart numaram {card}, son kullanma 11/27.",
+    "Charge the card {card} for the annual plan.",
+    "{name} ({email}) toplantı davetini kabul etti.",
+    "Yeni çalışan: {name}, tel {phone}, e-posta {email}",
+    "Kiracı {name} kirayı {iban} hesabına yatırdı.",
+    "Hi, I'm {en_name}, my number is {phone}.",
     "Vergi no {pvkn} olan serbest meslek erbabı {name} için makbuz kes.",
 ]
 
 SPECIAL = [
     "Hastamız {name}'a tip 2 diyabet tanısı kondu, diyet listesi hazırla.",
-    "Diyabetim var, şekerim sabah 180 çıktı, ne yapmalıyım?", "I was diagnosed with HIV last month.",
-    "Annem kemoterapi görüyor, yan etkileri için ne önerirsin?", "My wife is pregnant and has gestational diabetes.",
-    "Çalışanımız {name} depresyon nedeniyle raporlu.", "Our patient {en_name} has a history of epilepsy.",
-    "Hastaya teshis konuldu: astim. İlaç listesini düzenle.", "Ben bipolar bozukluk tanısıyla ilaç kullanıyorum.",
-    "Çalışanımız {name} Alevi olduğu için cemevine gitmek üzere izin istedi.", "I'm a practising Muslim and fast during Ramadan.",
-    "Başvuran {name} Kürt kökenli olduğunu belirtti.", "The applicant {en_name} is of Armenian descent.",
-    "Ben CHP'ye oy verdim ama müdürüm AKP'li, sorun olur mu?", "My manager found out I voted for the Labour Party.",
-    "Ben veganım, yemek listesini buna göre hazırla.", "He is a conscientious objector and refused the draft.",
-    "Çalışanımız {name} sendika üyesi oldu, bordroya aidat kesintisi ekle.", "Our employee {en_name} joined the union last week.",
-    "Müvekkilimiz eşcinsel olduğu için işten çıkarıldığını söylüyor.", "I'm bisexual and my parents don't know yet.",
-    "Adayımız {name}'ın sabıka kaydı var, işe alalım mı?", "My brother was convicted of fraud in 2019.",
-    "Personelimiz {name}'in parmak izi verisi sisteme yüklendi.", "Store my fingerprint template for the door lock.",
-    "Hastamızın BRCA1 genetik test sonucu pozitif çıktı.", "My 23andMe report says I carry a hereditary mutation.",
-    "Çalışanımız {first} Hanım başörtülü, müşteri ziyaretine gönderelim mi?", "She wears a hijab; should she be on the front desk?",
-    "Hastamız {name} (TC {tckn}) HIV pozitif, tedavi planını yaz.", "Müvekkilimiz {name} tutuklandı, savunma taslağı hazırla.",
-    "Oğlum otizm tanısı aldı, okula nasıl anlatmalıyım?", "I have been on antidepressants for two years.",
+    "Diyabetim var, şekerim sabah 180 çıktı, ne yapmalıyım?",
+    "I was diagnosed with HIV last month.",
+    "Annem kemoterapi görüyor, yan etkileri için ne önerirsin?",
+    "My wife is pregnant and has gestational diabetes.",
+    "Çalışanımız {name} depresyon nedeniyle raporlu.",
+    "Our patient {en_name} has a history of epilepsy.",
+    "Hastaya teshis konuldu: astim. İlaç listesini düzenle.",
+    "Ben bipolar bozukluk tanısıyla ilaç kullanıyorum.",
+    "Çalışanımız {name} Alevi olduğu için cemevine gitmek üzere izin istedi.",
+    "I'm a practising Muslim and fast during Ramadan.",
+    "Başvuran {name} Kürt kökenli olduğunu belirtti.",
+    "The applicant {en_name} is of Armenian descent.",
+    "Ben CHP'ye oy verdim ama müdürüm AKP'li, sorun olur mu?",
+    "My manager found out I voted for the Labour Party.",
+    "Ben veganım, yemek listesini buna göre hazırla.",
+    "He is a conscientious objector and refused the draft.",
+    "Çalışanımız {name} sendika üyesi oldu, bordroya aidat kesintisi ekle.",
+    "Our employee {en_name} joined the union last week.",
+    "Müvekkilimiz eşcinsel olduğu için işten çıkarıldığını söylüyor.",
+    "I'm bisexual and my parents don't know yet.",
+    "Adayımız {name}'ın sabıka kaydı var, işe alalım mı?",
+    "My brother was convicted of fraud in 2019.",
+    "Personelimiz {name}'in parmak izi verisi sisteme yüklendi.",
+    "Store my fingerprint template for the door lock.",
+    "Hastamızın BRCA1 genetik test sonucu pozitif çıktı.",
+    "My 23andMe report says I carry a hereditary mutation.",
+    "Çalışanımız {first} Hanım başörtülü, müşteri ziyaretine gönderelim mi?",
+    "She wears a hijab; should she be on the front desk?",
+    "Hastamız {name} (TC {tckn}) HIV pozitif, tedavi planını yaz.",
+    "Müvekkilimiz {name} tutuklandı, savunma taslağı hazırla.",
+    "Oğlum otizm tanısı aldı, okula nasıl anlatmalıyım?",
+    "I have been on antidepressants for two years.",
 ]
 
 
 def fill(t: str) -> str:
     il = R.choice(["İstanbul", "Ankara", "İzmir", "Bursa", "Antalya"])
     return t.format(
-        tckn=tckn(), tckn_sp=" ".join([(s := tckn())[:3], s[3:6], s[6:9], s[9:]]),
-        bad_tckn=tckn(False), iban=iban(), bad_iban=iban(False), card=card(), bad_card=card(False)
-        .replace(" ", ""), phone=phone(), email=f"{R.choice(['ayse.k', 'mehmet_d', 'j.smith', 'zeynep88'])}"
+        tckn=tckn(),
+        tckn_sp=" ".join([(s := tckn())[:3], s[3:6], s[6:9], s[9:]]),
+        bad_tckn=tckn(False),
+        iban=iban(),
+        bad_iban=iban(False),
+        card=card(),
+        bad_card=card(False).replace(" ", ""),
+        phone=phone(),
+        email=f"{R.choice(['ayse.k', 'mehmet_d', 'j.smith', 'zeynep88'])}"
         f"{R.randint(1, 99)}@{R.choice(['gmail.com', 'hotmail.com', 'outlook.com', 'yandex.com'])}",
-        name=name(), first=R.choice(FIRST), en_name=en_name(), en_last=R.choice(EN_LAST),
+        name=name(),
+        first=R.choice(FIRST),
+        en_name=en_name(),
+        en_last=R.choice(EN_LAST),
         street=R.choice(["Moda", "Bahçelievler", "Kızılay", "Alsancak"]),
-        street2=R.choice(["Gül", "Lale", "Atatürk", "Cumhuriyet"]), d1=R.randint(1, 9), d2=R.randint(10, 99),
-        d3=R.randint(100, 999), ilce=R.choice(["Kadıköy", "Çankaya", "Konak"]), il=il,
+        street2=R.choice(["Gül", "Lale", "Atatürk", "Cumhuriyet"]),
+        d1=R.randint(1, 9),
+        d2=R.randint(10, 99),
+        d3=R.randint(100, 999),
+        ilce=R.choice(["Kadıköy", "Çankaya", "Konak"]),
+        il=il,
         plate=f"{R.choice(['34', '06', '35'])} {R.choice(['AB', 'KL', 'TR'])} {R.randint(100, 9999)}",
         passport=f"{R.choice('UPS')}{R.randint(10**7, 10**8 - 1)}",
         dob=f"{R.randint(1, 28):02d}.{R.randint(1, 12):02d}.{R.randint(1950, 2005)}",
         dob_iso=f"{R.randint(1950, 2005)}-{R.randint(1, 12):02d}-{R.randint(1, 28):02d}",
-        cvkn="1234567890", pvkn="1234567890",
+        cvkn="1234567890",
+        pvkn="1234567890",
     )
 
 

@@ -17,6 +17,9 @@ from urllib.parse import urlencode
 from sqlalchemy.engine import Engine
 
 from gateway.admin import charts
+from gateway.admin.budget_banner import banner
+from gateway.usage.budget_admin import list_budgets
+from gateway.usage.budgets import BudgetView
 from gateway.usage.node_report import NodeQuery, NodeReport, run_node_report
 from gateway.usage.node_report_format import shown_rows
 from gateway.usage.report_format import NOT_SET, cents, money, rates_line, unpriced_line
@@ -44,6 +47,8 @@ class DashboardData:
     by_data_class: Report
     by_app: Report
     nodes: NodeReport
+    budgets: tuple[BudgetView, ...] = ()  # the ones the signed-in user may see
+    now: float = 0.0
 
 
 def load(
@@ -53,6 +58,7 @@ def load(
     tenant: str | None,
     reference: CloudReference,
     rates: Rates | None = None,
+    now: float = 0.0,
 ) -> DashboardData:
     def rep(*group: str) -> Report:
         return run_report(engine, ReportQuery(start, end, group, tenant), reference, rates)
@@ -67,6 +73,8 @@ def load(
         rep("data_class"),
         rep("app"),
         nodes,
+        tuple(list_budgets(engine, tenant=tenant)),
+        now,
     )
 
 
@@ -218,6 +226,7 @@ def render(d: DashboardData, nav: str = "") -> str:
     )
     return page.substitute(
         nav=nav,
+        budget_banner=banner(d.budgets, d.now),
         scope=escape(f"tenant {d.tenant}" if d.tenant else "all tenants"),
         start=d.start.isoformat(),
         end=d.end.isoformat(),

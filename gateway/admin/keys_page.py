@@ -8,39 +8,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from decimal import Decimal
 from html import escape
-from typing import Protocol
 
 from gateway.admin import pages
 from gateway.openai_api.auth import Principal
 from gateway.service.key_console import LimitRow
+from gateway.usage.budgets import BudgetView
 from gateway.usage.keys import PREFIX, KeyInfo
-
-
-class BudgetRow(Protocol):
-    """What the budget table shows of a budget (`usage.budgets.BudgetView` has it)."""
-
-    @property
-    def scope(self) -> str: ...
-    @property
-    def subject(self) -> str: ...
-    @property
-    def period(self) -> str: ...
-    @property
-    def currency(self) -> str: ...
-    @property
-    def limit(self) -> Decimal: ...
-    @property
-    def spent(self) -> Decimal: ...
-    @property
-    def reserved(self) -> Decimal: ...
 
 
 @dataclass
 class KeysView:
     keys: Sequence[KeyInfo]
-    budgets: Sequence[BudgetRow]
+    budgets: Sequence[BudgetView]
     limits: Sequence[LimitRow]
     notice: str = ""
     new_key: tuple[KeyInfo, str] | None = None  # (its info, the full key): shown this once
@@ -140,20 +120,21 @@ def key_table(rows: Sequence[KeyInfo], csrf: str) -> str:
     )
 
 
-def budget_table(rows: Sequence[BudgetRow]) -> str:
+def budget_table(rows: Sequence[BudgetView]) -> str:
     """Spent, reserved (held by requests in flight) and the limit of each budget's period."""
     if not rows:
         return "<p>No budgets.</p>"
     body = "".join(
-        f'<tr data-budget="{escape(f"{b.scope}:{b.subject}", quote=True)}">'
-        f"<td>{escape(b.scope)}</td><td>{escape(b.subject)}</td><td>{escape(b.period)}</td>"
+        f'<tr data-budget="{escape(b.id, quote=True)}">'
+        f"<td>{escape(b.scope)}</td><td>{escape(b.subject)}</td><td>{escape(b.span)}</td>"
+        f"<td>{escape(b.period)}</td>"
         f"<td>{escape(b.currency)}</td><td>{b.spent:.2f}</td><td>{b.reserved:.2f}</td>"
         f"<td>{b.limit:.2f}</td><td>{b.limit - b.spent - b.reserved:.2f}</td></tr>"
         for b in rows
     )
     return (
-        '<table id="budgets"><tr><th>scope</th><th>subject</th><th>period</th><th>currency</th>'
-        "<th>spent</th><th>reserved</th><th>limit</th><th>remaining</th></tr>"
+        '<table id="budgets"><tr><th>scope</th><th>subject</th><th>every</th><th>period</th>'
+        "<th>currency</th><th>spent</th><th>reserved</th><th>limit</th><th>remaining</th></tr>"
         f"{body}</table>"
     )
 

@@ -21,7 +21,7 @@ from gateway.core.errors import GatewayError
 from gateway.openai_api.auth import Principal
 from gateway.service import key_console
 from gateway.service.key_console import KeyRefused
-from gateway.usage.budgets import all_budgets
+from gateway.usage.budget_admin import list_budgets
 from gateway.usage.keys import KeyInfo
 
 Outcome = tuple[str, tuple[KeyInfo, str] | None]  # the notice, a new key to show once
@@ -65,7 +65,7 @@ async def _view(request: Request, who: Principal) -> KeysView:
     def read() -> KeysView:
         keys = key_console.visible_keys(rt.engine, who.tenant)
         ids = [k.id for k in keys]
-        budgets = key_console.visible_budgets(all_budgets(rt.engine), who.tenant, ids)
+        budgets = list_budgets(rt.engine, tenant=who.tenant)  # a tenant: its tenant, apps, keys
         return KeysView(keys, budgets, key_console.visible_limits(limits, who.tenant, ids))
 
     return await asyncio.to_thread(read)

@@ -161,10 +161,12 @@ def build_router() -> APIRouter:
         q = _query(request, ADMIN if who.is_admin else str(who.tenant), "tenant")
         engine = request.app.state.runtime.engine
         reference, rates = _reference(request), _rates(request)
+        now = request.app.state.runtime.clock.now()
 
         def page() -> str:  # the queries and the charts, both off the event loop
             return dashboard.render(
-                dashboard.load(engine, q.start, q.end, q.tenant, reference, rates), pages.nav(who)
+                dashboard.load(engine, q.start, q.end, q.tenant, reference, rates, now),
+                pages.nav(who),
             )
 
         return pages.html(await asyncio.to_thread(page), csp=DASHBOARD_CSP)

@@ -20,7 +20,8 @@ class _Strict(BaseModel):
 
 
 class BudgetSpec(_Strict):
-    """A monthly budget. `on_exhausted` overrides `billing.on_budget_exhausted`."""
+    """A tenant's monthly budget. `on_exhausted` overrides `billing.on_budget_exhausted` (for
+    every budget of that tenant's scope, whatever its period)."""
 
     amount: Decimal = Field(gt=0)
     currency: Currency = "TRY"
@@ -54,6 +55,6 @@ class Billing(_Strict):
             spec = self.tenant_budgets.get(subject)
             if spec is not None and spec.on_exhausted is not None:
                 return spec.on_exhausted
-        elif self.key_budget_action is not None:
+        elif scope == "key" and self.key_budget_action is not None:
             return self.key_budget_action
         return self.on_budget_exhausted

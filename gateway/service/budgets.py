@@ -1,5 +1,7 @@
 """Budget enforcement on the request path.
 
+* A request's budgets: its tenant's, its app's (`tenant/app`), its key's, its alias's and one
+  per tag it carries (`name=value`), each over a day, an ISO week and/or a month.
 * `state_for(ctx)` (sync, for the policy engine): the request's budgets that are already
   exhausted, from a snapshot refreshed every `refresh_s` seconds (no I/O on the hot path).
 * `admit(ctx, request, decision)` (async, before the call): an atomic reservation of the
@@ -26,6 +28,7 @@ from gateway.core.types import ChatRequest, RequestContext
 from gateway.policy.inputs import NO_BUDGET_LIMITS, BudgetState, ExhaustedBudget
 from gateway.providers.tokens import estimate_prompt_tokens
 from gateway.usage import budgets as store
+from gateway.usage.budget_periods import SPANS
 from gateway.usage.pricing import Pricer, cost_of
 
 log = logging.getLogger("gateway.budgets")
@@ -33,11 +36,29 @@ log = logging.getLogger("gateway.budgets")
 PolicyNow = Callable[[], Any]  # -> gateway.policy.schema.Policy
 
 
-def budget_ids(ctx: RequestContext) -> list[str]:
-    ids = [store.budget_id("tenant", ctx.tenant)]
+Tags = Callable[[RequestContext, ChatRequest], str | None]  # -> "k=v,..." (attribution.py)
+Exhausted = Callable[[list[store.BudgetView]], None]  # told off the path (budget alerts)
+
+
+def subjects(
+    ctx: RequestContext, alias: str | None = None, tags: str | None = None
+) -> list[tuple[str, str]]:
+    """(scope, subject) of every budget that may apply to the request."""
+    out = [("tenant", ctx.tenant), ("app", f"{ctx.tenant}/{ctx.app}")]
     if ctx.key_id:
-        ids.append(store.budget_id("key", ctx.key_id))
-    return ids
+        out.append(("key", ctx.key_id))
+    if alias:
+        out.append(("alias", alias))
+    out.extend(("tag", t) for t in (tags.split(",") if tags else ()))
+    return out
+
+
+def budget_ids(ctx: RequestContext, alias: str | None = None, tags: str | None = None) -> list[str]:
+    return [
+        store.budget_id(scope, subject, span)
+        for scope, subject in subjects(ctx, alias, tags)
+        for span in SPANS
+    ]
 
 
 class BudgetGate:
@@ -52,6 +73,8 @@ class BudgetGate:
         sweep_every_s: float = 60.0,
         stale_after_s: float = 3600.0,
         backlog: Callable[[], int] | None = None,
+        tags: Tags | None = None,
+        on_exhausted: Exhausted | None = None,
     ) -> None:
         self._engine = engine
         self._policy = policy
@@ -63,6 +86,8 @@ class BudgetGate:
         self._sweep_every_s = sweep_every_s
         self._stale_after_s = stale_after_s
         self._backlog = backlog or (lambda: 0)
+        self._tags = tags
+        self._on_exhausted = on_exhausted
         self._snapshot: dict[str, store.BudgetView] = {}
         self._absent: dict[str, float] = {}  # budget id -> when the database last lacked it
         self._pending: asyncio.Future[None] | None = None
@@ -114,7 +139,13 @@ class BudgetGate:
         billing = getattr(self._policy(), "billing", None)
         for tenant, spec in billing.tenant_budgets.items() if billing else ():
             store.set_budget(
-                self._engine, "tenant", tenant, spec.amount, spec.currency, self._clock.now()
+                self._engine,
+                "tenant",
+                tenant,
+                spec.amount,
+                spec.currency,
+                self._clock.now(),
+                tenant=tenant,
             )
 
     async def refresh(self) -> None:
@@ -134,10 +165,13 @@ class BudgetGate:
 
     # ---- engine input ----------------------------------------------------------------
     def state_for(self, ctx: RequestContext) -> BudgetState:
+        # the engine sees the budgets of tenant, app and key (known before routing); alias
+        # and tag budgets are held by the reservation in `admit`
         out = []
+        now = self._clock.now()
         for bid in budget_ids(ctx):
             view = self._snapshot.get(bid)
-            if view is not None and view.remaining <= 0:
+            if view is not None and view.exhausted(now):
                 out.append(ExhaustedBudget(view.describe(), self._action(view)))
         return BudgetState(tuple(out)) if out else NO_BUDGET_LIMITS
 
@@ -148,12 +182,16 @@ class BudgetGate:
     # ---- reservation -----------------------------------------------------------------
     async def admit(self, ctx: RequestContext, request: ChatRequest, decision: Any) -> Any:
         """Reserve before the call; returns the decision to execute (maybe narrowed)."""
-        wanted = budget_ids(ctx)
-        if any(b not in self._snapshot for b in wanted):
+        tags = self._tags(ctx, request) if self._tags is not None else None
+        wanted = budget_ids(ctx, request.model, tags)
+        # tag values are the client's to choose: an unseen one never costs a database read
+        # (a new tag budget holds from the next snapshot refresh, within `refresh_s`)
+        fixed = budget_ids(ctx, request.model)
+        if any(b not in self._snapshot for b in fixed):
             # a budget created since the last snapshot (e.g. `gateway keys create --budget`
             # right after start-up) must hold from its first request, not a refresh later;
             # concurrent requests wait for the same look-up instead of slipping past it
-            if self._recheck(wanted) and (self._pending is None or self._pending.done()):
+            if self._recheck(fixed) and (self._pending is None or self._pending.done()):
                 self._pending = asyncio.ensure_future(self.refresh())
             if self._pending is not None and not self._pending.done():
                 with contextlib.suppress(Exception):  # database down: the last snapshot
@@ -169,6 +207,8 @@ class BudgetGate:
         )
         if not exhausted:
             return decision
+        if self._on_exhausted is not None:
+            self._on_exhausted(exhausted)
         for view in exhausted:
             if self._action(view) == "refuse":
                 raise RateLimited(f"the {view.describe()} is exhausted", code="budget_exhausted")

@@ -12,9 +12,8 @@ Blocking calls: run them off the event loop."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
 
 from sqlalchemy.engine import Engine
 
@@ -92,31 +91,6 @@ def rotate(engine: Engine, viewer: str | None, key_id: str, now: float) -> tuple
     if rotated is None:
         raise KeyRefused(f"no active key {key_id!r}", 404)
     return rotated
-
-
-class BudgetLike(Protocol):
-    """The fields of a budget the page reads (`usage.budgets.BudgetView` has them)."""
-
-    @property
-    def scope(self) -> str: ...
-    @property
-    def subject(self) -> str: ...
-
-
-B = TypeVar("B", bound=BudgetLike)
-
-
-def visible_budgets(rows: Iterable[B], viewer: str | None, key_ids: Iterable[str]) -> list[B]:
-    """Every budget for the admin scope; for a tenant its own tenant's and its keys' (a budget
-    of another kind is not shown to a tenant: nothing says it is theirs)."""
-    if viewer is None:
-        return list(rows)
-    own = set(key_ids)
-    return [
-        r
-        for r in rows
-        if (r.scope == "tenant" and r.subject == viewer) or (r.scope == "key" and r.subject in own)
-    ]
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,8 @@
-"""Monthly budgets: atomic reservations before a call, settlement in the ledger transaction.
+"""Budgets over a day, an ISO week or a month: atomic reservations before a call, settlement
+in the ledger transaction. (Scopes, spans, period keys and ids: usage/budget_periods.py.)
 
 Reserve: one transaction that, for each budget of the request, rolls the counters over when a
-new month began, then `UPDATE budgets SET reserved = reserved + :a WHERE id = :id AND
+new period of its span began, then `UPDATE budgets SET reserved = reserved + :a WHERE id = :id AND
 spent + reserved + :a <= amount_limit` (a row-locking conditional update, so replicas sharing
 the database can never both take the last room) and inserts a hold per budget. If any budget
 has no room the whole reservation is rolled back and the exhausted budgets are returned.
@@ -21,24 +22,19 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Connection, Engine
 
+from gateway.usage.budget_periods import ADJECTIVE, budget_id, period_key, span_of_id, who
 from gateway.usage.bulk import select_in
 from gateway.usage.ledger import Entry, entry_cost
 from gateway.usage.pricing import money
-from gateway.usage.tables import BudgetHoldRow, BudgetRow
+from gateway.usage.tables import BudgetAlertRow, BudgetHoldRow, BudgetRow
 
 _B = BudgetRow.__table__  # type: ignore[attr-defined]
 _H = BudgetHoldRow.__table__  # type: ignore[attr-defined]
 
-
-def period_of(ts: float) -> str:
-    return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m")
-
-
-def budget_id(scope: str, subject: str) -> str:
-    return f"{scope}:{subject}"
+__all__ = ["BudgetView", "budget_id", "period_key"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,14 +47,30 @@ class BudgetView:
     spent: Decimal
     reserved: Decimal
     period: str
+    span: str = "month"
+    tenant: str | None = None
 
     @property
     def remaining(self) -> Decimal:
         return self.limit - self.spent - self.reserved
 
+    def used_fraction(self, now: float) -> Decimal:
+        """Spent / limit in the running period (0 once a new period began, before the first
+        request of that period rolls the counters over)."""
+        if self.period != period_key(self.span, now) or self.limit <= 0:
+            return Decimal(0)
+        return self.spent / self.limit
+
+    def exhausted(self, now: float) -> bool:
+        """No room left in the running period for any request that costs something."""
+        return self.period == period_key(self.span, now) and self.remaining <= 0
+
     def describe(self) -> str:
-        who = f"tenant '{self.subject}'" if self.scope == "tenant" else f"key '{self.subject}'"
-        return f"monthly budget of {who} ({self.limit.normalize():f} {self.currency})"
+        adjective = ADJECTIVE.get(self.span, self.span)
+        return (
+            f"{adjective} budget of {who(self.scope, self.subject)} "
+            f"({self.limit.normalize():f} {self.currency})"
+        )
 
 
 # the columns a BudgetView is made of, in the order of its fields
@@ -71,6 +83,8 @@ _VIEW_COLUMNS = (
     "spent",
     "reserved",
     "period",
+    "span",
+    "tenant",
 )
 
 
@@ -80,10 +94,19 @@ def _view(row: object) -> BudgetView:
 
 
 def set_budget(
-    engine: Engine, scope: str, subject: str, amount: Decimal, currency: str, now: float
-) -> None:
-    """Create or change a budget's limit (the counters of the running month are kept)."""
-    bid = budget_id(scope, subject)
+    engine: Engine,
+    scope: str,
+    subject: str,
+    amount: Decimal,
+    currency: str,
+    now: float,
+    *,
+    span: str = "month",
+    tenant: str | None = None,
+) -> str:
+    """Create or change a budget's limit (the counters of the running period are kept);
+    returns its id. Callers check scope, subject and span (usage/budget_admin.py)."""
+    bid = budget_id(scope, subject, span)
     ts = datetime.fromtimestamp(now, UTC)
     with engine.begin() as conn:
         found = conn.execute(select(_B.c.id).where(_B.c.id == bid)).first()
@@ -95,7 +118,9 @@ def set_budget(
                     subject=subject,
                     currency=currency,
                     amount_limit=amount,
-                    period=period_of(now),
+                    span=span,
+                    tenant=tenant,
+                    period=period_key(span, now),
                     spent=Decimal(0),
                     reserved=Decimal(0),
                     updated_at=ts,
@@ -107,6 +132,16 @@ def set_budget(
                 .where(_B.c.id == bid)
                 .values(amount_limit=amount, currency=currency, updated_at=ts)
             )
+    return bid
+
+
+def delete_budget(engine: Engine, bid: str) -> bool:
+    """Remove a budget (its holds settle into nothing; its alerts go with it)."""
+    alerts = BudgetAlertRow.__table__  # type: ignore[attr-defined]
+    with engine.begin() as conn:
+        gone = conn.execute(delete(_B).where(_B.c.id == bid)).rowcount
+        conn.execute(delete(alerts).where(alerts.c.budget_id == bid))
+    return gone == 1
 
 
 def load_budgets(engine: Engine, ids: Sequence[str]) -> list[BudgetView]:
@@ -126,12 +161,12 @@ def reserve(
 ) -> list[BudgetView]:
     """Hold `amounts[budget_id]` on each budget; [] on success, else the budgets without room
     (and nothing is held)."""
-    period = period_of(now)
     ts = datetime.fromtimestamp(now, UTC)
     with engine.begin() as conn:
         exhausted: list[BudgetView] = []
         for bid in sorted(amounts):  # a fixed order: no deadlock between replicas
             amount = money(amounts[bid])
+            period = period_key(span_of_id(bid), now)
             conn.execute(
                 update(_B)
                 .where(_B.c.id == bid, _B.c.period != period)

@@ -1,4 +1,5 @@
-"""`gateway keys create | list | revoke | rotate | budget`: API keys and their monthly budgets.
+"""`gateway keys create | list | revoke | rotate | budget`: API keys and their monthly budgets
+(every scope and period: `gateway budgets`).
 
 `create` and `rotate` print the new key once, alone on the last line of stdout (scripts:
 `| tail -n1`).
@@ -9,12 +10,12 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from sqlalchemy.engine import Engine
 
 from gateway.settings import Settings
-from gateway.usage import budgets, keys
+from gateway.usage import budget_admin, budgets, keys
 from gateway.usage.db import make_engine, migrate, require_database_url
 
 
@@ -58,15 +59,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def parse_amount(text: str) -> tuple[Decimal, str]:
-    parts = text.replace(",", ".").split()
-    currency = parts[1].upper() if len(parts) > 1 else "TRY"
-    try:
-        amount = Decimal(parts[0])
-    except (InvalidOperation, IndexError):
-        raise ValueError(f"not an amount: {text!r}") from None
-    if amount <= 0 or currency not in ("TRY", "USD") or len(parts) > 2:
-        raise ValueError(f"a budget is a positive amount in TRY or USD, got {text!r}")
-    return amount, currency
+    return budget_admin.parse_amount(text)
 
 
 def _engine(args: argparse.Namespace) -> Engine:
@@ -94,7 +87,9 @@ def _create(args: argparse.Namespace) -> int:
     )
     print(f"key id: {info.id}  tenant: {info.tenant}  app: {info.app}  scope: {info.scope}")
     if budget is not None:
-        budgets.set_budget(engine, "key", info.id, budget[0], budget[1], time.time())
+        budgets.set_budget(
+            engine, "key", info.id, budget[0], budget[1], time.time(), tenant=info.tenant
+        )
         print(f"monthly budget: {budget[0]} {budget[1]}")
     print("the key is shown only once; store it now:")
     print(key)
@@ -142,6 +137,7 @@ def _rotate(args: argparse.Namespace) -> int:
 
 
 def _budget(args: argparse.Namespace) -> int:
+    """A monthly tenant or key budget (`gateway budgets` has every scope and period)."""
     try:
         amount, currency = parse_amount(args.amount)
     except ValueError as exc:
@@ -149,7 +145,14 @@ def _budget(args: argparse.Namespace) -> int:
         return 2
     engine = _engine(args)
     scope, subject = ("tenant", args.tenant) if args.tenant else ("key", args.key_id)
-    budgets.set_budget(engine, scope, subject, amount, currency, time.time())
-    engine.dispose()
+    try:
+        budget_admin.create_budget(
+            engine, budget_admin.BudgetRequest(scope, subject, args.amount), time.time()
+        )
+    except budget_admin.BudgetInputError as exc:
+        print(f"gateway keys: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        engine.dispose()
     print(f"monthly budget of {scope} {subject}: {amount} {currency}")
     return 0

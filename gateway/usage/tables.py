@@ -11,7 +11,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import JSON, Column, Numeric
+from sqlalchemy import JSON, Column, Numeric, Text
 from sqlmodel import Field, SQLModel
 
 MONEY_PRECISION = 24
@@ -98,7 +98,8 @@ class ApiKeyRow(SQLModel, table=True):
 
 
 class BudgetRow(SQLModel, table=True):
-    """A monthly budget of a tenant or a key, with its live counters for the current period.
+    """A budget of a tenant, app, key, alias or tag over a day, an ISO week or a month, with its
+    live counters for the current period.
 
     `spent` and `reserved` are in the budget's own currency. A reservation is taken atomically
     (`spent + reserved + amount <= amount_limit`) before a call and settled in the same
@@ -107,12 +108,17 @@ class BudgetRow(SQLModel, table=True):
 
     __tablename__ = "budgets"
 
-    id: str = Field(primary_key=True, max_length=200)  # "<scope>:<subject>"
-    scope: str = Field(max_length=16)  # tenant | key
-    subject: str = Field(max_length=128)
+    # "<scope>:<subject>" for a monthly budget, "<span>:<scope>:<subject>" for day and week
+    id: str = Field(primary_key=True, max_length=200)
+    scope: str = Field(max_length=16)  # tenant | app | key | alias | tag
+    subject: str = Field(max_length=128)  # tenant, tenant/app, key id, alias, name=value
+    span: str = Field(default="month", max_length=8)  # day | week | month
+    # the tenant the budget belongs to (who may see it); NULL: an alias or tag budget
+    tenant: str | None = Field(default=None, index=True, max_length=128)
     currency: str = Field(max_length=3)  # TRY | USD
     amount_limit: Decimal = Field(sa_column=money_column(nullable=False))
-    period: str = Field(max_length=7)  # YYYY-MM the counters belong to
+    # the period the counters belong to: YYYY-MM-DD, YYYY-Www (ISO week) or YYYY-MM
+    period: str = Field(max_length=10)
     spent: Decimal = Field(sa_column=money_column(nullable=False))
     reserved: Decimal = Field(sa_column=money_column(nullable=False))
     updated_at: datetime
@@ -125,9 +131,29 @@ class BudgetHoldRow(SQLModel, table=True):
 
     request_id: str = Field(primary_key=True, max_length=64)
     budget_id: str = Field(primary_key=True, max_length=200)
-    period: str = Field(max_length=7)
+    period: str = Field(max_length=10)
     amount: Decimal = Field(sa_column=money_column(nullable=False))
     created_at: datetime = Field(index=True)
+
+
+class BudgetAlertRow(SQLModel, table=True):
+    """One alert (a budget reached `threshold` % in `period`) and its webhook delivery. The
+    primary key makes it once per budget and period across replicas; the row is the outbox a
+    replica claims (`claimed_until`) before it sends. `payload` is the exact JSON body sent."""
+
+    __tablename__ = "budget_alerts"
+
+    budget_id: str = Field(primary_key=True, max_length=200)
+    period: str = Field(primary_key=True, max_length=10)
+    threshold: int = Field(primary_key=True)
+    created_at: datetime
+    payload: str = Field(sa_column=Column(Text, nullable=False))
+    attempts: int = 0
+    next_at: datetime = Field(index=True)
+    claimed_until: datetime | None = None
+    sent_at: datetime | None = None
+    failed_at: datetime | None = None
+    last_error: str | None = Field(default=None, max_length=64)
 
 
 class PolicyChangeRow(SQLModel, table=True):

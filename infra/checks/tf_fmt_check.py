@@ -31,7 +31,9 @@ def check(text: str, name: str) -> list[str]:
 
     def flush() -> None:
         if len({col for _, _, col in group}) > 1:
-            problems.append(f"{name}:{group[0][0]}: '=' not aligned in lines {group[0][0]}-{group[-1][0]}")
+            problems.append(
+                f"{name}:{group[0][0]}: '=' not aligned in lines {group[0][0]}-{group[-1][0]}"
+            )
         group.clear()
 
     for n, line in enumerate(text.split("\n"), 1):
@@ -52,8 +54,12 @@ def check(text: str, name: str) -> list[str]:
             if indent != expected and not stripped.startswith(("#", "//")):
                 problems.append(f"{name}:{n}: indent {indent}, expected {expected}")
         m = ATTR.match(line)
-        single = m is not None and code.count("{") + code.count("[") + code.count("(") == \
-            code.count("}") + code.count("]") + code.count(")") and "<<" not in code
+        single = (
+            m is not None
+            and code.count("{") + code.count("[") + code.count("(")
+            == code.count("}") + code.count("]") + code.count(")")
+            and "<<" not in code
+        )
         if m and single:
             if group and group[-1][1] != len(m.group(1)):
                 flush()

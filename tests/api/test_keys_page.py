@@ -44,9 +44,11 @@ def ledger(tmp_path: Path) -> Ledger:
     found = prepare(tmp_path)
     engine = make_engine(found.db)
     try:
-        set_budget(engine, "tenant", "acme", Decimal("500"), "TRY", time.time())
-        set_budget(engine, "tenant", "globex", Decimal("700"), "TRY", time.time())
-        set_budget(engine, "key", found.key_ids["acme"], Decimal("20"), "USD", time.time())
+        now = time.time()
+        set_budget(engine, "tenant", "acme", Decimal("500"), "TRY", now, tenant="acme")
+        set_budget(engine, "tenant", "globex", Decimal("700"), "TRY", now, tenant="globex")
+        kid = found.key_ids["acme"]
+        set_budget(engine, "key", kid, Decimal("20"), "USD", now, tenant="acme")
         with engine.begin() as conn:  # some spend and a hold in flight
             conn.execute(
                 text("UPDATE budgets SET spent = 123.45, reserved = 6.5 WHERE id = :i"),
@@ -208,7 +210,8 @@ def test_budgets_show_spent_reserved_and_limit_to_whom_they_belong(gw: Console) 
     row = re.search(r'<tr data-budget="tenant:acme">(.*?)</tr>', acme)
     assert row is not None
     cells = re.findall(r"<td>(.*?)</td>", row.group(1))
-    assert cells[3:] == ["TRY", "123.45", "6.50", "500.00", "370.05"]
+    month = time.strftime("%Y-%m", time.gmtime())
+    assert cells[2:] == ["month", month, "TRY", "123.45", "6.50", "500.00", "370.05"]
     assert "globex" not in acme
 
 

@@ -20,6 +20,7 @@ LEDGER_TABLES = {
     "api_keys",
     "budgets",
     "budget_holds",
+    "budget_alerts",
     "policy_changes",
 }
 
