@@ -53,6 +53,7 @@ class LocalIssuer:
     url: str
     redirect_uri: str
     key: rsa.RSAPrivateKey = field(default_factory=_rsa)
+    kid: str = KID
     user: dict[str, Any] = field(default_factory=dict)
     tamper: dict[str, Any] = field(default_factory=dict)  # claims overridden in the ID token
     foreign_key: bool = False  # sign with a key the JWKS does not publish (same kid)
@@ -63,6 +64,11 @@ class LocalIssuer:
     pkce_failed: int = 0
     token_calls: int = 0
     discovery_calls: int = 0
+    jwks_calls: int = 0
+
+    def rotate(self) -> None:
+        """A new signing key under a new key id; the old one is no longer published."""
+        self.key, self.kid = _rsa(), f"key-{secrets.token_hex(4)}"
 
     def discovery(self, _r: Request) -> Response:
         self.discovery_calls += 1
@@ -83,8 +89,9 @@ class LocalIssuer:
         return JSONResponse(doc)
 
     def jwks(self, _r: Request) -> Response:
+        self.jwks_calls += 1
         public = jwt.algorithms.RSAAlgorithm.to_jwk(self.key.public_key(), as_dict=True)
-        return JSONResponse({"keys": [{**public, "kid": KID, "use": "sig", "alg": "RS256"}]})
+        return JSONResponse({"keys": [{**public, "kid": self.kid, "use": "sig", "alg": "RS256"}]})
 
     def authorize(self, r: Request) -> Response:
         q = r.query_params
@@ -147,7 +154,7 @@ class LocalIssuer:
             **self.tamper,
         }
         key = _rsa() if self.foreign_key else self.key
-        return jwt.encode(claims, key, algorithm="RS256", headers={"kid": KID})
+        return jwt.encode(claims, key, algorithm="RS256", headers={"kid": self.kid})
 
     def app(self) -> Starlette:
         return Starlette(
@@ -163,9 +170,11 @@ class LocalIssuer:
 class IssuerServer:
     """The issuer served by uvicorn in a thread (as the vendor emulators are)."""
 
-    def __init__(self, redirect_uri: str) -> None:
+    def __init__(self, redirect_uri: str, host: str = "127.0.0.1") -> None:
+        """`host` names the issuer in its URL (`localhost` makes it another site than a
+        gateway at 127.0.0.1, for a browser); it listens on 127.0.0.1 either way."""
         port = free_port()
-        self.issuer = LocalIssuer(f"http://127.0.0.1:{port}", redirect_uri)
+        self.issuer = LocalIssuer(f"http://{host}:{port}", redirect_uri)
         self._server = EmulatorServer(lambda _state: self.issuer.app(), port=port)
 
     def __enter__(self) -> LocalIssuer:

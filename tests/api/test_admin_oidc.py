@@ -343,6 +343,18 @@ def test_no_token_or_secret_reaches_a_page_or_the_log(
     assert "not for this gateway" in logged  # what was wrong is logged, in words
 
 
+def test_a_rotated_signing_key_is_fetched_at_most_every_refresh_interval(rig: Rig) -> None:
+    assert sign_in(rig, ADMIN_USER)[1] is not None
+    assert rig.issuer.jwks_calls == 1
+    rig.issuer.rotate()
+    r, _ = sign_in(rig, ADMIN_USER)  # the new kid is unknown, the JWKS was fetched just now
+    refused(r, 401, "a key the issuer does not publish")
+    assert rig.issuer.jwks_calls == 1
+    rig.gw.clock.offset = 30 + 1  # GECIT_OIDC_JWKS_REFRESH_S's default
+    assert sign_in(rig, ADMIN_USER)[1] is not None
+    assert rig.issuer.jwks_calls == 2
+
+
 def test_the_discovery_document_is_cached(rig: Rig) -> None:
     for _ in range(3):
         start(rig.gw.client)
