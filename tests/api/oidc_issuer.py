@@ -59,6 +59,9 @@ class LocalIssuer:
     foreign_key: bool = False  # sign with a key the JWKS does not publish (same kid)
     discovery_extra: dict[str, Any] = field(default_factory=dict)
     pad_discovery: int = 0  # bytes of padding added to the discovery document
+    # how the client proves itself at the token endpoint: client_secret_basic,
+    # client_secret_post, or none (a public client: PKCE alone)
+    client_auth: str = "client_secret_basic"
     grants: dict[str, Grant] = field(default_factory=dict)
     pkce_passed: int = 0
     pkce_failed: int = 0
@@ -81,7 +84,7 @@ class LocalIssuer:
             "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": ["RS256"],
             "code_challenge_methods_supported": ["S256"],
-            "token_endpoint_auth_methods_supported": ["client_secret_basic"],
+            "token_endpoint_auth_methods_supported": [self.client_auth],
             **self.discovery_extra,
         }
         if self.pad_discovery:
@@ -121,8 +124,7 @@ class LocalIssuer:
     async def token(self, r: Request) -> Response:
         self.token_calls += 1
         form = dict(parse_qsl((await r.body()).decode("utf-8")))
-        expected = base64.b64encode(f"{CLIENT_ID}:{CLIENT_SECRET}".encode()).decode()
-        if r.headers.get("authorization") != f"Basic {expected}":
+        if not self._client_ok(r, form):
             return JSONResponse({"error": "invalid_client"}, status_code=401)
         if form.get("grant_type") != "authorization_code":
             return JSONResponse({"error": "unsupported_grant_type"}, status_code=400)
@@ -141,6 +143,16 @@ class LocalIssuer:
                 "id_token": self.id_token(grant),
             }
         )
+
+    def _client_ok(self, r: Request, form: dict[str, str]) -> bool:
+        basic = r.headers.get("authorization")
+        if self.client_auth == "client_secret_basic":
+            expected = base64.b64encode(f"{CLIENT_ID}:{CLIENT_SECRET}".encode()).decode()
+            return basic == f"Basic {expected}" and "client_secret" not in form
+        in_form = form.get("client_id") == CLIENT_ID and basic is None
+        if self.client_auth == "client_secret_post":
+            return in_form and form.get("client_secret") == CLIENT_SECRET
+        return in_form and "client_secret" not in form
 
     def id_token(self, grant: Grant) -> str:
         now = int(time.time())

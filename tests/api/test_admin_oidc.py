@@ -168,6 +168,53 @@ def test_an_admin_signs_in_through_the_issuer(rig: Rig) -> None:
     assert q["redirect_uri"] == [REDIRECT] and q["scope"] == ["openid email profile"]
 
 
+def _pre_session_cookie(r: httpx.Response) -> dict[str, str]:
+    header = next(h for h in r.headers.get_list("set-cookie") if h.startswith("gecit_oidc="))
+    parts = [p.strip() for p in header.split(";")[1:]]
+    return {p.split("=")[0].lower(): p.partition("=")[2].lower() for p in parts}
+
+
+def test_the_pre_session_cookie_is_httponly_lax_narrow_and_short_lived(
+    rig: Rig,
+    ledger: Ledger,
+    tmp_path: Path,
+    openai_emulator: EmulatorServer,
+    issuer: LocalIssuer,
+) -> None:
+    rig.gw.client.cookies.clear()
+    flags = _pre_session_cookie(rig.gw.client.get("/admin/login/oidc", follow_redirects=False))
+    assert "httponly" in flags and flags["samesite"] == "lax" and "secure" not in flags
+    assert flags["path"] == "/admin/oidc" and flags["max-age"] == "600"
+    off_loopback = oidc_settings(issuer, host="0.0.0.0")
+    (tmp_path / "b").mkdir()
+    with console(ledger, tmp_path / "b", openai_emulator.url, **off_loopback) as gw:
+        r = gw.client.get("/admin/login/oidc", follow_redirects=False)
+        assert r.status_code == 303 and "secure" in _pre_session_cookie(r)
+
+
+def test_the_secret_goes_in_the_form_when_the_issuer_asks_for_client_secret_post(
+    rig: Rig,
+) -> None:
+    rig.issuer.client_auth = "client_secret_post"
+    assert sign_in(rig, ADMIN_USER)[1] is not None
+    rig.issuer.client_auth = "client_secret_basic"  # cached discovery: still the form
+    refused(sign_in(rig, ADMIN_USER)[0], 502, "token endpoint answered HTTP 401")
+
+
+def test_without_a_secret_the_console_is_a_public_client_proven_by_pkce(
+    ledger: Ledger,
+    tmp_path: Path,
+    openai_emulator: EmulatorServer,
+    issuer: LocalIssuer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(SECRET_ENV, raising=False)
+    issuer.client_auth = "none"
+    with console(ledger, tmp_path, openai_emulator.url, **oidc_settings(issuer)) as gw:
+        _r, browser = sign_in(Rig(gw, issuer), ADMIN_USER)
+        assert browser is not None and issuer.pkce_passed == 1
+
+
 def test_a_tenant_user_reads_only_its_tenant(rig: Rig) -> None:
     _r, acme = sign_in(rig, ACME_USER)
     assert acme is not None
