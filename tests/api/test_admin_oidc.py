@@ -402,6 +402,27 @@ def test_a_rotated_signing_key_is_fetched_at_most_every_refresh_interval(rig: Ri
     assert rig.issuer.jwks_calls == 2
 
 
+def test_a_sign_in_started_on_one_replica_finishes_on_another(
+    ledger: Ledger,
+    tmp_path: Path,
+    openai_emulator: EmulatorServer,
+    issuer: LocalIssuer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(SECRET_ENV, CLIENT_SECRET)
+    issuer.user = ACME_USER
+    a_dir, b_dir = tmp_path / "a", tmp_path / "b"
+    a_dir.mkdir(), b_dir.mkdir()
+    url, settings = openai_emulator.url, oidc_settings(issuer)
+    with console(ledger, a_dir, url, **settings) as a, console(ledger, b_dir, url, **settings) as b:
+        s = start(a.client)
+        r = callback(b.client, s.at_issuer(), s.cookie)
+        on_b = browser_of(b.client, r)
+        assert on_b is not None
+        on_a = Browser(a.client, on_b.cookie, on_b.csrf)
+        assert "tenant acme" in on_a.get("/admin/dashboard").text
+
+
 def test_the_discovery_document_is_cached(rig: Rig) -> None:
     for _ in range(3):
         start(rig.gw.client)
