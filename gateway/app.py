@@ -19,6 +19,7 @@ from starlette.types import Receive, Scope, Send
 
 from gateway.admin.console import build_router as build_console_router
 from gateway.admin.keys_web import build_router as build_keys_page_router
+from gateway.admin.oidc_routes import build_router as build_oidc_router
 from gateway.admin.policy_routes import build_router as build_policy_admin_router
 from gateway.admin.policy_web import build_router as build_policy_page_router
 from gateway.admin.reports import build_router as build_reports_admin_router
@@ -51,6 +52,7 @@ from gateway.service.chat import ChatService
 from gateway.service.dispatcher import Dispatcher
 from gateway.service.embed_dispatch import EmbedDispatcher
 from gateway.service.embeddings import EmbeddingsService
+from gateway.service.oidc.wiring import build_oidc
 from gateway.service.policy_sync import PolicySync, file_text
 from gateway.service.pool import ProviderPool
 from gateway.service.rate_windows import LocalWindow, RedisWindow
@@ -147,6 +149,7 @@ def create_app(
     app.include_router(build_openapi_router())  # the public API's document, /openapi.json
     app.include_router(build_policy_admin_router())
     app.include_router(build_console_router())  # browser sign-in, sign-out, static files
+    app.include_router(build_oidc_router())  # OIDC sign-in (404 while off)
     app.include_router(build_policy_page_router())
     app.include_router(build_simulate_router())
     app.include_router(build_keys_page_router())  # keys, budgets and rate limits
@@ -249,6 +252,7 @@ async def _start(
         sessions=SessionStore(
             engine, ttl_s=settings.session_ttl_s, per_key=settings.sessions_per_key
         ),
+        oidc_issuer=settings.oidc_issuer if settings.oidc_on else None,
     )
     metrics.add_runtime_source(  # gecit_backend_up and gecit_policy_reloads_total, at scrape
         backends_up(pool.providers, pool.disabled, routing.stats, seams.clock.monotonic),
@@ -323,6 +327,7 @@ async def _start(
         responses=ResponseStore(
             seams.clock, settings.responses_max_kept, settings.responses_max_bytes
         ),
+        oidc=build_oidc(settings, env, engine, seams.clock, stack),
     )
 
 

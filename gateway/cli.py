@@ -10,6 +10,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from gateway.cli_oidc import OIDC_FLAGS
 from gateway.cli_support import CommandError, OneLineParser, run
 from gateway.settings import Settings
 
@@ -140,7 +141,8 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
         type=int,
         help="longest range of a cost report or dashboard (env GECIT_REPORT_MAX_DAYS; default 366)",
     )
-    _edge_flags(p)
+    _flag_group(p, "edge limits", EDGE_FLAGS)
+    _flag_group(p, "OIDC sign-in to the admin console (off by default)", OIDC_FLAGS)
     cadences = p.add_argument_group("background cadences in seconds (0 turns the loop off)")
     for flag, dest, what, default in _CADENCES:
         cadences.add_argument(
@@ -295,10 +297,12 @@ EDGE_FLAGS: tuple[tuple[str, str, type, str], ...] = (
 )
 
 
-def _edge_flags(p: argparse.ArgumentParser) -> None:
-    group = p.add_argument_group("edge limits")
+def _flag_group(
+    p: argparse.ArgumentParser, title: str, flags: tuple[tuple[str, str, type, str], ...]
+) -> None:
+    group = p.add_argument_group(title)
     defaults = Settings()
-    for flag, name, kind, help_text in EDGE_FLAGS:
+    for flag, name, kind, help_text in flags:
         group.add_argument(
             flag,
             dest=name,
@@ -352,6 +356,7 @@ def _serve(args: argparse.Namespace) -> int:
             report_max_days=args.report_max_days,
             local_restart_max_s=args.local_restart_max_s,
             **{name: getattr(args, name) for _f, name, _k, _h in EDGE_FLAGS},
+            **{name: getattr(args, name) for _f, name, _k, _h in OIDC_FLAGS},
             **{dest: getattr(args, dest) for _flag, dest, _what, _default in _CADENCES},
         )
     except ValueError as exc:

@@ -31,6 +31,7 @@ from gateway.usage.wiring import Ledger
 
 if TYPE_CHECKING:  # the bundled engine's module is imported only when a policy uses it
     from gateway.providers.local.engine import LocalEngine
+    from gateway.service.oidc.wiring import OidcSignIn
 
 log = logging.getLogger("gateway")
 
@@ -58,6 +59,7 @@ class Runtime:
     responses: ResponseStore  # /v1/responses kept in memory for previous_response_id
     local_engine: LocalEngine | None = None
     body_offload: BodyOffload | None = None  # large chat bodies parsed in a child process
+    oidc: OidcSignIn | None = None  # OIDC sign-in to the admin console (None: off)
 
     @property
     def policy(self) -> CompiledPolicy:

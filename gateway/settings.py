@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 DEFAULT_POLICY = Path(__file__).resolve().parent / "policies" / "default.yaml"
@@ -85,6 +86,25 @@ class Settings:
     budget_alert_attempts: int = 8
     budget_alert_backoff_s: float = 2.0
     budget_alert_timeout_s: float = 5.0
+    # OIDC sign-in to the admin console (authorization code + PKCE); off while no issuer is set.
+    # The client secret is never a setting: oidc_client_secret_env names the variable holding it
+    oidc_issuer: str | None = None  # https://... (http only on a loopback host)
+    oidc_client_id: str | None = None
+    oidc_client_secret_env: str = "GECIT_OIDC_CLIENT_SECRET"  # unset variable: a public client
+    oidc_redirect_url: str | None = None  # https://<gateway>/admin/oidc/callback
+    oidc_scopes: str = "openid email profile"
+    # who gets which scope: a user whose `oidc_admin_claim` is (or lists) `oidc_admin_value`
+    # is an admin; else the value of `oidc_tenant_claim` names their tenant; else refused
+    oidc_admin_claim: str = "groups"
+    oidc_admin_value: str | None = None  # None: nobody is an admin through OIDC
+    oidc_tenant_claim: str | None = None  # None: no tenant user signs in through OIDC
+    oidc_timeout_s: float = 5.0  # one call to the issuer (discovery, JWKS, token)
+    oidc_max_response_bytes: int = 256 * 1024  # a larger answer from the issuer is refused
+    oidc_cache_ttl_s: float = 3600.0  # discovery document and JWKS kept this long
+    oidc_jwks_refresh_s: float = 30.0  # an unknown key id fetches the JWKS at most this often
+    oidc_login_ttl_s: float = 600.0  # a started sign-in must come back within this
+    oidc_clock_skew_s: float = 60.0  # exp/iat of an ID token may be off by this much
+    oidc_pending_max: int = 10_000  # most sign-ins in progress at once; more gets 503
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> Settings:
@@ -106,12 +126,17 @@ class Settings:
             )
         _check_rate_fallback(s)
         _check_budget_alerts(s)
+        _check_oidc(s)
         for name in sorted(_POSITIVE):
             if getattr(s, name) <= 0:
                 raise ValueError(
                     f"GECIT_{name.upper()} must be greater than 0, got {getattr(s, name)}"
                 )
         return s
+
+    @property
+    def oidc_on(self) -> bool:
+        return bool(self.oidc_issuer)
 
     @property
     def keys_required(self) -> bool:
@@ -141,6 +166,8 @@ _INTS = {
     "offload_body_bytes",
     "offload_workers",
     "budget_alert_attempts",
+    "oidc_max_response_bytes",
+    "oidc_pending_max",
 }
 # limits and timeouts must be positive: 0 would refuse every request or close every connection
 _POSITIVE = (_INTS - {"port"}) | {
@@ -155,6 +182,10 @@ _POSITIVE = (_INTS - {"port"}) | {
     "offload_timeout_s",
     "budget_alert_backoff_s",
     "budget_alert_timeout_s",
+    "oidc_timeout_s",
+    "oidc_cache_ttl_s",
+    "oidc_jwks_refresh_s",
+    "oidc_login_ttl_s",
 }
 # the background cadences may be 0 (that loop off)
 _FLOATS = {
@@ -176,6 +207,11 @@ _FLOATS = {
     "budget_alert_check_s",
     "budget_alert_backoff_s",
     "budget_alert_timeout_s",
+    "oidc_timeout_s",
+    "oidc_cache_ttl_s",
+    "oidc_jwks_refresh_s",
+    "oidc_login_ttl_s",
+    "oidc_clock_skew_s",
 }
 
 
@@ -200,6 +236,37 @@ def _check_rate_fallback(s: Settings) -> None:
     if s.rate_limit_local_share > 1:
         raise ValueError(
             f"GECIT_RATE_LIMIT_LOCAL_SHARE must be at most 1, got {s.rate_limit_local_share}"
+        )
+
+
+def secure_url(url: str) -> bool:
+    """https, or plain http to a loopback host (a test issuer on this machine)."""
+    parts = urlsplit(url)
+    if not parts.hostname or parts.username or parts.password or parts.fragment:
+        return False
+    if parts.scheme == "https":
+        return True
+    return parts.scheme == "http" and parts.hostname in LOOPBACK
+
+
+def _check_oidc(s: Settings) -> None:
+    if not s.oidc_on:
+        return
+    assert s.oidc_issuer is not None
+    if not secure_url(s.oidc_issuer) or urlsplit(s.oidc_issuer).query:
+        raise ValueError("GECIT_OIDC_ISSUER must be an https:// URL (http only on loopback)")
+    if not s.oidc_client_id:
+        raise ValueError("GECIT_OIDC_CLIENT_ID is required when GECIT_OIDC_ISSUER is set")
+    if not s.oidc_redirect_url or not secure_url(s.oidc_redirect_url):
+        raise ValueError(
+            "GECIT_OIDC_REDIRECT_URL must be this gateway's https://.../admin/oidc/callback "
+            "(http only on loopback)"
+        )
+    if "openid" not in s.oidc_scopes.split():
+        raise ValueError("GECIT_OIDC_SCOPES must include openid")
+    if s.oidc_admin_value is None and s.oidc_tenant_claim is None:
+        raise ValueError(
+            "OIDC maps nobody to a scope: set GECIT_OIDC_ADMIN_VALUE or GECIT_OIDC_TENANT_CLAIM"
         )
 
 

@@ -20,7 +20,12 @@ from gateway.openai_api.auth import SESSION_COOKIE, client_of
 def _login_page(request: Request, message: str = "", status: int = 200) -> Response:
     csrf = secrets.token_urlsafe(32)
     shown = f'<div class="error" id="login-error">{escape(message)}</div>' if message else ""
-    body = pages.template("login.html").substitute(csrf=escape(csrf, quote=True), message=shown)
+    sso = ""
+    if request.app.state.runtime.oidc is not None:
+        sso = '<p><a href="/admin/login/oidc" id="sign-in-oidc">Sign in with single sign-on</a></p>'
+    body = pages.template("login.html").substitute(
+        csrf=escape(csrf, quote=True), message=shown, oidc=sso
+    )
     response = pages.html(body, status)
     forms.set_login_csrf(response, request, csrf)
     return response

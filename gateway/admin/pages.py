@@ -69,7 +69,13 @@ def html(body: str, status: int = 200, csp: str = CONSOLE_CSP) -> HTMLResponse:
 
 def refused(exc: GatewayError) -> HTMLResponse:
     """A page for a browser that is not signed in (401), not allowed (403) or throttled."""
-    titles = {401: "Sign in required", 403: "Not allowed", 429: "Too many attempts"}
+    titles = {
+        401: "Sign in required",
+        403: "Not allowed",
+        429: "Too many attempts",
+        502: "Identity provider unavailable",
+        503: "Try again shortly",
+    }
     title = titles.get(exc.status, "Refused")
     body = template("message.html").substitute(title=escape(title), text=escape(exc.message))
     response = html(body, exc.status)

@@ -9,7 +9,9 @@ instead of every request failing; an unseen key gets 503 with Retry-After, never
 The admin-scope rule, the same on every admin route: the admin key (`GECIT_ADMIN_KEY`) or a key
 whose scope is `admin` reads every tenant and edits the policy; any other valid key reads only
 its own tenant. A browser session carries the scope of the key it was opened with, and ends when
-that key is revoked (or the admin key changes), when it expires, or at sign-out."""
+that key is revoked (or the admin key changes), when it expires, or at sign-out. A session an
+OIDC issuer vouched for (`admin/oidc_routes.py`) carries the scope its claims map to and ends
+the same ways, or when OIDC is turned off or pointed at another issuer."""
 
 from __future__ import annotations
 
@@ -222,6 +224,7 @@ class Authenticator:
         metrics_key: str | None = None,
         limiter: FailedAuthLimiter | None = None,
         sessions: SessionStore | None = None,
+        oidc_issuer: str | None = None,
     ) -> None:
         self._keys = keys
         self._clock = clock
@@ -229,6 +232,7 @@ class Authenticator:
         self._admin_key = as_bytes(admin_key) if admin_key else None
         self._admin_print = _fingerprint(self._admin_key) if self._admin_key else None
         self._sessions = sessions
+        self._oidc_print = oidc_prefix(oidc_issuer) if oidc_issuer else None
         self._metrics_key = as_bytes(metrics_key) if metrics_key else None
         self._limiter = limiter or FailedAuthLimiter(clock, 30)
 
@@ -368,19 +372,34 @@ class Authenticator:
     async def _key_still_valid(self, key_id: str) -> bool:
         if key_id.startswith("admin-key:"):  # a changed admin key ends its sessions
             return self._admin_print is not None and hmac.compare_digest(key_id, self._admin_print)
+        if key_id.startswith(OIDC_PREFIX):  # OIDC turned off or another issuer ends them
+            return self._oidc_print is not None and key_id.startswith(self._oidc_print)
         key = await self._keys.lookup(key_id)
         return key is not None and key.active
 
     async def sign_in(self, token: str | None, client: str | None) -> tuple[Principal, str]:
         """Open a session for a valid key: (its principal, with the CSRF token; the cookie's
         token). 401/429 as for the key itself."""
-        found = await self.principal_of(token, client)
+        return await self.open_session(await self.principal_of(token, client))
+
+    async def open_session(self, found: Principal) -> tuple[Principal, str]:
+        """The one way a browser session starts, whoever vouched for `found` (a key, or an
+        OIDC issuer through `oidc_principal`): (the principal with its CSRF token, the
+        cookie's token)."""
         if self._sessions is None:
             raise PermissionDenied("sign-in is not available here", code="sessions_off")
         cookie, csrf = await asyncio.to_thread(
             self._sessions.create, found.actor, found.key_id, found.tenant, self._clock.now()
         )
         return replace(found, csrf=csrf), cookie
+
+    def oidc_principal(self, actor: str, subject: str, tenant: str | None) -> Principal:
+        """Who an OIDC user is here: their sessions' key id ties them to this issuer (a
+        changed issuer or OIDC turned off ends them) and bounds them per user."""
+        if self._oidc_print is None:
+            raise PermissionDenied("OIDC sign-in is off", code="oidc_off")
+        user = hashlib.sha256(subject.encode("utf-8")).hexdigest()[:24]
+        return Principal(actor, self._oidc_print + user, tenant)
 
     async def sign_out(self, cookie: str | None) -> None:
         if cookie and self._sessions is not None and _printable_ascii(cookie):
@@ -396,6 +415,14 @@ def _fingerprint(admin_key: bytes) -> str:
     a slow hash, so a copy of the ledger does not make a weak admin key cheap to guess."""
     digest = hashlib.pbkdf2_hmac("sha256", admin_key, b"gecit-admin-session", 100_000)
     return "admin-key:" + digest[:8].hex()
+
+
+OIDC_PREFIX = "oidc:"
+
+
+def oidc_prefix(issuer: str) -> str:
+    """The start of the key id of every session an issuer opened ("oidc:<hex>:")."""
+    return f"{OIDC_PREFIX}{hashlib.sha256(issuer.encode('utf-8')).hexdigest()[:12]}:"
 
 
 def client_of(scope: dict[str, object] | object) -> str | None:

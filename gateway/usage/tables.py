@@ -186,3 +186,17 @@ class AdminSessionRow(SQLModel, table=True):
     created_at: datetime
     expires_at: datetime = Field(index=True)
     revoked_at: datetime | None = None
+
+
+class OidcLoginRow(SQLModel, table=True):
+    """An OIDC sign-in in progress, between the redirect to the issuer and its callback: only
+    hashes (of the `state` sent to the issuer and of the browser's pre-session cookie), so a
+    copy of the ledger cannot finish anyone's sign-in. Deleted when the callback uses it (once)
+    or when it expires."""
+
+    __tablename__ = "oidc_logins"
+
+    state_hash: str = Field(primary_key=True, max_length=64)
+    browser_hash: str = Field(max_length=64)
+    created_at: datetime
+    expires_at: datetime = Field(index=True)
