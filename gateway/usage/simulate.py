@@ -24,8 +24,9 @@ Requests the ledger has no tokens for (refused before a call) that the new polic
 are counted apart (`served_without_tokens`): their cost cannot be predicted. The database sums
 the requests per value of the fields the new policy can read (`shape_of`: the tenant only when
 a lock or a rule names tenants, and so on; the prompt size only when a decision can depend on
-it) and recorded backend, with the SLO misses of each threshold the policy sets, so a million
-rows become a few dozen to a few thousand groups and as many engine calls. Cost is linear in
+it, and then by the steps where it can change: policy/prompt_steps.py) and recorded backend,
+with the SLO misses of each threshold the policy sets, so a million rows become a few dozen to
+a few thousand groups and as many engine calls. Cost is linear in
 tokens at one price, so each group's token sums price it exactly. Not replayed: the request's
 `max_tokens` (the ledger does not keep it; the policy's default output size stands in), headers
 a rule matches on, and the `weighted` objective's draw (the middle draw, 0.5, for every
@@ -34,24 +35,25 @@ request).
 
 from __future__ import annotations
 
-import statistics
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import case, func, literal, or_, select
+from sqlalchemy import case, func, literal, literal_column, or_, select
 from sqlalchemy.engine import Engine
 
 from gateway.policy.engine import decide
-from gateway.policy.inputs import BackendLive, RequestInfo
+from gateway.policy.inputs import RequestInfo
 from gateway.policy.plan import plan_of
+from gateway.policy.prompt_steps import prompt_steps
 from gateway.policy.schema import Policy
 from gateway.usage.pricing import SECONDS_PER_HOUR, Pricer, UnitPrice, cost_of, money
 from gateway.usage.reports import Money, Rates, billing_figures
+from gateway.usage.sim_figures import Measured, measure
 from gateway.usage.tables import RequestRow
 
 _REQ = RequestRow.__table__  # type: ignore[attr-defined]
@@ -176,16 +178,18 @@ def read_groups(
     shape: Sequence[str],
     by_tokens: bool,
     slos: Sequence[tuple[float | None, float | None]],
+    steps: Sequence[int] | None = None,
 ) -> list[Sequence[Any]]:
-    """The requests summed per `shape` (and prompt size, when decisions depend on it) and
-    recorded backend: (shape..., [prompt,] backend, count, prompt, completion, cached, cost
-    sum, priced count, then per SLO of `slos` the requests that missed it). The database
-    does the per-row work; a million rows become as many groups as the policy can tell
-    apart (a few dozen to a few thousand)."""
+    """The requests summed per `shape` (and prompt size, when decisions depend on it: the
+    step of `steps` at or below it, else the size itself) and recorded backend: (shape...,
+    [prompt,] backend, count, prompt, completion, cached, cost sum, priced count, then per SLO
+    of `slos` the requests that missed it). The database does the per-row work; a million
+    rows become as many groups as the policy can tell apart."""
     c = _REQ.c
     cached = case((c.cached_tokens < c.prompt_tokens, c.cached_tokens), else_=c.prompt_tokens)
     misses = [func.sum(case((_missed(c, ttft, total), 1), else_=0)) for ttft, total in slos]
-    keys = [*(c[k] for k in shape), *([c.prompt_tokens] if by_tokens else []), c.backend]
+    size = c.prompt_tokens if steps is None else _step_of(c.prompt_tokens, steps, 0, len(steps))
+    keys = [*(c[k] for k in shape), *([size] if by_tokens else []), c.backend]
     stmt = (
         select(
             *keys,
@@ -210,6 +214,19 @@ def read_groups(
         return list(conn.execute(stmt))
 
 
+def _step_of(size: Any, steps: Sequence[int], lo: int, hi: int) -> Any:
+    """The greatest of `steps[lo:hi]` at or below `size`, as a balanced CASE (a few
+    comparisons a row). The integers are written into the SQL, so PostgreSQL sees the same
+    expression in the select list and the GROUP BY."""
+    if hi - lo == 1:
+        return literal_column(str(int(steps[lo])))
+    mid = (lo + hi) // 2
+    return case(
+        (size < literal_column(str(int(steps[mid]))), _step_of(size, steps, lo, mid)),
+        else_=_step_of(size, steps, mid, hi),
+    )
+
+
 def _missed(c: Any, ttft_ms: float | None, total_ms: float | None) -> Any:
     parts = []
     if ttft_ms is not None:
@@ -220,6 +237,8 @@ def _missed(c: Any, ttft_ms: float | None, total_ms: float | None) -> Any:
 
 
 FIGURE_ROWS = 100_000
+# more steps than this (many backends crossing) and the prompt size is a key of its own
+MAX_STEPS = 1024
 
 
 def read_figures(engine: Engine, q: SimQuery, limit: int = FIGURE_ROWS) -> list[Sequence[Any]]:
@@ -234,58 +253,6 @@ def read_figures(engine: Engine, q: SimQuery, limit: int = FIGURE_ROWS) -> list[
     )
     with engine.connect() as conn:
         return list(conn.execute(stmt))
-
-
-@dataclass(frozen=True, slots=True)
-class Measured:
-    """The backends' figures over the replayed rows: the engine's live input, and the
-    medians a request moved to another backend is predicted with."""
-
-    live: Mapping[str, BackendLive]
-    ttft_ms: Mapping[str, float]
-    latency_ms: Mapping[str, float]
-    tokens_per_s: Mapping[str, float]
-
-
-def measure(rows: Iterable[Sequence[Any]]) -> Measured:
-    ttft: dict[str, list[float]] = {}
-    total: dict[str, list[float]] = {}
-    tps: dict[str, list[float]] = {}
-    for backend, t, latency, speed in rows:
-        total.setdefault(backend, []).append(latency)
-        if t is not None:
-            ttft.setdefault(backend, []).append(t)
-        if speed:
-            tps.setdefault(backend, []).append(speed)
-    for lists in (ttft, total, tps):  # sorted once: each figure below re-sorts in linear time
-        for values in lists.values():
-            values.sort()
-    live = {
-        b: BackendLive(
-            ttft_p95_ms=_p95(ttft.get(b)),
-            total_p95_ms=_p95(lats),
-            tokens_per_s=_median(tps.get(b)),
-            samples=len(lats),
-        )
-        for b, lats in total.items()
-    }
-    return Measured(
-        live,
-        {b: m for b, v in ttft.items() if (m := _median(v)) is not None},
-        {b: m for b, v in total.items() if (m := _median(v)) is not None},
-        {b: m for b, v in tps.items() if (m := _median(v)) is not None},
-    )
-
-
-def _p95(values: list[float] | None) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[int(0.95 * (len(ordered) - 1))]
-
-
-def _median(values: list[float] | None) -> float | None:
-    return statistics.median(values) if values else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -464,7 +431,7 @@ class Replay:
 def _tokens_matter(policy: Policy, objectives: set[str | None]) -> bool:
     """Whether a decision can depend on the prompt's size: a cost cap, the `cheapest`
     objective (it orders by estimated cost) or a backend with a context length. When none
-    applies the replay decides once per request shape, not once per token count."""
+    applies the replay decides once per request shape, not once per prompt-size step."""
     if "cheapest" in objectives:
         return True
     if any(r.cost_cap is not None for r in policy.rules):
@@ -484,13 +451,18 @@ def _decimal(value: Any) -> Decimal:
 def simulate(engine: Engine, policy: Policy, pricer: Pricer, q: SimQuery) -> Simulation:
     """Replay the range's recorded requests under `policy` (priced by `pricer`, built on it)."""
     replay = Replay(policy, pricer)
-    # the figures' query runs beside the groups' (the database works on both at once; the
-    # drivers release the GIL while they wait)
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        figures = pool.submit(read_figures, engine, q)
-        rows = read_groups(engine, q, replay.shape, replay.by_tokens, replay.slos)
+    if replay.by_tokens:  # the prompt sizes' steps need the backends' measured speeds
+        measured = measure(read_figures(engine, q))
+        steps = prompt_steps(policy, measured.live)
+        fine = steps if len(steps) <= MAX_STEPS else None
+        rows = read_groups(engine, q, replay.shape, True, replay.slos, fine)
         groups = replay.groups(rows)
-        measured = measure(figures.result())
+    else:  # the figures' query runs beside the groups' (the drivers release the GIL)
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            figures = pool.submit(read_figures, engine, q)
+            rows = read_groups(engine, q, replay.shape, False, replay.slos)
+            groups = replay.groups(rows)
+            measured = measure(figures.result())
     sim = Simulation(q, sum(g.n for g in groups), Side(), Side(), Rates.of(policy.billing))
     replay.run(groups, measured, sim)
     return sim

@@ -1,7 +1,8 @@
-"""The what-if replay sums the ledger only by what the new policy can read (fewer groups, fewer
-decisions), and that loses nothing: on a varied ledger (SQLite, and PostgreSQL when it is up)
-and policies that read each request field in turn, the replay answers exactly what a replay
-keyed on every recorded field and every prompt size answers."""
+"""The what-if replay sums the ledger only by what the new policy can read, and prompt sizes
+only by the steps where a decision can change (fewer groups, fewer decisions), and that loses
+nothing: on a varied ledger (SQLite, and PostgreSQL when it is up) and policies that read each
+request field in turn (and cost caps, context lengths, the `cheapest` order), the replay
+answers exactly what a replay keyed on every recorded field and every prompt size answers."""
 
 from __future__ import annotations
 
@@ -20,13 +21,13 @@ from gateway.policy.schema import Policy
 from gateway.usage.db import make_engine, migrate
 from gateway.usage.pricing import Pricer, load_catalog
 from gateway.usage.reports import Rates
+from gateway.usage.sim_figures import measure
 from gateway.usage.simulate import (
     SHAPE,
     Replay,
     Side,
     SimQuery,
     Simulation,
-    measure,
     read_figures,
     read_groups,
     shape_of,
