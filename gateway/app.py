@@ -281,6 +281,7 @@ async def _start(
         rand=random.random,
         offload=children,
     )
+    rates = _rate_gate(settings, policy_now, seams.clock, stack)  # chat and embeddings share it
     chat = ChatService(
         router,
         dispatcher,
@@ -288,7 +289,7 @@ async def _start(
         seams.clock,
         redact=redactor_for(reloader.current, router.classifiers),
         budgets=gate,
-        extra=Attribution(rates=_rate_gate(settings, policy_now, seams.clock, stack), tags=tagger),
+        extra=Attribution(rates=rates, tags=tagger),
     )
     embeddings = EmbeddingsService(  # /v1/embeddings, routed like chat
         router,
@@ -303,6 +304,7 @@ async def _start(
         recorder,
         seams.clock,
         budgets=gate,
+        rates=rates,
     )
     # shared policy version: newest accepted document in the database wins on every replica
     await sync.start(stack, None if settings.upstream else file_text(compiled))

@@ -24,7 +24,11 @@ class RateAdmission(Protocol):
     headers and the charge to settle, or a GatewayError (429 with `Retry-After`)."""
 
     async def admit(
-        self, ctx: RequestContext, request: ChatRequest, decision: RouteDecision
+        self,
+        ctx: RequestContext,
+        request: ChatRequest,
+        decision: RouteDecision,
+        tokens: int | None = None,
     ) -> tuple[RouteDecision, Any]: ...
 
     def settle(self, grant: Any, used_tokens: int) -> None: ...

@@ -1,7 +1,8 @@
 """Embeddings orchestration, routed exactly like chat: the inputs become the user messages of
 a ChatRequest, so the classifier and the policy rules see the same text; the decision is
 narrowed to backends that can embed; the dispatcher falls back before answering; one ledger
-row per request (prompt tokens only).
+row per request (prompt tokens only). The policy's rate limits charge it like chat: one request
+and the estimated tokens of its inputs, corrected to the tokens the backend reports.
 
 Redaction cannot apply to embeddings (a vector of placeholders is not the caller's vector and
 cannot be restored), so a candidate the decision would redact for is dropped instead."""
@@ -19,7 +20,7 @@ from gateway.core.errors import GatewayError, InvalidRequest, ProviderError
 from gateway.core.types import ChatMessage, ChatRequest, RequestContext
 from gateway.policy.decision import Dropped, DropReason, RouteDecision
 from gateway.providers.tokens import estimate_text_tokens
-from gateway.service.admission import Admission
+from gateway.service.admission import Admission, RateAdmission
 from gateway.service.chat import Router, Sink, _refuse_if_empty
 from gateway.service.dispatcher import Outcome
 from gateway.service.embed_dispatch import EmbedDispatcher
@@ -125,12 +126,14 @@ class EmbeddingsService:
         sink: Sink,
         clock: Clock,
         budgets: Admission | None = None,
+        rates: RateAdmission | None = None,
     ) -> None:
         self._router = router
         self._dispatcher = dispatcher
         self._sink = sink
         self._clock = clock
         self._budgets = budgets
+        self._rates = rates
 
     def record_rejected(self, ctx: RequestContext, alias: str, exc: GatewayError) -> None:
         self._record(ctx, alias, None, Outcome(), 0, exc.status, exc.code or exc.type)
@@ -139,9 +142,13 @@ class EmbeddingsService:
         chat = request.as_chat()
         decision: RouteDecision | None = None
         outcome = Outcome()
+        estimate = sum(estimate_text_tokens(t) for t in request.inputs)
+        grant: Any = None
         try:
             decision = self._embeddable(await self._router.route(ctx, chat))
             _refuse_if_empty(decision)
+            if self._rates is not None:
+                decision, grant = await self._rates.admit(ctx, chat, decision, estimate)
             if self._budgets is not None:
                 decision = await self._budgets.admit(ctx, chat, decision)
             vectors, tokens = await self._dispatcher.embed(decision, request.inputs, outcome)
@@ -153,7 +160,9 @@ class EmbeddingsService:
             raise
         estimated = tokens <= 0
         if estimated:
-            tokens = sum(estimate_text_tokens(t) for t in request.inputs)
+            tokens = estimate
+        if self._rates is not None:
+            self._rates.settle(grant, tokens)
         wrong = _dimension_problem(request, vectors, outcome.backend)
         if wrong is not None:  # the call was made (and billed): the row keeps its tokens
             self._record(

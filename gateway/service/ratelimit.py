@@ -1,7 +1,8 @@
 """Request and token rate limits on the request path (the policy's `rate_limits:`).
 
 `admit` charges a request to every limit that applies to it (tenant, key, alias) before the
-call: one request, and its estimated prompt tokens (times `n`). The shared counter on Redis
+call: one request, and its estimated prompt tokens (times `n`; an embeddings request passes
+the estimate of its inputs). The shared counter on Redis
 holds across replicas; each admitted request is also logged in this process's counter. When
 Redis cannot be reached (down, restarting, slow beyond its timeout) the gate either refuses
 (`fallback="closed"`: 503 with `Retry-After`) or counts in this process alone, each limit
@@ -67,16 +68,22 @@ class RateGate:
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def admit(
-        self, ctx: RequestContext, request: ChatRequest, decision: RouteDecision
+        self,
+        ctx: RequestContext,
+        request: ChatRequest,
+        decision: RouteDecision,
+        tokens: int | None = None,
     ) -> tuple[RouteDecision, Grant | None]:
+        """Charge one request and `tokens` (default: the chat prompt's estimate times `n`)."""
         limits = self._policy().rate_limits
         if limits.empty:
             return decision, None
         scopes = tuple(scopes_for(limits, ctx.tenant, ctx.key_id, request.model))
         if not scopes:
             return decision, None
-        prompt = decision.prompt_tokens or estimate_prompt_tokens(request)
-        tokens = prompt * (request.n or 1)
+        if tokens is None:
+            prompt = decision.prompt_tokens or estimate_prompt_tokens(request)
+            tokens = prompt * (request.n or 1)
         taken, windows = await self._take(scopes, ctx.request_id, tokens)
         headers = rate_headers(scopes, taken.scopes)
         if not taken.allowed:

@@ -22,32 +22,38 @@ range's newest `FIGURE_ROWS` served requests, so their cost is bounded however l
 
 Requests the ledger has no tokens for (refused before a call) that the new policy would serve
 are counted apart (`served_without_tokens`): their cost cannot be predicted. The database sums
-the requests per shape (and per prompt size when a decision can depend on it) and recorded
-backend, with the SLO misses of each threshold the policy sets, so a million rows become a few
-thousand groups and as many engine calls. Not replayed: the request's `max_tokens` (the ledger
-does not keep it; the policy's default output size stands in), headers a rule matches on, and
-the `weighted` objective's draw (the middle draw, 0.5, for every request).
+the requests per value of the fields the new policy can read (`shape_of`: the tenant only when
+a lock or a rule names tenants, and so on; the prompt size only when a decision can depend on
+it, and then by the steps where it can change: policy/prompt_steps.py) and recorded backend,
+with the SLO misses of each threshold the policy sets, so a million rows become a few dozen to
+a few thousand groups and as many engine calls. Cost is linear in
+tokens at one price, so each group's token sums price it exactly. Not replayed: the request's
+`max_tokens` (the ledger does not keep it; the policy's default output size stands in), headers
+a rule matches on, and the `weighted` objective's draw (the middle draw, 0.5, for every
+request).
 """
 
 from __future__ import annotations
 
-import statistics
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import case, func, literal, or_, select
+from sqlalchemy import case, func, literal, literal_column, or_, select
 from sqlalchemy.engine import Engine
 
 from gateway.policy.engine import decide
-from gateway.policy.inputs import BackendLive, RequestInfo
+from gateway.policy.inputs import RequestInfo
 from gateway.policy.plan import plan_of
+from gateway.policy.prompt_steps import prompt_steps
 from gateway.policy.schema import Policy
 from gateway.usage.pricing import SECONDS_PER_HOUR, Pricer, UnitPrice, cost_of, money
 from gateway.usage.reports import Money, Rates, billing_figures
+from gateway.usage.sim_figures import Measured, measure
 from gateway.usage.tables import RequestRow
 
 _REQ = RequestRow.__table__  # type: ignore[attr-defined]
@@ -147,18 +153,43 @@ def _where(q: SimQuery) -> list[Any]:
 SHAPE = ("alias", "tenant", "app", "data_class", "sensitivity_band", "streamed")
 
 
+def shape_of(policy: Policy) -> tuple[str, ...]:
+    """The recorded request fields a decision under `policy` can depend on: the alias and
+    the data class always; the tenant only under a tenant lock or a rule matching tenants,
+    the app only under a rule matching apps, the band only when `when_uncertain` acts on it,
+    `streamed` only when a backend cannot stream. The fewer the keys, the fewer the groups
+    the database sums and the engine decides."""
+    plan = plan_of(policy)
+    rules = [r.match for r in policy.rules]
+    reads = {
+        "alias": True,
+        "tenant": bool(plan.locks) or any(m.tenants is not None for m in rules),
+        "app": any(m.apps is not None for m in rules),
+        "data_class": True,
+        "sensitivity_band": policy.sensitivity.when_uncertain != "as_detected",
+        "streamed": any(not c.caps.streaming for cs in plan.aliases.values() for c in cs),
+    }
+    return tuple(k for k in SHAPE if reads[k])
+
+
 def read_groups(
-    engine: Engine, q: SimQuery, by_tokens: bool, slos: Sequence[tuple[float | None, float | None]]
+    engine: Engine,
+    q: SimQuery,
+    shape: Sequence[str],
+    by_tokens: bool,
+    slos: Sequence[tuple[float | None, float | None]],
+    steps: Sequence[int] | None = None,
 ) -> list[Sequence[Any]]:
-    """The requests summed per shape (and prompt size, when decisions depend on it) and
-    recorded backend: (shape..., prompt or 0, backend, count, prompt, completion, cached,
-    cost sum, priced count, then per SLO of `slos` the requests that missed it). The
-    database does the per-row work; a million rows become a few thousand groups."""
+    """The requests summed per `shape` (and prompt size, when decisions depend on it: the
+    step of `steps` at or below it, else the size itself) and recorded backend: (shape...,
+    [prompt,] backend, count, prompt, completion, cached, cost sum, priced count, then per SLO
+    of `slos` the requests that missed it). The database does the per-row work; a million
+    rows become as many groups as the policy can tell apart."""
     c = _REQ.c
-    prompt = c.prompt_tokens if by_tokens else literal(0)
     cached = case((c.cached_tokens < c.prompt_tokens, c.cached_tokens), else_=c.prompt_tokens)
     misses = [func.sum(case((_missed(c, ttft, total), 1), else_=0)) for ttft, total in slos]
-    keys = [*(c[k] for k in SHAPE), prompt, c.backend]
+    size = c.prompt_tokens if steps is None else _step_of(c.prompt_tokens, steps, 0, len(steps))
+    keys = [*(c[k] for k in shape), *([size] if by_tokens else []), c.backend]
     stmt = (
         select(
             *keys,
@@ -174,7 +205,26 @@ def read_groups(
         .group_by(*keys)
     )
     with engine.connect() as conn:
+        if conn.dialect.name == "postgresql":
+            # the planner guesses the group count from each column's distinct values and
+            # overshoots (a column of NULLs counts as 200), then sorts a million rows on
+            # disk; a hash of the few real groups is several times faster, and spills by
+            # itself if they do not fit in memory
+            conn.exec_driver_sql("SET LOCAL enable_sort = off")
         return list(conn.execute(stmt))
+
+
+def _step_of(size: Any, steps: Sequence[int], lo: int, hi: int) -> Any:
+    """The greatest of `steps[lo:hi]` at or below `size`, as a balanced CASE (a few
+    comparisons a row). The integers are written into the SQL, so PostgreSQL sees the same
+    expression in the select list and the GROUP BY."""
+    if hi - lo == 1:
+        return literal_column(str(int(steps[lo])))
+    mid = (lo + hi) // 2
+    return case(
+        (size < literal_column(str(int(steps[mid]))), _step_of(size, steps, lo, mid)),
+        else_=_step_of(size, steps, mid, hi),
+    )
 
 
 def _missed(c: Any, ttft_ms: float | None, total_ms: float | None) -> Any:
@@ -187,6 +237,8 @@ def _missed(c: Any, ttft_ms: float | None, total_ms: float | None) -> Any:
 
 
 FIGURE_ROWS = 100_000
+# more steps than this (many backends crossing) and the prompt size is a key of its own
+MAX_STEPS = 1024
 
 
 def read_figures(engine: Engine, q: SimQuery, limit: int = FIGURE_ROWS) -> list[Sequence[Any]]:
@@ -204,52 +256,18 @@ def read_figures(engine: Engine, q: SimQuery, limit: int = FIGURE_ROWS) -> list[
 
 
 @dataclass(frozen=True, slots=True)
-class Measured:
-    """The backends' figures over the replayed rows: the engine's live input, and the
-    medians a request moved to another backend is predicted with."""
+class Group:
+    """Recorded requests alike in what the new policy reads, on one recorded backend."""
 
-    live: Mapping[str, BackendLive]
-    ttft_ms: Mapping[str, float]
-    latency_ms: Mapping[str, float]
-    tokens_per_s: Mapping[str, float]
-
-
-def measure(rows: Iterable[Sequence[Any]]) -> Measured:
-    ttft: dict[str, list[float]] = {}
-    total: dict[str, list[float]] = {}
-    tps: dict[str, list[float]] = {}
-    for backend, t, latency, speed in rows:
-        total.setdefault(backend, []).append(latency)
-        if t is not None:
-            ttft.setdefault(backend, []).append(t)
-        if speed:
-            tps.setdefault(backend, []).append(speed)
-    live = {
-        b: BackendLive(
-            ttft_p95_ms=_p95(ttft.get(b)),
-            total_p95_ms=_p95(lats),
-            tokens_per_s=_median(tps.get(b)),
-            samples=len(lats),
-        )
-        for b, lats in total.items()
-    }
-    return Measured(
-        live,
-        {b: m for b, v in ttft.items() if (m := _median(v)) is not None},
-        {b: m for b, v in total.items() if (m := _median(v)) is not None},
-        {b: m for b, v in tps.items() if (m := _median(v)) is not None},
-    )
-
-
-def _p95(values: list[float] | None) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[int(0.95 * (len(ordered) - 1))]
-
-
-def _median(values: list[float] | None) -> float | None:
-    return statistics.median(values) if values else None
+    key: tuple[Any, ...]  # the shape's values (and the prompt size when it matters)
+    backend: str | None
+    n: int
+    prompt: Any  # token sums: int, or Decimal from PostgreSQL's SUM of integers
+    completion: Any
+    cached: Any
+    cost: Any  # the recorded cost sum (see `_decimal`)
+    priced: int  # requests with a recorded cost
+    misses: tuple[int, ...]  # per SLO of `Replay.slos`, requests that missed it
 
 
 @dataclass(slots=True)
@@ -281,6 +299,7 @@ class Replay:
             policy.defaults.objective,
             *(r.objective for r in policy.rules),
         }
+        self.shape = shape_of(policy)
         self.by_tokens = _tokens_matter(policy, objectives)
         slos = [rp.eff.slo for rp in (*self._plan.rules, self._plan.default)]
         self.slos = sorted({(s.ttft_p95_ms, s.total_p95_ms) for s in slos}, key=repr)
@@ -288,14 +307,16 @@ class Replay:
         self._memo: dict[tuple[Any, ...], tuple[str | None, int]] = {}
 
     def _decide(self, key: tuple[Any, ...]) -> tuple[str | None, int]:
-        alias, tenant, app, data_class, band, streamed, prompt = key
+        # a field the policy cannot read is not in the key: any value decides alike
+        got = dict(zip(self.shape, key, strict=False))
+        band = got.get("sensitivity_band")
         info = RequestInfo(
-            alias=alias,
-            data_class=data_class,
-            tenant=tenant,
-            app=app,
-            prompt_tokens=prompt,
-            stream=bool(streamed),
+            alias=got["alias"],
+            data_class=got["data_class"],
+            tenant=got.get("tenant", "default"),
+            app=got.get("app", "default"),
+            prompt_tokens=key[-1] if self.by_tokens else 0,
+            stream=bool(got.get("streamed", False)),
             band=band if band in ("confident", "uncertain") else "confident",
             seed=0.5,  # the middle draw for a `weighted` objective
         )
@@ -305,21 +326,38 @@ class Replay:
         new = decision.candidates[0] if served else None
         return new, self.slos.index((slo.ttft_p95_ms, slo.total_p95_ms))
 
-    def decision(self, g: Sequence[Any]) -> tuple[str | None, int]:
-        key = tuple(g[:7])
+    def decision(self, key: tuple[Any, ...]) -> tuple[str | None, int]:
         hit = self._memo.get(key)
         if hit is None:
             hit = self._memo[key] = self._decide(key)
         return hit
 
-    def run(self, groups: Sequence[Sequence[Any]], measured: Measured, sim: Simulation) -> None:
+    def groups(self, rows: Iterable[Sequence[Any]]) -> list[Group]:
+        """`read_groups`' rows under this replay's shape."""
+        w = len(self.shape) + self.by_tokens
+        return [
+            Group(
+                tuple(r[:w]),
+                r[w],
+                r[w + 1],
+                r[w + 2],
+                r[w + 3],
+                r[w + 4],
+                r[w + 5],
+                r[w + 6],
+                tuple(r[w + 7 :]),
+            )
+            for r in rows
+        ]
+
+    def run(self, groups: Sequence[Group], measured: Measured, sim: Simulation) -> None:
         self._measured = measured
         rec, pred = sim.recorded, sim.predicted
         spend: dict[str, _Spend] = {}
         for g in groups:
-            backend, n, priced = g[7], g[8], g[13]
-            new, slo = self.decision(g)
-            missed = g[14 + slo]
+            backend, n = g.backend, g.n
+            new, slo = self.decision(g.key)
+            missed = g.misses[slo]
             rec.requests += n
             pred.requests += n
             if backend is None:
@@ -327,8 +365,8 @@ class Replay:
             else:
                 rec.backends[backend] += n
                 rec.on_prem += n if self._zones.get(backend) == "on_prem" else 0
-                rec.unpriced += n - priced
-                rec.cost_usd += _decimal(g[12])
+                rec.unpriced += n - g.priced
+                rec.cost_usd += _decimal(g.cost)
                 rec.slo_misses += missed
             if new is None:
                 pred.refused += n
@@ -354,18 +392,18 @@ class Replay:
             total is not None and lat is not None and lat > total
         )
 
-    def _charge(self, spend: dict[str, _Spend], new: str, g: Sequence[Any], same: bool) -> None:
+    def _charge(self, spend: dict[str, _Spend], new: str, g: Group, same: bool) -> None:
         s = spend.get(new)
         if s is None:
             s = spend[new] = _Spend()
         if new in self._hourly and same:
-            s.unknown += g[8] - g[13]
-            s.kept += _decimal(g[12])
+            s.unknown += g.n - g.priced
+            s.kept += _decimal(g.cost)
             return
-        s.priced += g[8]
-        s.prompt += int(g[9]) - int(g[11])
-        s.cached += int(g[11])
-        s.completion += int(g[10])
+        s.priced += g.n
+        s.prompt += int(g.prompt) - int(g.cached)
+        s.cached += int(g.cached)
+        s.completion += int(g.completion)
 
     def _price(self, spend: dict[str, _Spend], pred: Side) -> None:
         for backend, s in spend.items():
@@ -393,7 +431,7 @@ class Replay:
 def _tokens_matter(policy: Policy, objectives: set[str | None]) -> bool:
     """Whether a decision can depend on the prompt's size: a cost cap, the `cheapest`
     objective (it orders by estimated cost) or a backend with a context length. When none
-    applies the replay decides once per request shape, not once per token count."""
+    applies the replay decides once per request shape, not once per prompt-size step."""
     if "cheapest" in objectives:
         return True
     if any(r.cost_cap is not None for r in policy.rules):
@@ -413,7 +451,18 @@ def _decimal(value: Any) -> Decimal:
 def simulate(engine: Engine, policy: Policy, pricer: Pricer, q: SimQuery) -> Simulation:
     """Replay the range's recorded requests under `policy` (priced by `pricer`, built on it)."""
     replay = Replay(policy, pricer)
-    groups = read_groups(engine, q, replay.by_tokens, replay.slos)
-    sim = Simulation(q, sum(g[8] for g in groups), Side(), Side(), Rates.of(policy.billing))
-    replay.run(groups, measure(read_figures(engine, q)), sim)
+    if replay.by_tokens:  # the prompt sizes' steps need the backends' measured speeds
+        measured = measure(read_figures(engine, q))
+        steps = prompt_steps(policy, measured.live)
+        fine = steps if len(steps) <= MAX_STEPS else None
+        rows = read_groups(engine, q, replay.shape, True, replay.slos, fine)
+        groups = replay.groups(rows)
+    else:  # the figures' query runs beside the groups' (the drivers release the GIL)
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            figures = pool.submit(read_figures, engine, q)
+            rows = read_groups(engine, q, replay.shape, False, replay.slos)
+            groups = replay.groups(rows)
+            measured = measure(figures.result())
+    sim = Simulation(q, sum(g.n for g in groups), Side(), Side(), Rates.of(policy.billing))
+    replay.run(groups, measured, sim)
     return sim
