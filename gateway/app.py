@@ -65,6 +65,7 @@ from gateway.usage.rollups import RollupListener
 from gateway.usage.sessions import SessionStore
 from gateway.usage.tag_rollups import TagRollupListener
 from gateway.usage.wiring import PolicyView, start_ledger
+from gateway.warmup import warm_routes
 
 if TYPE_CHECKING:  # imported only when a policy uses the bundled engine
     from gateway.providers.local.engine import LocalEngine
@@ -121,6 +122,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with contextlib.AsyncExitStack() as stack:
             app.state.runtime = await _start(settings, seams, policy, stack)
+            await warm_routes(app)  # FastAPI's lazy route state, built before any client
             yield
 
     app = GatewayApp(
