@@ -72,8 +72,15 @@ if TYPE_CHECKING:  # imported only when a policy uses the bundled engine
 
 log = logging.getLogger("gateway")
 
-# what the child processes run: imported when each starts, not by its first job
-CHILD_MODULES = ("gateway.openai_api.intake", "gateway.sensitivity.child")
+# what the child processes run: imported when each starts, not by its first job (the client
+# APIs' wire models and translations: a large body of theirs is parsed in a child too)
+CHILD_MODULES = (
+    "gateway.openai_api.intake",
+    "gateway.openai_api.responses_wire",
+    "gateway.openai_api.anthropic_wire",
+    "gateway.openai_api.completions",
+    "gateway.sensitivity.child",
+)
 
 
 @dataclass
