@@ -262,6 +262,7 @@ async def _start(
     # classification) runs in child processes, started now
     children = ChildPool(settings.offload_workers, preload=CHILD_MODULES)
     stack.callback(children.close)  # the router's classifier starts them (warm) below
+    metrics.add_offload_source(children)
     router = PolicyRouter(
         reloader.current,
         routing.stats,

@@ -16,6 +16,7 @@ from gateway.core.offload import ChildPool, OffloadFailed
 from gateway.core.types import ChatRequest
 from gateway.sensitivity import Classifier, SensitivityConfig, child
 from gateway.sensitivity.classifier import _WINDOW
+from gateway.sensitivity.redaction import Redactor
 
 from .helpers import make_luhn, make_tckn
 from .test_offload import _CountingRun
@@ -67,7 +68,25 @@ def test_a_child_that_dies_fails_the_job_and_the_next_job_gets_a_new_child(
 ) -> None:
     with pytest.raises(OffloadFailed):
         asyncio.run(pool.run(30, os._exit, 3))
+    assert (pool.failed, pool.restarts, pool.in_flight) == (1, 0, 0)
     assert asyncio.run(pool.run(30, os.getpid)) != os.getpid()
+    assert (pool.done, pool.failed, pool.restarts) == (1, 1, 1)  # what /metrics shows
+
+
+def test_jobs_beyond_one_per_child_are_counted_as_queued(pool: ChildPool) -> None:
+    asyncio.run(pool.run(30, os.getpid))  # the child is up
+    seen: list[tuple[int, int]] = []
+
+    async def three() -> None:
+        jobs = [asyncio.ensure_future(pool.run(30, time.sleep, 0.3)) for _ in range(3)]
+        await asyncio.sleep(0.1)
+        seen.append((pool.in_flight, pool.queued))
+        await asyncio.gather(*jobs)
+        seen.append((pool.in_flight, pool.queued))
+
+    asyncio.run(three())
+    assert seen == [(3, 2), (0, 0)]
+    assert pool.done == 4
 
 
 def test_a_long_request_is_classified_in_the_child_with_the_parents_answer(
