@@ -10,8 +10,9 @@ shares the gateway's loop or its GIL. Per case: the status the client got, the p
 p99 lag, the most loop CPU between two wake-ups, the share of the case's time the loop's thread
 was on the CPU, the longest garbage collection in the gateway's process (any thread: a
 collection holds the GIL) with its CPU time, its generation and the count of full (gen-2)
-ones, and the gateway's RSS before, after and at its peak (current, from /proc; the child
-processes not included).
+ones, how many modules the process imported meanwhile (a first use that imports a package
+stalls the loop), and the gateway's RSS before, after and at its peak (current, from /proc;
+the child processes not included).
 
 The lag is wall-clock lateness, so CPU taken by other processes on a shared machine shows up
 as lag too: run it on a quiet machine (compare with the "normal" rows) and read the load
@@ -310,7 +311,7 @@ defaults: {{objective: ordered, redact: true}}
 
 HEADER = (
     f"{'case':<22} {'answer':<26} {'max lag ms':>10} {'p99 ms':>7} {'loop CPU ms':>11} "
-    f"{'busy %':>6} {'gc max ms':>9} {'CPU':>5} {'gen':>3} {'full gc':>7} "
+    f"{'busy %':>6} {'gc max ms':>9} {'CPU':>5} {'gen':>3} {'full gc':>7} {'imports':>7} "
     f"{'RSS MB before':>14} {'after':>7} {'peak':>7}"
 )
 
@@ -363,6 +364,7 @@ async def _case(
         stdout=asyncio.subprocess.PIPE,
     )
     assert client.stdout is not None
+    modules = set(sys.modules)
     probe.reset()
     pauses.reset()
     if stacks is not None:
@@ -379,14 +381,17 @@ async def _case(
         pstats.Stats(profile).sort_stats("tottime").print_stats(25)
     worst, p99, cpu, busy = probe.figures(time.perf_counter() - began)
     gc_ms, gc_cpu, gen, full = pauses.figures()
+    imported = sorted(set(sys.modules) - modules)  # on whichever thread: it holds the GIL
     print(
         f"{case:<22} {answer:<26} {worst:>10.1f} {p99:>7.1f} {cpu:>11.1f} {busy:>6.0f} "
-        f"{gc_ms:>9.1f} {gc_cpu:>5.1f} {gen if gen >= 0 else '-':>3} {full:>7} "
+        f"{gc_ms:>9.1f} {gc_cpu:>5.1f} {gen if gen >= 0 else '-':>3} {full:>7} {len(imported):>7} "
         f"{before:>14.0f} {rss_mb():>7.0f} {rss.peak:>7.0f}",
         flush=True,
     )
     if stacks is not None and stacks.samples:
         print(stacks.report(), flush=True)
+    if imported and stacks is not None:
+        print(f"    imported: {', '.join(imported[:12])}{' ...' if len(imported) > 12 else ''}")
 
 
 def _args(argv: list[str]) -> Options:
@@ -395,7 +400,7 @@ def _args(argv: list[str]) -> Options:
         epilog="Columns: the client's answer, the probe's max and p99 lateness, the most loop "
         "CPU in one probe tick, the loop thread's CPU share, the longest garbage collection "
         "(any thread; it holds the GIL) with its CPU time and generation, the count of full "
-        "ones, and the gateway's RSS.",
+        "ones, the modules imported meanwhile, and the gateway's RSS.",
     )
     parser.add_argument("cases", nargs="*", metavar="CASE", help=f"of: {', '.join(CASES)}")
     parser.add_argument("--profile", metavar="CASE", help="cProfile the process during CASE")

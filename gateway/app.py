@@ -65,7 +65,7 @@ from gateway.usage.rollups import RollupListener
 from gateway.usage.sessions import SessionStore
 from gateway.usage.tag_rollups import TagRollupListener
 from gateway.usage.wiring import PolicyView, start_ledger
-from gateway.warmup import warm_routes
+from gateway.warmup import warm_up
 
 if TYPE_CHECKING:  # imported only when a policy uses the bundled engine
     from gateway.providers.local.engine import LocalEngine
@@ -129,7 +129,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with contextlib.AsyncExitStack() as stack:
             app.state.runtime = await _start(settings, seams, policy, stack)
-            await warm_routes(app)  # FastAPI's lazy route state, built before any client
+            await warm_up(app)  # FastAPI's lazy route state and anyio, before any client
             yield
 
     app = GatewayApp(
