@@ -26,8 +26,10 @@ def build_responses_router() -> APIRouter:
         memory = ResponseMemory(rt.responses, rt.policy.policy.responses, ctx.tenant)
         try:
             earlier = memory.recall(req)  # expanded before classification: it reads it all
-            chat = alone or to_chat(req, earlier)
-            if alone is None:  # the kept turns count against the limits too
+            if alone is not None:
+                chat = alone
+            else:  # it continues a kept conversation: those turns count against the limits too
+                chat = to_chat(req, earlier)
                 limits_of(rt).check_chat(chat)
         except InvalidRequest as exc:
             rt.chat.record_rejected(ctx, req.model, exc)
