@@ -8,8 +8,11 @@ subprocess (as an on-prem backend, and as a cloud one for the redaction case), a
 is sent by a client subprocess (this file with `--send CASE --port N`), so no client work
 shares the gateway's loop or its GIL. Per case: the status the client got, the probe's max and
 p99 lag, the most loop CPU between two wake-ups, the share of the case's time the loop's thread
-was on the CPU, and the gateway's RSS before, after and at its peak (current, from /proc; the
-child processes not included).
+was on the CPU, the longest garbage collection in the gateway's process (any thread: a
+collection holds the GIL) with its CPU time, its generation and the count of full (gen-2)
+ones, how many modules the process imported meanwhile (a first use that imports a package
+stalls the loop), and the gateway's RSS before, after and at its peak (current, from /proc;
+the child processes not included).
 
 The lag is wall-clock lateness, so CPU taken by other processes on a shared machine shows up
 as lag too: run it on a quiet machine (compare with the "normal" rows) and read the load
@@ -18,25 +21,32 @@ but whose loop CPU is low was waiting for a core (or the GIL), not working.
 
     .venv/bin/python bench/loop_lag.py            # every case
     .venv/bin/python bench/loop_lag.py body_100mb headers_10k
-    LOOP_LAG_PROFILE=emails_4000_redacted .venv/bin/python bench/loop_lag.py emails_4000_redacted
-        # + where the event loop's thread spent its time during that case (cProfile)
+    .venv/bin/python bench/loop_lag.py --profile emails_4000_redacted emails_4000_redacted
+        # + where the process spent its time during that case (cProfile)
+    .venv/bin/python bench/loop_lag.py --stacks 20 yaml_bomb_put
+        # + the loop thread's stack whenever the probe is 20 ms late
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import contextlib
 import cProfile
-import os
 import pstats
 import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from loop_probe import GcPauses, PeakRss, Probe, StallStacks, rss_mb
 
 # the first "normal" warms the gateway up (its first routed request builds lazy state: that
 # lag is not an input's); the last one shows the gateway still answers after the others
@@ -240,13 +250,6 @@ def _slow_clients(port: int, n: int) -> str:
 
 
 # ---- the gateway side -----------------------------------------------------------------------
-def _rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
 def _gateway_app(server: Any) -> Any:
     """The GatewayApp inside the guards `gateway serve` wraps it in."""
     from gateway.app import GatewayApp
@@ -257,75 +260,30 @@ def _gateway_app(server: Any) -> Any:
     return app
 
 
-class PeakRss:
-    """The highest RSS seen while the block runs, sampled every 20 ms on its own thread."""
-
-    def __init__(self) -> None:
-        self.peak = _rss_mb()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._sample, daemon=True)
-
-    def _sample(self) -> None:
-        while not self._stop.wait(0.02):
-            self.peak = max(self.peak, _rss_mb())
-
-    def __enter__(self) -> PeakRss:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self._stop.set()
-        self._thread.join()
-        self.peak = max(self.peak, _rss_mb())
+@dataclass(frozen=True)
+class Options:
+    cases: list[str]
+    profile: str | None  # a case whose loop-thread time is profiled (cProfile)
+    stacks_ms: float | None  # sample the loop's stack whenever it is this late
 
 
-class Probe:
-    """Sleeps 5 ms at a time and keeps how late each wake-up was, and how much CPU the loop's
-    thread used in between (seconds). The lag is what a client feels; the CPU part is the
-    work done on the loop itself, which other processes on a busy machine do not inflate
-    (a wait for the GIL or for a core adds to the lag only)."""
-
-    def __init__(self) -> None:
-        self.lags: list[float] = []
-        self.cpu: list[float] = []
-
-    async def run(self) -> None:
-        clock = time.perf_counter  # the loop's own clock counts whole milliseconds (uvloop)
-        cpu = time.thread_time
-        while True:
-            t, c = clock(), cpu()
-            await asyncio.sleep(0.005)
-            self.lags.append(clock() - t - 0.005)
-            self.cpu.append(cpu() - c)
-
-    def reset(self) -> None:
-        self.lags, self.cpu = [], []
-
-    def figures(self, seconds: float) -> tuple[float, float, float, float]:
-        """(max lag, p99 lag, max CPU between two wake-ups) in milliseconds, and the share
-        of the `seconds` the loop's thread spent on the CPU (%)."""
-        lags = sorted(self.lags) or [0.0]
-        p99 = lags[min(len(lags) - 1, int(len(lags) * 0.99))]
-        busy = 100 * sum(self.cpu) / seconds if seconds > 0 else 0.0
-        return lags[-1] * 1000, p99 * 1000, max(self.cpu, default=0.0) * 1000, busy
-
-
-async def _bench(cases: list[str], emu_port: int) -> None:
-    from gateway.cli import build_server
-    from gateway.emulators.base import free_port
-    from gateway.policy.loader import load_text
+def _settings(port: int) -> Any:
     from gateway.settings import Settings
 
-    port = free_port()
     tmp = Path(tempfile.mkdtemp())
-    settings = Settings(
+    return Settings(
         database_url=f"sqlite:///{tmp / 'l.db'}",
         local_engine=False,
         admin_key=ADMIN_KEY,
         port=port,
         log_level="error",
     )
-    policy = load_text(f"""
+
+
+def _policy(emu_port: int) -> Any:
+    from gateway.policy.loader import load_text
+
+    return load_text(f"""
 version: 1
 backends:
   node: {{kind: openai_compat, zone: on_prem, base_url: "http://127.0.0.1:{emu_port}",
@@ -349,7 +307,21 @@ aliases:
   cloud: {{backends: [cloud, node]}}
 defaults: {{objective: ordered, redact: true}}
 """)
-    server = build_server(settings, policy, loop="none")  # what `gateway serve` runs
+
+
+HEADER = (
+    f"{'case':<22} {'answer':<26} {'max lag ms':>10} {'p99 ms':>7} {'loop CPU ms':>11} "
+    f"{'busy %':>6} {'gc max ms':>9} {'CPU':>5} {'gen':>3} {'full gc':>7} {'imports':>7} "
+    f"{'RSS MB before':>14} {'after':>7} {'peak':>7}"
+)
+
+
+async def _bench(opts: Options, emu_port: int) -> None:
+    from gateway.cli import build_server
+    from gateway.emulators.base import free_port
+
+    port = free_port()
+    server = build_server(_settings(port), _policy(emu_port), loop="none")  # `gateway serve`'s
     serving = asyncio.create_task(server.serve())
     while not server.started:  # noqa: ASYNC110  (uvicorn offers no start-up event)
         await asyncio.sleep(0.05)
@@ -359,54 +331,97 @@ defaults: {{objective: ordered, redact: true}}
         await offload.pool.warmed()  # the children have started
     probe = Probe()
     probing = asyncio.create_task(probe.run())
-    print(
-        f"{'case':<22} {'answer':<26} {'max lag ms':>10} {'p99 ms':>7} {'loop CPU ms':>11} "
-        f"{'busy %':>6} "
-        f"{'RSS MB before':>14} {'after':>7} {'peak':>7}"
-    )
+    stacks = StallStacks(probe, opts.stacks_ms) if opts.stacks_ms is not None else None
+    print(HEADER)
     try:
-        for case in cases:
-            await asyncio.sleep(0.5)
-            before = _rss_mb()
-            # the client is started first: forking it is the bench's work, not the gateway's
-            client = await asyncio.create_subprocess_exec(
-                sys.executable,
-                __file__,
-                "--send",
-                case,
-                "--port",
-                str(port),
-                stdout=asyncio.subprocess.PIPE,
-            )
-            assert client.stdout is not None
-            probe.reset()
-            began = time.perf_counter()
-            profile = cProfile.Profile() if os.environ.get("LOOP_LAG_PROFILE") == case else None
-            if profile is not None:
-                profile.enable()
-            with PeakRss() as rss:  # sampled on a thread: nothing added to the loop
-                answer = (await client.stdout.read()).decode().strip()
-                await client.wait()
-            if profile is not None:
-                profile.disable()
-                pstats.Stats(profile).sort_stats("tottime").print_stats(25)
-            worst, p99, cpu, busy = probe.figures(time.perf_counter() - began)
-            print(
-                f"{case:<22} {answer:<26} {worst:>10.1f} {p99:>7.1f} {cpu:>11.1f} {busy:>6.0f} "
-                f"{before:>14.0f} {_rss_mb():>7.0f} {rss.peak:>7.0f}",
-                flush=True,
-            )
+        with GcPauses() as pauses, stacks or contextlib.nullcontext():
+            for case in opts.cases:
+                await _case(case, port, opts, probe, pauses, stacks)
     finally:
         probing.cancel()
         server.should_exit = True
         await serving
 
 
+async def _case(
+    case: str,
+    port: int,
+    opts: Options,
+    probe: Probe,
+    pauses: GcPauses,
+    stacks: StallStacks | None,
+) -> None:
+    await asyncio.sleep(0.5)
+    before = rss_mb()
+    # the client is started first: forking it is the bench's work, not the gateway's
+    client = await asyncio.create_subprocess_exec(
+        sys.executable,
+        __file__,
+        "--send",
+        case,
+        "--port",
+        str(port),
+        stdout=asyncio.subprocess.PIPE,
+    )
+    assert client.stdout is not None
+    modules = set(sys.modules)
+    probe.reset()
+    pauses.reset()
+    if stacks is not None:
+        stacks.reset()
+    began = time.perf_counter()
+    profile = cProfile.Profile() if opts.profile == case else None
+    if profile is not None:
+        profile.enable()
+    with PeakRss() as rss:  # sampled on a thread: nothing added to the loop
+        answer = (await client.stdout.read()).decode().strip()
+        await client.wait()
+    if profile is not None:
+        profile.disable()
+        pstats.Stats(profile).sort_stats("tottime").print_stats(25)
+    worst, p99, cpu, busy = probe.figures(time.perf_counter() - began)
+    gc_ms, gc_cpu, gen, full = pauses.figures()
+    imported = sorted(set(sys.modules) - modules)  # on whichever thread: it holds the GIL
+    print(
+        f"{case:<22} {answer:<26} {worst:>10.1f} {p99:>7.1f} {cpu:>11.1f} {busy:>6.0f} "
+        f"{gc_ms:>9.1f} {gc_cpu:>5.1f} {gen if gen >= 0 else '-':>3} {full:>7} {len(imported):>7} "
+        f"{before:>14.0f} {rss_mb():>7.0f} {rss.peak:>7.0f}",
+        flush=True,
+    )
+    if stacks is not None and stacks.samples:
+        print(stacks.report(), flush=True)
+    if imported and stacks is not None:
+        print(f"    imported: {', '.join(imported[:12])}{' ...' if len(imported) > 12 else ''}")
+
+
+def _args(argv: list[str]) -> Options:
+    parser = argparse.ArgumentParser(
+        description=(__doc__ or "").splitlines()[0],
+        epilog="Columns: the client's answer, the probe's max and p99 lateness, the most loop "
+        "CPU in one probe tick, the loop thread's CPU share, the longest garbage collection "
+        "(any thread; it holds the GIL) with its CPU time and generation, the count of full "
+        "ones, the modules imported meanwhile, and the gateway's RSS.",
+    )
+    parser.add_argument("cases", nargs="*", metavar="CASE", help=f"of: {', '.join(CASES)}")
+    parser.add_argument("--profile", metavar="CASE", help="cProfile the process during CASE")
+    parser.add_argument(
+        "--stacks",
+        type=float,
+        metavar="MS",
+        help="print where the loop's thread was whenever the probe was MS ms late",
+    )
+    a = parser.parse_args(argv)
+    unknown = sorted(set(a.cases) - set(CASES))
+    if unknown:
+        parser.error(f"unknown case(s): {', '.join(unknown)}")
+    return Options(a.cases or list(CASES), a.profile, a.stacks)
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--send"]:
         print(_send_case(argv[1], int(argv[3])))
         return 0
-    cases = argv or list(CASES)
+    opts = _args(argv)
     import uvloop
 
     from gateway.emulators.base import free_port
@@ -418,7 +433,7 @@ def main(argv: list[str]) -> int:
     )
     print(f"load average {Path('/proc/loadavg').read_text().split()[:3]}")
     try:
-        uvloop.run(_bench(cases, emu_port))
+        uvloop.run(_bench(opts, emu_port))
     finally:
         emulator.terminate()
     return 0

@@ -70,6 +70,7 @@ from gateway.usage.rollups import RollupListener
 from gateway.usage.sessions import SessionStore
 from gateway.usage.tag_rollups import TagRollupListener
 from gateway.usage.wiring import PolicyView, start_ledger
+from gateway.warmup import warm_up
 
 if TYPE_CHECKING:  # imported only when a policy uses the bundled engine
     from sqlalchemy.engine import Engine
@@ -78,8 +79,15 @@ if TYPE_CHECKING:  # imported only when a policy uses the bundled engine
 
 log = logging.getLogger("gateway")
 
-# what the child processes run: imported when each starts, not by its first job
-CHILD_MODULES = ("gateway.openai_api.intake", "gateway.sensitivity.child")
+# what the child processes run: imported when each starts, not by its first job (the client
+# APIs' wire models and translations: a large body of theirs is parsed in a child too)
+CHILD_MODULES = (
+    "gateway.openai_api.intake",
+    "gateway.openai_api.responses_wire",
+    "gateway.openai_api.anthropic_wire",
+    "gateway.openai_api.completions",
+    "gateway.sensitivity.child",
+)
 
 
 @dataclass
@@ -130,6 +138,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with contextlib.AsyncExitStack() as stack:
             app.state.runtime = await _start(settings, seams, policy, stack)
+            await warm_up(app)  # FastAPI's lazy route state and anyio, before any client
             yield
 
     app = GatewayApp(
@@ -272,6 +281,7 @@ async def _start(
     # classification) runs in child processes, started now
     children = ChildPool(settings.offload_workers, preload=CHILD_MODULES)
     stack.callback(children.close)  # the router's classifier starts them (warm) below
+    metrics.add_offload_source(children)
     router = PolicyRouter(
         reloader.current,
         routing.stats,

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from fastapi import APIRouter, Request
 from prometheus_client import CollectorRegistry, ProcessCollector, generate_latest
@@ -120,6 +120,59 @@ class _BudgetCollector(Collector):
             yield q
 
 
+class OffloadCounts(Protocol):
+    """What a child-process pool counts (gateway.core.offload.ChildPool)."""
+
+    workers: int
+    done: int
+    timed_out: int
+    failed: int
+    restarts: int
+
+    @property
+    def in_flight(self) -> int: ...
+
+    @property
+    def queued(self) -> int: ...
+
+
+class _OffloadCollector(Collector):
+    """The child processes that parse large bodies and classify long requests, at scrape
+    time: a queue that grows, or timeouts, say the pool is too small for the large requests
+    it is sent; restarts say a child died."""
+
+    def __init__(self, pool: OffloadCounts) -> None:
+        self._pool = pool
+
+    def collect(self) -> Iterator[Metric]:
+        pool = self._pool
+        jobs = CounterMetricFamily(
+            "gecit_offload_jobs",
+            "Jobs sent to the child processes, by how they ended",
+            labels=["result"],
+        )
+        for result, n in (
+            ("done", pool.done),
+            ("timed_out", pool.timed_out),
+            ("failed", pool.failed),
+        ):
+            jobs.add_metric([result], n)
+        yield jobs
+        for name, help_text, value in (
+            ("gecit_offload_workers", "Child processes in the pool", pool.workers),
+            ("gecit_offload_in_flight", "Jobs running in a child or queued", pool.in_flight),
+            ("gecit_offload_queued", "Jobs waiting for a free child", pool.queued),
+        ):
+            g = GaugeMetricFamily(name, help_text)
+            g.add_metric([], float(value))
+            yield g
+        restarts = CounterMetricFamily(
+            "gecit_offload_restarts", "Pools started again after a child died"
+        )
+        restarts.add_metric([], pool.restarts)
+        yield restarts
+
+
 class Metrics(Collector):
     """The app's registry, and the collector of the request series (registered on it)."""
 
@@ -140,6 +193,10 @@ class Metrics(Collector):
         quarantined: Callable[[], int] | None = None,
     ) -> None:
         self.registry.register(_BudgetCollector(views, backlog, quarantined))
+
+    def add_offload_source(self, pool: OffloadCounts) -> None:
+        """The child-process pool's counts (gecit_offload_*), read at scrape time."""
+        self.registry.register(_OffloadCollector(pool))
 
     def add_runtime_source(self, backends_up: BackendsUp, reloads: ReloadCounts) -> None:
         """Gauges read at scrape time: backend name -> up, and hot reloads by result."""

@@ -52,13 +52,25 @@ class ChildPool:
         self._started = False
         self._warm_ups: dict[Callable[..., Any], tuple[Any, ...]] = {}
         self._warming: list[concurrent.futures.Future[Any]] = []
+        # what GET /metrics shows (gecit_offload_*): jobs by how they ended, jobs sent and not
+        # yet ended in a child (running or queued; a timed-out job counts until its child
+        # lets go of it), and pools started again after a child died
+        self.submitted = 0
         self.done = 0  # jobs answered in time
         self.timed_out = 0  # jobs whose deadline passed first (their answer is dropped)
+        self.failed = 0  # jobs no child could run (a child died, or the pool is closed)
+        self.restarts = 0
+        self._sent = 0  # jobs handed to a pool
+        self._ended = 0  # and those that ended there (answered, failed or cancelled)
+        self._made = False  # a pool was made once (another one is a restart)
 
     def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._closed:
             raise OffloadFailed("the child pool is closed")
         if self._pool is None:
+            if self._made:
+                self.restarts += 1  # the one before broke
+            self._made = True
             self._pool = concurrent.futures.ProcessPoolExecutor(
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
@@ -99,15 +111,35 @@ class ChildPool:
         for future in warming:
             await asyncio.wrap_future(future)
 
+    @property
+    def in_flight(self) -> int:
+        """Jobs running in a child or queued for one (a timed-out job counts until its
+        child has let go of it)."""
+        return self._sent - self._ended
+
+    @property
+    def queued(self) -> int:
+        """Jobs waiting for a free child (those in flight beyond one per child)."""
+        return max(0, self.in_flight - self.workers)
+
+    def _end(self, _future: asyncio.Future[Any]) -> None:
+        self._ended += 1  # on the loop's thread, as `_sent`: no count is lost
+
     async def run(self, timeout_s: float, fn: Callable[..., T], *args: Any) -> T:
         """`fn(*args)` in a child; `TimeoutError` once `timeout_s` has passed (the wait in
         the queue counts), `OffloadFailed` when no child could run it."""
+        self.submitted += 1
         try:
             future = self._executor().submit(fn, *args)
-        except (BrokenProcessPool, RuntimeError) as exc:
+        except (OffloadFailed, BrokenProcessPool, RuntimeError) as exc:
             self._pool = None  # a child died: the next job gets a new pool
+            self.failed += 1
+            if isinstance(exc, OffloadFailed):
+                raise
             raise OffloadFailed(type(exc).__name__) from None
+        self._sent += 1
         waiting = asyncio.wrap_future(future)
+        waiting.add_done_callback(self._end)
         try:
             result: T = await asyncio.wait_for(asyncio.shield(waiting), max(timeout_s, 0.0))
         except TimeoutError:
@@ -117,6 +149,7 @@ class ChildPool:
             raise
         except BrokenProcessPool as exc:
             self._pool = None
+            self.failed += 1
             raise OffloadFailed(type(exc).__name__) from None
         self.done += 1
         return result

@@ -11,7 +11,7 @@ import orjson
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from gateway.core.errors import GatewayError, InvalidRequest, ProviderError
+from gateway.core.errors import GatewayError, ProviderError
 from gateway.core.tokens import estimate_text_tokens
 from gateway.core.types import RequestContext
 from gateway.openai_api import served
@@ -19,7 +19,7 @@ from gateway.openai_api.anthropic_out import MessageEvents, error_body, message_
 from gateway.openai_api.anthropic_wire import CountTokensRequest, MessagesRequest, to_chat
 from gateway.openai_api.errors import from_provider
 from gateway.openai_api.handlers import JSON
-from gateway.openai_api.strict import json_text, parse_strict
+from gateway.openai_api.strict import json_text
 from gateway.providers.tokens import estimate_prompt_tokens
 
 log = logging.getLogger("gateway.api")
@@ -56,12 +56,7 @@ async def _answer(handler: Callable[[], Awaitable[Response]]) -> Response:
 
 
 async def _messages(request: Request) -> Response:
-    try:
-        req = parse_strict(MessagesRequest, await request.body())
-        chat = to_chat(req)
-    except InvalidRequest as exc:
-        served.record_unreadable(request, exc)
-        raise
+    req, chat = await served.read(request, MessagesRequest, to_chat)
     if chat.stream:
         ctx, handle = await served.open_stream(request, chat)
         return served.event_stream(handle, MessageEvents(_message_id(ctx), req.model))
@@ -77,7 +72,7 @@ def _message_id(ctx: RequestContext) -> str:
 async def _count_tokens(request: Request) -> Response:
     """The gateway's own estimate (what budgets and the ledger use when a backend reports no
     usage); nothing is sent anywhere, so nothing is routed or recorded."""
-    chat = to_chat(parse_strict(CountTokensRequest, await request.body()))
+    _, chat = await served.read(request, CountTokensRequest, to_chat, record=False)
     await served.context(request, chat)
     tools = json_text([t.model_dump() for t in chat.tools], "tools") if chat.tools else ""
     total = estimate_prompt_tokens(chat) + (estimate_text_tokens(tools) if tools else 0)

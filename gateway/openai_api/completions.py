@@ -13,11 +13,10 @@ from fastapi import APIRouter, Request
 from pydantic import Field
 from starlette.responses import Response
 
-from gateway.core.errors import InvalidRequest
 from gateway.core.types import ChatChunk, ChatRequest, ChatResult, RequestContext, Usage
 from gateway.openai_api import served
 from gateway.openai_api.handlers import JSON
-from gateway.openai_api.strict import Strict, chat_request, parse_strict, unsupported
+from gateway.openai_api.strict import Strict, chat_request, unsupported
 from gateway.openai_api.wire import ChunkEncoder, usage_json
 
 
@@ -139,12 +138,7 @@ def build_completions_router() -> APIRouter:
 
     @router.post("/v1/completions")
     async def completions(request: Request) -> Response:
-        try:
-            req = parse_strict(CompletionRequest, await request.body())
-            chat = to_chat(req)
-        except InvalidRequest as exc:
-            served.record_unreadable(request, exc)
-            raise
+        req, chat = await served.read(request, CompletionRequest, to_chat)
         created = served.created_at(request)
         if chat.stream:
             ctx, handle = await served.open_stream(request, chat)

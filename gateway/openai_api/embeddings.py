@@ -12,11 +12,12 @@ from fastapi import APIRouter, Request
 from starlette.requests import ClientDisconnect
 from starlette.responses import Response
 
-from gateway.core.errors import GatewayError, InvalidRequest
+from gateway.core.errors import GatewayError, InvalidRequest, ServiceUnavailable
 from gateway.core.types import RequestContext
 from gateway.openai_api.handlers import JSON, limits_of, route_headers
+from gateway.openai_api.intake import Refusal, embeddings_checked, parse_body
 from gateway.openai_api.limits import BodyTooLarge, read_body
-from gateway.service.embeddings import Embedded, EmbeddingsService, parse_embeddings
+from gateway.service.embeddings import Embedded, EmbeddingsService
 
 
 def _vector(v: list[float], fmt: str) -> list[float] | str:
@@ -48,15 +49,19 @@ def build_embeddings_router() -> APIRouter:
         if service is None:
             raise GatewayError("embeddings are not configured", code="not_configured", status=501)
         ctx: RequestContext = await rt.authenticate(request, None)  # before the body
+        limits = limits_of(rt)
         try:
-            raw = await read_body(request.scope, request.receive, limits_of(rt))
+            raw = await read_body(request.scope, request.receive, limits)
             if raw is None:
                 raise ClientDisconnect
-            body = parse_embeddings(raw)
-            limits_of(rt).check_chat(body.as_chat())  # inputs and characters, as chat
-        except (InvalidRequest, BodyTooLarge) as exc:
+            # inputs and characters checked as chat; a large body in a child process
+            found = await parse_body(raw, rt.body_offload, embeddings_checked, limits)
+            if isinstance(found, Refusal):
+                raise found.error()
+        except (InvalidRequest, BodyTooLarge, ServiceUnavailable) as exc:
             service.record_rejected(ctx, "", exc)
             raise
+        body = found
         served = await service.embed(ctx, body)
         headers = route_headers(served.decision, served.outcome.backend, served.outcome.tried)
         return Response(

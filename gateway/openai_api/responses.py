@@ -9,11 +9,10 @@ from starlette.responses import Response
 
 from gateway.core.errors import InvalidRequest
 from gateway.openai_api import served
-from gateway.openai_api.handlers import JSON
+from gateway.openai_api.handlers import JSON, limits_of
 from gateway.openai_api.response_memory import ResponseMemory
 from gateway.openai_api.responses_out import Ids, ResponsesEvents, output_items, result_json
-from gateway.openai_api.responses_wire import ResponsesRequest, to_chat
-from gateway.openai_api.strict import parse_strict
+from gateway.openai_api.responses_wire import ResponsesRequest, standalone_chat, to_chat
 
 
 def build_responses_router() -> APIRouter:
@@ -22,16 +21,16 @@ def build_responses_router() -> APIRouter:
     @router.post("/v1/responses")
     async def create_response(request: Request) -> Response:
         rt = served.runtime_of(request)
-        try:
-            req = parse_strict(ResponsesRequest, await request.body())
-        except InvalidRequest as exc:
-            served.record_unreadable(request, exc)
-            raise
+        req, alone = await served.read(request, ResponsesRequest, standalone_chat)
         ctx = await rt.authenticate(request, None)
         memory = ResponseMemory(rt.responses, rt.policy.policy.responses, ctx.tenant)
         try:
             earlier = memory.recall(req)  # expanded before classification: it reads it all
-            chat = to_chat(req, earlier)
+            if alone is not None:
+                chat = alone
+            else:  # it continues a kept conversation: those turns count against the limits too
+                chat = to_chat(req, earlier)
+                limits_of(rt).check_chat(chat)
         except InvalidRequest as exc:
             rt.chat.record_rejected(ctx, req.model, exc)
             raise

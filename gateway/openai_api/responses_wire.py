@@ -134,6 +134,12 @@ def input_items(req: ResponsesRequest) -> list[dict[str, Any]]:
     return [i.model_dump(exclude_none=True) for i in req.input]
 
 
+def standalone_chat(req: ResponsesRequest) -> ChatRequest | None:
+    """The chat request when `req` stands alone; None when it continues a kept conversation
+    (`previous_response_id`): that is translated once the conversation is recalled."""
+    return None if req.previous_response_id is not None else to_chat(req)
+
+
 def to_chat(req: ResponsesRequest, earlier: list[dict[str, Any]] | None = None) -> ChatRequest:
     """`earlier`: the kept conversation `previous_response_id` names (its items first)."""
     if req.previous_response_id is not None and earlier is None:

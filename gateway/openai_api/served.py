@@ -4,20 +4,25 @@ it, whole or streamed. A body that cannot be read still gets its ledger row."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable
 from decimal import Decimal
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from fastapi import Request
+from pydantic import BaseModel
 from starlette.responses import StreamingResponse
 
-from gateway.core.errors import GatewayError, ProviderError
+from gateway.core.errors import GatewayError, ProviderError, ServiceUnavailable
 from gateway.core.types import ChatChunk, ChatRequest, RequestContext, Usage
-from gateway.openai_api.handlers import cost_header, route_headers
+from gateway.openai_api.handlers import cost_header, limits_of, route_headers
+from gateway.openai_api.intake import Refusal, parse_body, translated
 from gateway.service.chat import Served, StreamHandle
 
 if TYPE_CHECKING:
     from gateway.runtime import Runtime
+
+M = TypeVar("M", bound=BaseModel)
+C = TypeVar("C", bound=ChatRequest | None)
 
 
 def runtime_of(request: Request) -> Runtime:
@@ -34,6 +39,32 @@ def record_unreadable(request: Request, exc: GatewayError) -> None:
         received_at=state.get("received_at", rt.clock.monotonic()),
     )
     rt.chat.record_rejected(ctx, "", exc)
+
+
+async def read(
+    request: Request,
+    wire: type[M],
+    translate: Callable[[M], C],
+    *,
+    record: bool = True,
+) -> tuple[M, C]:
+    """The body as `wire` and its chat translation, through the intake seam (a large body
+    parsed, translated and checked against the limits in a child process). A refusal, or a
+    busy pool, gets its ledger row (unless `record` is off: nothing is served) and is raised."""
+    rt = runtime_of(request)
+    body = await request.body()
+    try:
+        found = await parse_body(body, rt.body_offload, translated, limits_of(rt), wire, translate)
+    except ServiceUnavailable as exc:
+        if record:
+            record_unreadable(request, exc)
+        raise
+    if isinstance(found, Refusal):
+        error = found.error()
+        if record:
+            record_unreadable(request, error)
+        raise error
+    return found
 
 
 async def context(request: Request, chat: ChatRequest) -> RequestContext:

@@ -1,5 +1,6 @@
 """What a child process of the offload pool (gateway.core.offload) runs for the classifier:
-the same detectors over the same texts, under the deadline the parent set.
+the same detectors over the same texts, under the deadline the parent set; and the redaction
+of a long request.
 
 A classifier is built from its configuration's JSON (building one compiles the lexicons,
 ~0.2 s), and each child keeps the last few it built: a child is one process serving one
@@ -12,8 +13,10 @@ import time
 from collections.abc import Sequence
 
 from gateway.core.offload import remaining
+from gateway.core.types import ChatRequest
 from gateway.sensitivity.classifier import Classifier, fail_closed
 from gateway.sensitivity.config import SensitivityConfig
+from gateway.sensitivity.redaction import RedactionMap, Redactor
 from gateway.sensitivity.result import Sensitivity
 
 
@@ -38,3 +41,10 @@ def classify(config_json: str, texts: Sequence[str], deadline: float) -> Sensiti
     # `started` such that the classifier's own deadline (started + budget) is `deadline`
     started = time.perf_counter() + left - budget_s
     return classifier.classify(texts, started)
+
+
+def redact(
+    config_json: str, request: ChatRequest, found: Sensitivity | None
+) -> tuple[ChatRequest, RedactionMap]:
+    """`Redactor.redact_request` with this configuration's classifier."""
+    return Redactor(_classifier(config_json)).redact_request(request, found)

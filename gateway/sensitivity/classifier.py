@@ -116,6 +116,16 @@ class Classifier:
         self._offload = offload
         self._config_json = self.config.model_dump_json()
 
+    @property
+    def offload(self) -> ChildPool | None:
+        """The child processes long requests are classified (and redacted) in, if any."""
+        return self._offload
+
+    @property
+    def config_json(self) -> str:
+        """The configuration as a child process rebuilds this classifier from it."""
+        return self._config_json
+
     def warm_offload(self) -> None:
         """Start the child processes with this configuration's classifier built."""
         from gateway.sensitivity import child  # it imports this module

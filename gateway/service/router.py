@@ -136,7 +136,7 @@ def redactor_for(
     """The redaction function ChatService uses: placeholders where the routing decision's
     classification found values (classified here with the current policy's sensitivity
     settings only when the decision does not carry it). A request with more text than the
-    policy's `offload_chars` is rewritten in a worker thread, off the event loop."""
+    policy's `offload_chars` is rewritten off the event loop, in a child process."""
     classifiers = cache or ClassifierCache()
 
     async def redact(
@@ -146,6 +146,6 @@ def redactor_for(
         redactor = Redactor(classifier)
         if sum(map(len, request_texts(request))) <= classifier.config.offload_chars:
             return redactor.redact_request(request, found)
-        return await asyncio.to_thread(redactor.redact_request, request, found)
+        return await redactor.redact_request_off_loop(request, found)
 
     return redact

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
 from typing import Any
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from gateway.core.errors import FailureKind
+from gateway.core.offload import ChildPool, OffloadFailed
 from gateway.metrics import LATENCY_BUCKETS, Metrics, backends_up
 from gateway.policy.loader import PolicyError, load_text
 from gateway.policy.reload import PolicyReloader
@@ -165,3 +168,25 @@ def test_the_reloader_counts_accepted_and_rejected_reloads() -> None:
 
 def test_process_metrics_are_registered() -> None:
     assert (_one(Metrics(), "process_resident_memory_bytes") or 0) > 0
+
+
+def test_the_child_pool_counts_are_exported_at_scrape_time() -> None:
+    pool = ChildPool(1)
+    try:
+        m = Metrics()
+        m.add_offload_source(pool)
+        assert _one(m, "gecit_offload_workers") == 1
+        assert _one(m, "gecit_offload_jobs_total", result="done") == 0
+        assert asyncio.run(pool.run(30, os.getpid)) != os.getpid()
+        with pytest.raises(OffloadFailed):
+            asyncio.run(pool.run(30, os._exit, 3))  # the child dies
+        with pytest.raises(TimeoutError):
+            asyncio.run(pool.run(0, os.getpid))  # a deadline already spent
+        assert _one(m, "gecit_offload_jobs_total", result="done") == 1
+        assert _one(m, "gecit_offload_jobs_total", result="failed") == 1
+        assert _one(m, "gecit_offload_jobs_total", result="timed_out") == 1
+        assert _one(m, "gecit_offload_restarts_total") == 1  # a new pool for the last job
+        assert _one(m, "gecit_offload_in_flight") == pool.in_flight
+        assert _one(m, "gecit_offload_queued") == 0
+    finally:
+        pool.close()

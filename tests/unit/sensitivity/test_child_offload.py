@@ -16,6 +16,7 @@ from gateway.core.offload import ChildPool, OffloadFailed
 from gateway.core.types import ChatRequest
 from gateway.sensitivity import Classifier, SensitivityConfig, child
 from gateway.sensitivity.classifier import _WINDOW
+from gateway.sensitivity.redaction import Redactor
 
 from .helpers import make_luhn, make_tckn
 from .test_offload import _CountingRun
@@ -67,7 +68,25 @@ def test_a_child_that_dies_fails_the_job_and_the_next_job_gets_a_new_child(
 ) -> None:
     with pytest.raises(OffloadFailed):
         asyncio.run(pool.run(30, os._exit, 3))
+    assert (pool.failed, pool.restarts, pool.in_flight) == (1, 0, 0)
     assert asyncio.run(pool.run(30, os.getpid)) != os.getpid()
+    assert (pool.done, pool.failed, pool.restarts) == (1, 1, 1)  # what /metrics shows
+
+
+def test_jobs_beyond_one_per_child_are_counted_as_queued(pool: ChildPool) -> None:
+    asyncio.run(pool.run(30, os.getpid))  # the child is up
+    seen: list[tuple[int, int]] = []
+
+    async def three() -> None:
+        jobs = [asyncio.ensure_future(pool.run(30, time.sleep, 0.3)) for _ in range(3)]
+        await asyncio.sleep(0.1)
+        seen.append((pool.in_flight, pool.queued))
+        await asyncio.gather(*jobs)
+        seen.append((pool.in_flight, pool.queued))
+
+    asyncio.run(three())
+    assert seen == [(3, 2), (0, 0)]
+    assert pool.done == 4
 
 
 def test_a_long_request_is_classified_in_the_child_with_the_parents_answer(
@@ -143,3 +162,45 @@ def test_a_job_whose_deadline_passed_in_the_queue_does_no_work() -> None:
     assert result.data_class == "special"
     assert result.stage == "fail_closed"
     assert runs.calls == 0
+
+
+def test_a_long_request_is_redacted_in_the_child_as_the_parent_would(pool: ChildPool) -> None:
+    emails = " ".join(f"kisi{i}@ornek.com.tr" for i in range(500))
+    request = _request(f"TC {TCKN} ile {emails} adreslerine yaz")
+    config = SensitivityConfig(time_budget_ms=30_000)
+    classifier = Classifier(config)
+    found = classifier.classify_request(request)
+    want, want_map = Redactor(classifier).redact_request(request, found)
+    got, got_map = asyncio.run(
+        Redactor(Classifier(config, offload=pool)).redact_request_off_loop(request, found)
+    )
+    assert pool.done == 1  # the rewrite ran in the child
+    assert got == want
+    assert got_map.placeholders == want_map.placeholders and len(got_map) == 501
+    text = got.messages[0].content
+    assert isinstance(text, str) and "ornek.com.tr" not in text and TCKN not in text
+    assert got_map.restore(text) == request.messages[0].content
+    # the map came back without its prefixes and made them again: a placeholder split
+    # across stream chunks is still held back and restored whole
+    ph = got_map.placeholders[-1]
+    restorer = got_map.stream_restorer()
+    assert restorer.feed("önce " + ph[:4]) == "önce "
+    assert restorer.feed(ph[4:] + " sonra") == f"{got_map.restore(ph)} sonra"
+
+
+def test_a_redaction_the_child_cannot_finish_in_time_raises_for_the_caller_to_fail_closed(
+    pool: ChildPool,
+) -> None:
+    request = _request(" ".join(f"kisi{i}@ornek.com.tr" for i in range(500)))
+    config = SensitivityConfig(time_budget_ms=1)
+    found = Classifier(SensitivityConfig(time_budget_ms=30_000)).classify_request(request)
+    asyncio.run(pool.run(30, time.sleep, 0))  # the child is up
+    busy = Redactor(Classifier(config, offload=pool))
+
+    async def run() -> None:
+        blocker = asyncio.ensure_future(pool.run(30, time.sleep, 0.5))  # the only child busy
+        with pytest.raises(TimeoutError):
+            await busy.redact_request_off_loop(request, found)
+        await blocker
+
+    asyncio.run(run())
