@@ -61,6 +61,7 @@ CASES = (
     "header_16mb",
     "headers_10k",
     "messages_100k",
+    "parts_280k",
     "yaml_bomb_put",
     "policy_deep_5000",
     "dashboard_huge_range",
@@ -206,6 +207,11 @@ def _send_case(case: str, port: int) -> str:
             + b",".join([b'{"role":"user","content":"a"}'] * 100_000)
             + b"]}"
         )
+        return str(_post(port, b"content-length: %d\r\n" % len(body), lambda s: s.sendall(body)))
+    if case == "parts_280k":  # 2,000 messages of 140 parts: within the body and message limits
+        parts = b",".join([b'{"type":"text","text":"a"}'] * 140)
+        message = b'{"role":"user","content":[' + parts + b"]}"
+        body = b'{"model":"chat","messages":[' + b",".join([message] * 2000) + b"]}"
         return str(_post(port, b"content-length: %d\r\n" % len(body), lambda s: s.sendall(body)))
     if case == "slow_clients_1000":
         return _slow_clients(port, 1000)

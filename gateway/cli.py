@@ -161,6 +161,12 @@ EDGE_FLAGS: tuple[tuple[str, str, type, str], ...] = (
     ("--max-headers", "max_headers", int, "most header fields; more gets 431"),
     ("--max-messages", "max_messages", int, "most messages in a chat request; more gets 400"),
     (
+        "--max-content-parts",
+        "max_content_parts",
+        int,
+        "most content parts in one request; more gets 400",
+    ),
+    (
         "--max-request-chars",
         "max_request_chars",
         int,

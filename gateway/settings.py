@@ -50,6 +50,7 @@ class Settings:
     max_header_bytes: int = 64 * 1024  # request line + headers; larger gets 431
     max_headers: int = 100  # more header fields gets 431
     max_messages: int = 2048  # messages in one chat request; more gets 400
+    max_content_parts: int = 10_000  # content parts (text, image, ...) in one request; more: 400
     max_request_chars: int = 2_000_000  # text characters in one request (all messages, tools)
     max_choices: int = 4  # the most chat choices (`n`) one request may ask for; more gets 400
     # /v1/responses kept in memory for previous_response_id (when the policy's retention is on)
@@ -157,6 +158,7 @@ _INTS = {
     "max_header_bytes",
     "max_headers",
     "max_messages",
+    "max_content_parts",
     "max_request_chars",
     "max_choices",
     "responses_max_kept",

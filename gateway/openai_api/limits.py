@@ -29,6 +29,7 @@ class BodyTooLarge(GatewayError):
 class EdgeLimits:
     max_body_bytes: int = _DEFAULTS.max_body_bytes
     max_messages: int = _DEFAULTS.max_messages
+    max_content_parts: int = _DEFAULTS.max_content_parts
     max_request_chars: int = _DEFAULTS.max_request_chars
     max_choices: int = _DEFAULTS.max_choices
 
@@ -37,6 +38,7 @@ class EdgeLimits:
         return cls(
             settings.max_body_bytes,
             settings.max_messages,
+            settings.max_content_parts,
             settings.max_request_chars,
             settings.max_choices,
         )
@@ -58,26 +60,37 @@ class EdgeLimits:
                 return
 
     def check_body(self, body: bytes) -> None:
-        """400 for a body holding more messages than allowed, before it is parsed: parsing
-        100,000 tiny messages takes the event loop over a second. Each message has a `role`
-        key, written either as the bytes `"role"` (a quote inside a JSON string is escaped, so
-        those bytes are always a whole string token) or with a `\\u` escape in it; when
-        those two counts cannot reach the limit (every ordinary request) nothing else is
-        done, else the messages are counted from a plain JSON parse (several times cheaper
-        than validating them)."""
-        limit = self.max_messages
+        """400 for a body holding more messages or content parts than allowed, before it is
+        parsed: parsing 100,000 tiny messages takes the event loop over a second, and 300,000
+        content parts take a child seconds to parse and the loop seconds to receive. Each
+        message has a `role` key and each part a `type` key, written either as the bytes
+        `"role"` / `"type"` (a quote inside a JSON string is escaped, so those bytes are
+        always a whole string token) or with a `\\u` escape in them; when those counts cannot
+        reach the limits (every ordinary request) nothing else is done, else the messages and
+        parts are counted from a plain JSON parse (several times cheaper than validating)."""
         roles = body.count(b'"role"')
-        if roles > limit:
+        if roles > self.max_messages:
             raise self._too_many(roles, exact=False)
-        if roles + body.count(b"\\u") <= limit:
+        escapes = body.count(b"\\u")
+        types = body.count(b'"type"')
+        if roles + escapes <= self.max_messages and types + escapes <= self.max_content_parts:
             return
         try:
             doc = orjson.loads(body)
         except orjson.JSONDecodeError:
             return  # the validation says what is wrong with it
-        messages = doc.get("messages") if isinstance(doc, dict) else None
-        if isinstance(messages, list) and len(messages) > limit:
+        if not isinstance(doc, dict):
+            return
+        messages = doc.get("messages")
+        if isinstance(messages, list) and len(messages) > self.max_messages:
             raise self._too_many(len(messages), exact=True)
+        parts = _content_parts(doc)
+        if parts > self.max_content_parts:
+            raise InvalidRequest(
+                f"too many content parts: {parts} (at most {self.max_content_parts})",
+                param="messages",
+                code="too_many_content_parts",
+            )
 
     def _too_many(self, count: int, *, exact: bool) -> InvalidRequest:
         what = f"{count} messages" if exact else f"{count} 'role' fields"
@@ -110,6 +123,21 @@ class EdgeLimits:
                 param="messages",
                 code="request_too_long",
             )
+
+
+def _content_parts(doc: dict[str, object]) -> int:
+    """The content parts of a request's messages (chat, Anthropic) or input items
+    (Responses), and of a system prompt given as blocks."""
+    count = 0
+    for key in ("messages", "input"):
+        items = doc.get(key)
+        if isinstance(items, list):
+            for item in items:
+                content = item.get("content") if isinstance(item, dict) else None
+                if isinstance(content, list):
+                    count += len(content)
+    system = doc.get("system")
+    return count + (len(system) if isinstance(system, list) else 0)
 
 
 async def read_body(scope: Scope, receive: Receive, limits: EdgeLimits) -> bytes | None:

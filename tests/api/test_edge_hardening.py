@@ -148,6 +148,59 @@ def test_messages_and_characters_per_request_are_bounded(
         assert c.post("/v1/chat/completions", json=ok).status_code == 200
 
 
+def test_content_parts_per_request_are_bounded_before_parsing(
+    emulator: EmulatorServer, tmp_path: Path
+) -> None:
+    """Thousands of parts within the body limit: refused from a byte count, or from a plain
+    JSON parse when tools or schemas also carry `type` keys, on every client API."""
+    app = _app(emulator, tmp_path, max_content_parts=50)
+    part = {"type": "text", "text": "a"}
+    tools = [{"type": "function", "function": {"name": f"f{i}"}} for i in range(60)]
+    refused = [
+        (
+            "/v1/chat/completions",
+            {
+                "model": "chat",
+                "messages": [
+                    {"role": "user", "content": [part] * 30},
+                    {"role": "user", "content": [part] * 30},
+                ],
+            },
+        ),
+        (
+            "/v1/responses",
+            {
+                "model": "chat",
+                "input": [{"role": "user", "content": [{"type": "input_text", "text": "a"}] * 51}],
+            },
+        ),
+        (
+            "/v1/messages",
+            {
+                "model": "chat",
+                "max_tokens": 5,
+                "messages": [{"role": "user", "content": [part] * 51}],
+            },
+        ),
+    ]
+    with TestClient(app) as c:
+        for path, body in refused:
+            r = c.post(path, json=body)
+            assert r.status_code == 400, (path, r.text)
+            error = r.json()["error"]  # the Anthropic shape on /v1/messages has no code
+            assert error.get("code", "too_many_content_parts") == "too_many_content_parts"
+            assert "too many content parts" in error["message"], path
+        # 60 tool definitions push the `type` count over the limit, but hold no content part
+        few = {
+            "model": "chat",
+            "messages": [{"role": "user", "content": [part] * 2}],
+            "tools": tools,
+        }
+        r = c.post("/v1/chat/completions", json=few)
+        assert r.status_code == 200, r.text
+    assert _chat_calls(emulator) == 1
+
+
 def test_messages_are_counted_before_parsing_even_with_escaped_keys(
     emulator: EmulatorServer, tmp_path: Path
 ) -> None:
