@@ -46,7 +46,7 @@ from gateway.providers.registry import BuildContext
 from gateway.runtime import Runtime
 from gateway.service.admission import Attribution
 from gateway.service.attribution import Tagger
-from gateway.service.budget_alerts import BudgetAlerter, Views
+from gateway.service.budget_alerts import BudgetAlerter, Delivery, Views
 from gateway.service.budgets import BudgetGate
 from gateway.service.chat import ChatService
 from gateway.service.dispatcher import Dispatcher
@@ -358,9 +358,11 @@ def _budget_alerter(
             settings.budget_alert_timeout_s,
         ),
         clock,
-        check_s=settings.budget_alert_check_s,
-        attempts=settings.budget_alert_attempts,
-        backoff_s=settings.budget_alert_backoff_s,
+        Delivery(
+            check_s=settings.budget_alert_check_s,
+            attempts=settings.budget_alert_attempts,
+            backoff_s=settings.budget_alert_backoff_s,
+        ),
     )
 
 

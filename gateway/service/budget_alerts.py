@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from sqlalchemy.engine import Engine
 
@@ -29,6 +30,18 @@ MAX_REFUSED = 10_000  # budgets remembered as refused between two rounds
 MAX_KNOWN = 100_000  # alerts remembered as recorded (a cache: the primary key decides)
 
 
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """How often budgets are checked, and how a delivery is retried: `attempts` at most, the
+    first wait `backoff_s` (doubling), a claimed delivery left to another replica after
+    `lease_s`."""
+
+    check_s: float = 5.0
+    attempts: int = 8
+    backoff_s: float = 2.0
+    lease_s: float = 60.0
+
+
 class BudgetAlerter:
     def __init__(
         self,
@@ -36,20 +49,16 @@ class BudgetAlerter:
         views: Views,
         webhook: Webhook,
         clock: Clock,
-        *,
-        check_s: float = 5.0,
-        attempts: int = 8,
-        backoff_s: float = 2.0,
-        lease_s: float = 60.0,
+        delivery: Delivery = Delivery(),
     ) -> None:
         self._engine = engine
         self._views = views
         self._webhook = webhook
         self._clock = clock
-        self._check_s = check_s
-        self._attempts = attempts
-        self._backoff_s = backoff_s
-        self._lease_s = lease_s
+        self._check_s = delivery.check_s
+        self._attempts = delivery.attempts
+        self._backoff_s = delivery.backoff_s
+        self._lease_s = delivery.lease_s
         self._known: set[outbox.AlertKey] = set()
         self._refused: set[str] = set()
         self._task: asyncio.Task[None] | None = None

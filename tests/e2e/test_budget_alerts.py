@@ -22,7 +22,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
-from gateway.service.budget_alerts import BudgetAlerter
+from gateway.service.budget_alerts import BudgetAlerter, Delivery
 from gateway.service.webhook import Webhook
 from gateway.usage import budget_admin, budgets
 from gateway.usage.budget_admin import BudgetRequest
@@ -124,7 +124,7 @@ def _alerter(engine: Engine, url: str, clock: Clock, **kw: float) -> BudgetAlert
         lambda: budgets.all_budgets(engine),
         Webhook(url, SECRET, timeout_s=5),
         clock,
-        **kw,  # type: ignore[arg-type]
+        Delivery(**kw),  # type: ignore[arg-type]
     )
 
 
