@@ -35,7 +35,8 @@ def render(view: KeysView, who: Principal) -> str:
         new_key=_new_key(view.new_key),
         create=_create_form(who, csrf),
         keys=key_table(view.keys, csrf),
-        budgets=budget_table(view.budgets),
+        budget_form=_budget_form(who, csrf),
+        budgets=budget_table(view.budgets, csrf),
         limits=limit_table(view.limits),
     )
 
@@ -120,8 +121,32 @@ def key_table(rows: Sequence[KeyInfo], csrf: str) -> str:
     )
 
 
-def budget_table(rows: Sequence[BudgetView]) -> str:
-    """Spent, reserved (held by requests in flight) and the limit of each budget's period."""
+def _budget_form(who: Principal, csrf: str) -> str:
+    """Set (create, or change the limit of) a budget; alias and tag budgets span tenants, so
+    only the admin scope offers them."""
+    scopes = ("tenant", "app", "key", "alias", "tag") if who.is_admin else ("tenant", "app", "key")
+    hint = "tenant, TENANT/APP, key id" + (", alias, NAME=VALUE" if who.is_admin else "")
+    options = "".join(f'<option value="{s}">{s}</option>' for s in scopes)
+    periods = "".join(
+        f'<option value="{p}"{" selected" if p == "month" else ""}>{p}</option>'
+        for p in ("day", "week", "month")
+    )
+    return (
+        '<form method="post" action="/admin/console/keys/budget" id="budget-form">'
+        f'<input type="hidden" name="csrf" value="{csrf}">'
+        f'<label>scope <select name="scope" id="budget-scope">{options}</select></label>'
+        '<label>subject <input type="text" name="subject" id="budget-subject" maxlength="200" '
+        f'required placeholder="{escape(hint, quote=True)}"></label>'
+        '<label>amount <input type="text" name="amount" id="budget-amount" maxlength="40" '
+        'required placeholder="500 TRY"></label>'
+        f'<label>every <select name="period" id="budget-period">{periods}</select></label>'
+        '<button type="submit" id="set-budget">Set budget</button></form>'
+    )
+
+
+def budget_table(rows: Sequence[BudgetView], csrf: str) -> str:
+    """Spent, reserved (held by requests in flight) and the limit of each budget's period;
+    every row listed is within the viewer's reach, so each has its Delete form."""
     if not rows:
         return "<p>No budgets.</p>"
     body = "".join(
@@ -129,13 +154,24 @@ def budget_table(rows: Sequence[BudgetView]) -> str:
         f"<td>{escape(b.scope)}</td><td>{escape(b.subject)}</td><td>{escape(b.span)}</td>"
         f"<td>{escape(b.period)}</td>"
         f"<td>{escape(b.currency)}</td><td>{b.spent:.2f}</td><td>{b.reserved:.2f}</td>"
-        f"<td>{b.limit:.2f}</td><td>{b.limit - b.spent - b.reserved:.2f}</td></tr>"
+        f"<td>{b.limit:.2f}</td><td>{b.limit - b.spent - b.reserved:.2f}</td>"
+        f"<td>{_budget_delete(b.id, csrf)}</td></tr>"
         for b in rows
     )
     return (
         '<table id="budgets"><tr><th>scope</th><th>subject</th><th>every</th><th>period</th>'
-        "<th>currency</th><th>spent</th><th>reserved</th><th>limit</th><th>remaining</th></tr>"
-        f"{body}</table>"
+        "<th>currency</th><th>spent</th><th>reserved</th><th>limit</th><th>remaining</th>"
+        f"<th></th></tr>{body}</table>"
+    )
+
+
+def _budget_delete(budget_id: str, csrf: str) -> str:
+    bid = escape(budget_id, quote=True)
+    return (
+        '<form method="post" action="/admin/console/keys/budget-delete" class="inline">'
+        f'<input type="hidden" name="csrf" value="{csrf}">'
+        f'<input type="hidden" name="budget_id" value="{bid}">'
+        f'<button type="submit" id="delete-{bid}">Delete</button></form>'
     )
 
 

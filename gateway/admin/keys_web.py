@@ -1,8 +1,10 @@
 """The keys page: `GET /admin/console/keys` (the keys, budgets and rate limits the caller may
-see) and its forms `POST /admin/console/keys/{create,revoke,rotate}`, each with the session's
-CSRF token. A created or rotated key is shown once, in the answer to that POST (never in a URL,
-never stored). The admin scope manages every key; a tenant its own tenant's API keys. The rules
-are in `service/key_console`, the store is `usage/keys` (as for `gateway keys`)."""
+see) and its forms `POST /admin/console/keys/{create,revoke,rotate,budget,budget-delete}`,
+each with the session's CSRF token. A created or rotated key is shown once, in the answer to
+that POST (never in a URL, never stored). The admin scope manages every key; a tenant its own
+tenant's API keys. The rules are in `service/key_console`, the store is `usage/keys` (as for
+`gateway keys`); budgets go through `usage/budget_admin` (as for `gateway budgets`), which
+enforces a tenant's reach."""
 
 from __future__ import annotations
 
@@ -21,7 +23,13 @@ from gateway.core.errors import GatewayError
 from gateway.openai_api.auth import Principal
 from gateway.service import key_console
 from gateway.service.key_console import KeyRefused
-from gateway.usage.budget_admin import list_budgets
+from gateway.usage.budget_admin import (
+    BudgetInputError,
+    BudgetRequest,
+    create_budget,
+    delete_budget,
+    list_budgets,
+)
 from gateway.usage.keys import KeyInfo
 
 Outcome = tuple[str, tuple[KeyInfo, str] | None]  # the notice, a new key to show once
@@ -51,10 +59,28 @@ def _rotate(engine: Engine, who: Principal, form: dict[str, str], now: float) ->
     return ok(f"rotated {old[:64]}: revoked; its replacement is {info.id}"), (info, key)
 
 
+def _set_budget(engine: Engine, who: Principal, form: dict[str, str], now: float) -> Outcome:
+    req = BudgetRequest(
+        scope=form.get("scope", ""),
+        subject=form.get("subject", ""),
+        amount=form.get("amount", ""),
+        period=form.get("period", "month"),
+    )
+    view = create_budget(engine, req, now, tenant=who.tenant)
+    return ok(f"budget {view.id}: {view.limit:.2f} {view.currency} per {view.span}"), None
+
+
+def _delete_budget(engine: Engine, who: Principal, form: dict[str, str], now: float) -> Outcome:
+    gone = delete_budget(engine, form.get("budget_id", ""), tenant=who.tenant)
+    return ok(f"deleted budget {gone.id}"), None
+
+
 OPS: dict[str, Callable[[Engine, Principal, dict[str, str], float], Outcome]] = {
     "create": _create,
     "revoke": _revoke,
     "rotate": _rotate,
+    "budget": _set_budget,
+    "budget-delete": _delete_budget,
 }
 
 
@@ -98,6 +124,8 @@ def build_router() -> APIRouter:
             notice, new_key = await asyncio.to_thread(run, rt.engine, who, form, rt.clock.now())
         except KeyRefused as exc:
             notice, new_key, status = error(str(exc)), None, exc.status
+        except BudgetInputError as exc:
+            notice, new_key, status = error(str(exc)), None, 400
         view = await _view(request, who)
         view.notice, view.new_key = notice, new_key
         return pages.html(keys_page.render(view, who), status)

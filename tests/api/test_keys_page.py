@@ -211,7 +211,7 @@ def test_budgets_show_spent_reserved_and_limit_to_whom_they_belong(gw: Console) 
     assert row is not None
     cells = re.findall(r"<td>(.*?)</td>", row.group(1))
     month = time.strftime("%Y-%m", time.gmtime())
-    assert cells[2:] == ["month", month, "TRY", "123.45", "6.50", "500.00", "370.05"]
+    assert cells[2:9] == ["month", month, "TRY", "123.45", "6.50", "500.00", "370.05"]
     assert "globex" not in acme
 
 
@@ -235,15 +235,85 @@ def test_the_running_policy_rate_limits(gw: Console) -> None:
     assert acme == [admin[0], admin[2], admin[3]]
 
 
-@pytest.mark.parametrize("op", ["create", "revoke", "rotate"])
+BUDGETS_SQL = "SELECT id, amount_limit, span FROM budgets ORDER BY id"
+
+
+@pytest.mark.parametrize("op", ["create", "revoke", "rotate", "budget", "budget-delete"])
 def test_no_key_form_works_without_the_csrf_token(gw: Console, op: str) -> None:
     admin = _signed_in(gw, ADMIN)
     other = _signed_in(gw, gw.ledger.keys["ops"])
     before = _rows(gw, "SELECT id, revoked_at FROM api_keys ORDER BY id")
-    form = {"tenant": "initech", "key_id": gw.ledger.key_ids["acme"]}
+    budgets_before = _rows(gw, BUDGETS_SQL)
+    form = {
+        "tenant": "initech",
+        "key_id": gw.ledger.key_ids["acme"],
+        "scope": "tenant",
+        "subject": "acme",
+        "amount": "1 TRY",
+        "budget_id": "tenant:acme",
+    }
     for token in (None, "", "forged", other.csrf):
         sent = form if token is None else {**form, "csrf": token}
         r = admin.post(f"/admin/console/keys/{op}", sent)
         assert r.status_code == 403 and "CSRF" in r.text and not KEY.search(r.text)
     assert _rows(gw, "SELECT id, revoked_at FROM api_keys ORDER BY id") == before
+    assert _rows(gw, BUDGETS_SQL) == budgets_before
     assert gw.client.get("/admin/console/keys").status_code == 401  # not signed in at all
+
+
+def _budget(browser: Browser, **fields: str) -> tuple[int, str]:
+    r = browser.post("/admin/console/keys/budget", {"csrf": browser.csrf, **fields})
+    return r.status_code, r.text
+
+
+def test_the_admin_sets_changes_and_deletes_budgets_of_every_scope(gw: Console) -> None:
+    admin = _signed_in(gw, ADMIN)
+    status, page = _budget(
+        admin, scope="tag", subject="project=atlas", amount="50 USD", period="week"
+    )
+    assert status == 200 and "budget week:tag:project=atlas: 50.00 USD per week" in page
+    assert '<tr data-budget="week:tag:project=atlas">' in page
+    status, page = _budget(admin, scope="tenant", subject="acme", amount="900,5 TRY")
+    assert status == 200  # the same budget: a new limit, its spend kept
+    ((limit, spent),) = _rows(
+        gw, "SELECT amount_limit, spent FROM budgets WHERE id = 'tenant:acme'"
+    )
+    assert (Decimal(str(limit)), Decimal(str(spent))) == (Decimal("900.5"), Decimal("123.45"))
+    r = admin.post(
+        "/admin/console/keys/budget-delete",
+        {"csrf": admin.csrf, "budget_id": "week:tag:project=atlas"},
+    )
+    assert r.status_code == 200 and "deleted budget week:tag:project=atlas" in r.text
+    assert _rows(gw, "SELECT id FROM budgets WHERE id = 'week:tag:project=atlas'") == []
+    for bad in (
+        {"scope": "tenant", "subject": "acme", "amount": "-5"},
+        {"scope": "tenant", "subject": "acme", "amount": "5 EUR"},
+        {"scope": "planet", "subject": "mars", "amount": "5"},
+        {"scope": "tag", "subject": "no-equals-sign", "amount": "5"},
+        {"scope": "tenant", "subject": "acme", "amount": "5", "period": "year"},
+    ):
+        status, page = _budget(admin, **bad)
+        assert status == 400 and 'class="error" id="notice"' in page, bad
+
+
+def test_a_tenant_sets_only_its_own_budgets(gw: Console) -> None:
+    acme = _signed_in(gw, gw.ledger.keys["acme"])
+    page = acme.get("/admin/console/keys").text
+    assert '<option value="tag">' not in page and '<option value="alias">' not in page
+    before = _rows(gw, BUDGETS_SQL)
+    for form in (
+        {"scope": "tenant", "subject": "globex", "amount": "1"},  # another tenant
+        {"scope": "alias", "subject": "chat", "amount": "1"},  # spans tenants: admin only
+        {"scope": "tag", "subject": "project=atlas", "amount": "1"},
+        {"scope": "key", "subject": gw.ledger.key_ids["ops"], "amount": "1"},
+    ):
+        status, _page = _budget(acme, **form)
+        assert status == 400, form
+    r = acme.post(
+        "/admin/console/keys/budget-delete", {"csrf": acme.csrf, "budget_id": "tenant:globex"}
+    )
+    assert r.status_code == 400 and "no budget" in r.text
+    assert _rows(gw, BUDGETS_SQL) == before
+    status, page = _budget(acme, scope="app", subject="acme/randevu", amount="10 TRY", period="day")
+    assert status == 200 and '<tr data-budget="day:app:acme/randevu">' in page
+    assert "globex" not in page
