@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import tempfile
 import time
 from datetime import date
 from pathlib import Path
 
 import psycopg
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
 
 from bench.reports import BACKENDS, PG_ADMIN, load_pg, load_sqlite
 from gateway.policy.loader import load_text
