@@ -12,6 +12,15 @@ from types import MappingProxyType
 from typing import Final
 
 _HEALTH = (
+    "mide bandi*", "tup mide*", "lenfodem*", "kist", "kisti*", "miyom*", "polip*", "nodul*",
+    "safra kesesi*", "bobrek tasi*", "varis*", "hemoroid*", "basur*", "egzama*", "sedef hastalig*",
+    "vitiligo", "kemik erimesi*", "osteoporoz*", "kireclenme*", "halusinasyon*", "sanri*",
+    "paranoya*", "paranoyak*", "takinti*", "yumurta dondur*", "cyst*", "fibroid*", "polyp*",
+    "nodule*", "gallstone*", "varicose", "haemorrhoid*", "hemorrhoid*", "hallucinat*", "paranoi*",
+    "delusion*", "obsessive*", "compulsive*", "mania", "manic", "hypomani*", "insomnia*",
+    "narcolep*", "vertigo", "tinnitus", "cataract*", "macular*", "hep c", "hep b", "fatty liver",
+    "gout", "incontinen*", "ectopic", "pre-eclampsia", "preeclampsia", "gestational*",
+    "sperm count", "fertility*",
     "olanzapine*", "quetiapine*", "sertraline*", "fluoxetine*", "citalopram*", "escitalopram*",
     "paroxetine*", "venlafaxine*", "mirtazapine*", "lamotrigine*", "levetiracetam*",
     "carbamazepine*", "valproate*", "topiramate*", "risperidone*", "aripiprazole*", "clozapine*",
@@ -70,6 +79,10 @@ _HEALTH = (
 )
 
 _RELIGION = (
+    "turbe*", "adak*", "zikir*", "kizilbas*", "cem ayini*", "dergah*", "seyh*", "murit*", "murid*",
+    "hafiz", "sunday school", "confirmation class*", "catechism", "seminary", "convent", "ordained",
+    "deacon*", "kirtan", "puja", "hanukkah", "passover", "yom kippur", "sukkot", "purim",
+    "rosh hashanah", "vaisakhi", "navratri",
     "salah", "salat", "jummah", "jumuah", "friday prayers", "bar mitzvah",
     "bat mitzvah", "gurdwara*", "shabbat", "quaker*", "amish",
     "scientolog*", "pagan*", "wicca*", "bible study", "latter-day saint*", "orthodox jew*",
@@ -95,6 +108,7 @@ _POLITICAL = (
 )
 
 _MEMBERSHIP = (
+    "orgutlen*", "trade unionist*",
     "unison", "gmb", "rmt", "nasuwt", "usdaw", "seiu", "afl-cio", "ucu", "rcn",
     "royal college of nursing", "pcs union", "cwu", "strike ballot", "picket line*",
     "strike action", "union card", "union meeting*", "union branch", "lions club",
@@ -108,6 +122,8 @@ _MEMBERSHIP = (
 )
 
 _SEXUAL = (
+    "dating a man", "dating a woman", "dating men", "dating women", "erkeklerden hoslan*",
+    "kadinlardan hoslan*",
     "hemcins*", "ayni cinsiyet*", "escinsellig*",
     "pansexual*", "asexual*", "transitioning", "transitioned", "top surgery", "gender-affirming*",
     "gender reassignment", "deadname*", "coming out", "closeted", "unprotected sex",
@@ -119,6 +135,7 @@ _SEXUAL = (
 )
 
 _CRIMINAL = (
+    "kefalet*", "criminal past",
     "firari*", "kirmizi bulten*", "yakalama karar*", "suc duyurusu*", "criminal charge*",
     "charges against", "police record*", "sex offenders register",
     "cautioned by police", "police caution*", "spent conviction*", "unspent", "dbs check*",
@@ -137,6 +154,7 @@ _CRIMINAL = (
 )
 
 _ETHNICITY = (
+    "bame", "traveller community",
     "romany", "irish traveller*", "gypsy", "south asian", "east asian", "british asian*",
     "british pakistani*", "british indian*", "pakistani*", "bangladeshi*", "white british",
     "white irish", "black african", "black caribbean", "latinx", "mestizo*", "first nations",

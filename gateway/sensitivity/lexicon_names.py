@@ -35,7 +35,7 @@ FIRST_NAMES: Final[frozenset[str]] = frozenset(
     yasin zekeriya abdulkadir abdurrahman alaattin anil atakan aykut aytac bekir bilal cafer
     caner celal cemal cuneyt dursun ekrem emrah erhan ersin ertan esat faruk ferhat fikret
     hakki hayri hikmet hulusi idris ilyas irfan ismet lutfi mesut mithat muammer muhammed
-    muhammet muharrem necdet nevzat nuri nusret okan oktay rahmi rauf recai rifat rustem
+    muhammet necdet nevzat nuri nusret okan oktay rahmi rauf recai rifat rustem
     selahattin seyfettin sitki tayyip tevfik vahit yahya yener cevdet davut enver eyup fahri
     ferit feyyaz haldun hamdi mecit memduh metehan mirac nedim oytun rasit resat sebahattin
     turgay yekta emirhan eymen alperen aleyna aysun ayla aylin aysen banu basak belgin belma
