@@ -8,6 +8,7 @@ nothing are never turned into Python objects."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
@@ -41,7 +42,10 @@ class _Entry(Generic[T]):
     phrase: re.Pattern[bytes] | None  # whole-phrase check at the first token, if multi-word
 
 
-def _phrase_regex(words: list[str]) -> re.Pattern[bytes]:
+# Each phrase's regex is compiled once per process: the lexicons hold more phrases than the re
+# module's own cache, which every new Classifier would otherwise flush and rebuild.
+@functools.lru_cache(maxsize=8192)
+def _phrase_regex(words: tuple[str, ...]) -> re.Pattern[bytes]:
     parts = []
     for w in words:
         star = w.endswith("*")
@@ -64,7 +68,7 @@ class Lexicon(Generic[T]):
             if not words or not term.isascii():
                 continue
             first = words[0]
-            phrase = _phrase_regex(words) if len(words) > 1 else None
+            phrase = _phrase_regex(tuple(words)) if len(words) > 1 else None
             if first.endswith("*"):
                 key = first.rstrip("*").encode("ascii")
                 if len(key) < 2:

@@ -31,6 +31,29 @@ FIRST_NAMES: Final[frozenset[str]] = frozenset(
     deborah stephanie rebecca sharon laura cynthia kathleen amy angela shirley anna brenda
     pamela emma nicole helen samantha katherine christine debra rachel carolyn janet maria
     catherine heather diane julie olivia sophie hannah lucy oliver harry emma charlotte
+    oguzhan gokay gokberk selcuk sertac serhat soner suat taylan tayfun tuncer vedat yakup
+    yasin zekeriya abdulkadir abdurrahman alaattin anil atakan aykut aytac bekir bilal cafer
+    caner celal cemal cuneyt dursun ekrem emrah erhan ersin ertan esat faruk ferhat fikret
+    hakki hayri hikmet hulusi idris ilyas irfan ismet lutfi mesut mithat muammer muhammed
+    muhammet necdet nevzat nuri nusret okan oktay rahmi rauf recai rifat rustem
+    selahattin seyfettin sitki tayyip tevfik vahit yahya yener cevdet davut enver eyup fahri
+    ferit feyyaz haldun hamdi mecit memduh metehan mirac nedim oytun rasit resat sebahattin
+    turgay yekta emirhan eymen alperen aleyna aysun ayla aylin aysen banu basak belgin belma
+    berrin betul birsen buket canan cigdem didem dondu elcin elvan esma fadime fahriye fatos
+    fazilet figen funda gokce gulcan gulden gulizar gulnur gulseren gulten halime havva
+    hayriye hediye ilknur kezban lerzan leman makbule meltem meral mukaddes munevver muzeyyen
+    nagehan nazan nazife nebahat necla neslihan nevin nilay nuray nurten nurhan pakize
+    perihan rukiye sabiha sacide safiye sakine saliha selda semiha serife sebnem sengul sevgul
+    seyma sidika simge sukriye turkan unzile yesim zahide zubeyde zuleyha ecrin eslem hiranur
+    zumra dilan gulsum dilber feray fulya mehtap melahat mervenur muge nalan neriman nurgul
+    oznur saniye sevtap zeliha aysu cagla ilayda melike mihriban ozgul tansu
+    tom alex chris kate jane amelia isla ava mia sophia isabella chloe zoe evie megan lauren
+    natalie victoria claire fiona gemma hayley kirsty louise nadia priya aisha fatima mohammed
+    muhammad ahmed omar hassan raj arjun vikram sanjay nathan luke adam aaron dylan ethan liam
+    noah lucas logan owen connor callum jamie neil simon ian nigel colin trevor stuart craig
+    gavin darren wayne tony steve mike dave jim joe rob matt dan nick sean shaun declan conor
+    ciaran niamh siobhan aoife carlos juan jose luis miguel sofia lucia elena marco giulia
+    pierre marie hans olga ivan dmitri yuki hiroshi kenji
     """.split()
 )
 
@@ -52,6 +75,22 @@ SURNAMES: Final[frozenset[str]] = frozenset(
     evans turner parker collins edwards stewart morris murphy cook rogers morgan cooper
     peterson bailey reed kelly howard cox ward richardson watson brooks wood james bennett
     gray hughes price sanders myers long ross foster
+        akcay akdag akdemir akgun akkaya akman aksu aktepe alkan altin altintas arikan aydemir
+    aydogdu ayhan baran bayraktar bektas bilici bozdag budak cakmak calis canli cavus cengiz
+    ceylan cevik cobanoglu dag dagli demirbas demirtas deniz dikmen dinc dogru dursun elmas
+    emre er erbas ercan erden ergin ergul erkan erkoc ersoy ertas ertekin ertugrul esen eser
+    genc gezer gokce gokmen gulec gumus gunduz gungor gurel guzel hancer harmanci inan
+    kalayci kandemir kanat karabulut karadag karadeniz karagoz karahan karakoc kartal kavak
+    kaymak keles kilinc kirac kocabas kokten kucuk kurtoglu kuzu metin oguz okur onal oner
+    ozbay ozdag ozel ozgen ozkaya ozmen ozsoy ozyurt pamuk parlak saglam sancak sarac sarikaya
+    secer sener sert sevinc soylu sozen tasci temel tezcan topcu tosun tuna turhan tutar
+    uygun yagci yanik yasar yesil yigit yuce yurt yurdakul zengin akpinar bozkaya akbas ari
+    patel khan shah ahmed hussain singh kaur begum chen wang zhang liu kim walsh byrne doyle
+    kennedy clarke thomson robertson fraser macdonald mcdonald murray graham hamilton palmer
+    fisher harrison chapman hunt holmes mills knight mason hudson webb barker lloyd ellis
+    marshall owen powell jenkins griffiths davies rees pritchard novak kowalski nowak schmidt
+    muller fischer weber rossi russo fernandez gomez diaz santos silva oliveira pereira
+    dubois moreau laurent nakamura tanaka suzuki sato
     """.split()
 )
 

@@ -25,6 +25,36 @@ NAME_LEXICON: Final[Lexicon[str]] = Lexicon(
 )
 _NEXT_WORD: Final = re.compile(r"[ \t]{1,3}([A-ZÇĞİÖŞÜ][a-zçğıöşüâîû]+|[A-ZÇĞİÖŞÜ]{2,})")
 _PREV_WORD: Final = re.compile(r"([A-ZÇĞİÖŞÜ][a-zçğıöşüâîû]+)[ \t]{1,3}$")
+# the same in a lowercased or hastily typed text: the word must then be a listed name
+_NEXT_LOWER: Final = re.compile(r"[ \t]{1,3}([a-zçğıöşüâîû]{2,})")
+_PREV_LOWER: Final = re.compile(r"([a-zçğıöşüâîû]{2,})[ \t]{1,3}$")
+# titles written abbreviated with a full stop ("Dr. Demir", "Av. Kaya", "Mrs. Patel"): the
+# stop belongs to the title, not to a sentence end
+_ABBREVIATED: Final = frozenset({"dr", "prof", "av", "mr", "mrs", "ms", "sn", "doc", "uzm"})
+# listed surnames that are everyday words in lower case ('kara', 'demir', 'uzun', 'white')
+_COMMON_SURNAMES: Final = frozenset(
+    """
+    kara demir kurt sen can ay gul tas ince uzun yaman turk bas gok tan oral cicek duman
+    kalkan topal kose koca kocaman mutlu erol eren bulut gunes aslan yavuz bayram acar cakir
+    keskin toprak sari ates savas ozgur guven yucel kaplan avci erdem orhan altun kahraman
+    long white green king young hall wood price cook brown black gray grey bell baker hill
+    reed ward rogers james lee martin moore long ross parker turner carter cooper
+    dag er genc guzel kucuk kuzu temel yesil parlak pamuk elmas altin kartal kavak kaymak
+    dogru zengin yurt deniz esen saglam sert uygun tutar inan okur yanik ozel sancak budak
+    canli metin emre ceylan tuna sevinc calis kanat dinc soylu cakmak cevik tosun gumus aksu
+    hunt mills knight mason fisher palmer marshall webb holmes park kim singh shah graham
+    """.split()
+)
+# listed first names that are everyday words in lower case ('can', 'umut', 'deniz', 'mark')
+_COMMON_WORDS: Final = frozenset(
+    """
+    can cem deniz baris umut onur emir efe alp mert eren ozgur yavuz yigit zafer dogan
+    sultan derya sevgi pinar dilek nur gul kader melek mine kiraz lale oya yildiz hilal
+    damla ipek saadet sena ece asli bayram kaan tarik selim veli sefa yasar kemal
+    mark will bill frank jack grace rose may june amber faith hope joy art ray gary
+    tom dan rob matt nick mike joe jim ian neil owen dean adam luke noah ava mia kate jane
+    """.split()
+)
 
 ADDRESS_LEXICON: Final[Lexicon[str]] = Lexicon(
     [
@@ -63,22 +93,69 @@ def person_names(text: str, words: bytes, found: Occurrences) -> Iterator[Candid
     """Full names with a known surname or a title; a lone first name stays below threshold."""
     for hit in NAME_LEXICON.find(words, found):
         if hit.tag == "first":
-            if not text[hit.start].isupper():
-                continue
-            yield from _from_first_name(text, hit.start, hit.end)
+            if text[hit.start].isupper():
+                yield from _from_first_name(text, hit.start, hit.end)
+            else:
+                yield from _lower_full_name(text, hit.start, hit.end)
         elif hit.tag == "title_before":
-            m = _NEXT_WORD.match(text, hit.end)
-            if m is not None:
-                end = m.end()
-                m2 = _NEXT_WORD.match(text, end)
-                if m2 is not None and _fold_word(m2.group(1)) not in NOT_SURNAMES:
-                    end = m2.end()
-                if _fold_word(m.group(1)) not in NOT_SURNAMES:
-                    yield Candidate("AD_SOYAD", m.start(1), end, 0.9, "name_title")
-        else:  # title_after: "Ayşe Hanım"
-            m = _PREV_WORD.search(text, max(0, hit.start - 40), hit.start)
-            if m is not None and _fold_word(m.group(1)) not in NOT_SURNAMES:
-                yield Candidate("AD_SOYAD", m.start(1), m.end(1), 0.85, "name_title")
+            yield from _after_title(text, hit.start, hit.end)
+        else:  # title_after: "Ayşe Hanım", "ayşe hanım"
+            yield from _before_title(text, hit.start)
+
+
+def _listed_name(word: str) -> bool:
+    w = _fold_word(word)
+    return (w in FIRST_NAMES or w in SURNAMES) and w not in _COMMON_WORDS
+
+
+def _after_title(text: str, start: int, end: int) -> Iterator[Candidate]:
+    """'Sayın Ayşe Yılmaz', 'Dr. Demir', 'hastamız mehmet'."""
+    pos = end
+    if pos < len(text) and text[pos] == "." and _fold_word(text[start:end]) in _ABBREVIATED:
+        pos += 1
+    m = _NEXT_WORD.match(text, pos)
+    if m is not None:
+        end = m.end()
+        m2 = _NEXT_WORD.match(text, end)
+        if m2 is not None and _fold_word(m2.group(1)) not in NOT_SURNAMES:
+            end = m2.end()
+        if _fold_word(m.group(1)) not in NOT_SURNAMES:
+            yield Candidate("AD_SOYAD", m.start(1), end, 0.9, "name_title")
+        return
+    m = _NEXT_LOWER.match(text, pos)
+    if m is not None and _listed_name(m.group(1)):
+        end = m.end()
+        m2 = _NEXT_LOWER.match(text, end)
+        if m2 is not None and _fold_word(m2.group(1)) in SURNAMES:
+            end = m2.end()
+        yield Candidate("AD_SOYAD", m.start(1), end, 0.85, "name_title")
+
+
+def _before_title(text: str, start: int) -> Iterator[Candidate]:
+    """'Ayşe Hanım', 'mehmet bey': a lowercase word counts only when it is a listed name."""
+    lo = max(0, start - 40)
+    m = _PREV_WORD.search(text, lo, start)
+    if m is not None and _fold_word(m.group(1)) not in NOT_SURNAMES:
+        yield Candidate("AD_SOYAD", m.start(1), m.end(1), 0.85, "name_title")
+        return
+    m = _PREV_LOWER.search(text, lo, start)
+    if m is not None and _fold_word(m.group(1)) in FIRST_NAMES:
+        yield Candidate("AD_SOYAD", m.start(1), m.end(1), 0.8, "name_title")
+
+
+def _lower_full_name(text: str, start: int, end: int) -> Iterator[Candidate]:
+    """'ayşe yılmaz' typed in lower case: a listed first name followed by a listed surname,
+    neither of them an everyday word, is a name; anything less stays text."""
+    if _fold_word(text[start:end]) in _COMMON_WORDS:
+        return
+    m = _NEXT_LOWER.match(text, end)
+    if m is None:
+        return
+    w = _fold_word(m.group(1))
+    if w in SURNAMES and w not in _COMMON_WORDS and w not in _COMMON_SURNAMES:
+        full = _fold_word(text[start : m.end()])
+        if full not in PUBLIC_FIGURES:
+            yield Candidate("AD_SOYAD", start, m.end(), 0.7, "name_lexicon")
 
 
 def _from_first_name(text: str, start: int, end: int) -> Iterator[Candidate]:

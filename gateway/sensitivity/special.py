@@ -14,6 +14,7 @@ from typing import Final, Literal
 
 from gateway.sensitivity.context import Words
 from gateway.sensitivity.lexicon import Hit, Lexicon, Occurrences
+from gateway.sensitivity.lexicon_colloquial import COLLOQUIAL_TERMS
 from gateway.sensitivity.lexicon_indirect import INDIRECT_TERMS
 from gateway.sensitivity.lexicon_names import FIRST_NAMES, SURNAMES
 from gateway.sensitivity.lexicon_special import FIRST_PERSON_SUFFIX, SPECIAL_TERMS
@@ -53,7 +54,28 @@ SUBJECT: Final = Words(
     rb"|my (?:wife|husband|son|daughter|mother|father|mom|dad|brother|sister|partner)",
     tail=rb"(?![a-z0-9])",
 )
-_SENTENCE_END: Final = re.compile(rb"[.!?\n]")
+# A sentence ends at ! ? or a line break, and at a full stop unless the stop is inside a number
+# or a date ('05.04.2024', '2.5 mg') or ends an abbreviated title ('Dr. Demir', 'Mrs. Patel'):
+# cut there, the subject would fall in one sentence and the topic in the next.
+_ABBREVIATIONS: Final = (
+    b"dr",
+    b"mr",
+    b"mrs",
+    b"ms",
+    b"prof",
+    b"av",
+    b"sn",
+    b"doc",
+    b"uzm",
+    b"vb",
+    b"vs",
+    b"st",
+)
+_SENTENCE_END: Final = re.compile(
+    rb"[!?\n]|\.(?![0-9])"
+    + b"".join(rb"(?<!(?<![a-z])" + a + rb"\.)" for a in _ABBREVIATIONS)
+    + rb"|(?<![0-9])\.(?=[0-9])"
+)
 _WINDOW: Final = 160
 
 
@@ -119,14 +141,22 @@ def _previous_sentence(folded: bytes, start: int) -> int:
     if start <= 1:
         return start
     lo = max(0, start - _WINDOW)
-    left = max(folded.rfind(c, lo, start - 1) for c in (b".", b"\n", b"?", b"!"))
+    left = _last_end(folded, lo, start - 1)
     return left + 1 if left >= 0 else lo
+
+
+def _last_end(folded: bytes, lo: int, hi: int) -> int:
+    """Where the last sentence end in folded[lo:hi] is, or -1."""
+    last = -1
+    for m in _SENTENCE_END.finditer(folded, lo, hi):
+        last = m.start()
+    return last
 
 
 def build_lexicon(custom: Iterable[tuple[str, str]] = ()) -> Lexicon[str]:
     terms = [
         (t, cat)
-        for table in (SPECIAL_TERMS, INDIRECT_TERMS)
+        for table in (SPECIAL_TERMS, INDIRECT_TERMS, COLLOQUIAL_TERMS)
         for cat, ts in table.items()
         for t in ts
     ]
@@ -137,12 +167,7 @@ def build_lexicon(custom: Iterable[tuple[str, str]] = ()) -> Lexicon[str]:
 def _sentence(folded: bytes, start: int, end: int) -> tuple[int, int]:
     lo = max(0, start - _WINDOW)
     hi = min(len(folded), end + _WINDOW)
-    left = max(
-        folded.rfind(b".", lo, start),
-        folded.rfind(b"\n", lo, start),
-        folded.rfind(b"?", lo, start),
-        folded.rfind(b"!", lo, start),
-    )
+    left = _last_end(folded, lo, start)
     m = _SENTENCE_END.search(folded, end, hi)
     return (left + 1 if left >= 0 else lo), (m.end() if m else hi)
 

@@ -33,7 +33,9 @@ _POSSESSIVE_ROLE: Final = re.compile(
     rb"|kiraci|komsu|arkadas|es|kiz|ogul|ogl|anne|baba|kardes|abla|abi|agabey|dede|nine|teyze"
     rb"|hala|dayi|amca|yegen|torun|cocug|cocuk|bebeg|bebek|nisanli|sevgili|kayinvalide"
     rb"|kaynana|kayinpeder|patron|mudur|mesai arkadas|ekip arkadas|stajyer|sofor|bakici"
-    rb"|sekreter|asistan|kuzen|damad|gelin|koca|karim|kocam)"
+    rb"|sekreter|asistan|kuzen|damad|gelin|koca|karim|kocam|eniste|yenge|kayinbirader"
+    rb"|gorumce|baldiz|bacanak|elti|sef|amir|ustabasi|ev arkadas|oda arkadas"
+    rb"|ev sahib|kayinco|uvey (?:kiz|ogl|anne|baba))"
     rb"(?:im|um|m|imiz|umuz|miz|muz|niz|iniz|unuz)[a-z]*"
 )
 _FIRST_PERSON_EN: Final = re.compile(
@@ -43,7 +45,11 @@ _THIRD_PERSON_EN: Final = re.compile(
     rb"(?<![a-z0-9])(?:he|she|his|her|him|they've|mr|mrs|ms|dr|patient|client|employee"
     rb"|applicant|candidate|tenant|customer|member of staff|staff member|colleague|coworker"
     rb"|co-worker|resident|pupil|son|daughter|wife|husband|mother|father|mum|mom|dad|brother"
-    rb"|sister|friend|neighbour|neighbor|boss|manager|fianc[e]+|girlfriend|boyfriend)(?![a-z0-9])"
+    rb"|sister|friend|neighbour|neighbor|boss|manager|fianc[e]+|girlfriend|boyfriend"
+    rb"|roommate|flatmate|housemate|partner|uncle|aunt|cousin|nephew|niece|grandma|grandpa"
+    rb"|grandmother|grandfather|granddad|grandson|granddaughter|stepson|stepdaughter"
+    rb"|mother-in-law|father-in-law|teammate|supervisor|student|intern|trainee|caller"
+    rb"|learner|volunteer|contractor|landlord|lodger)(?![a-z0-9])"
 )
 _FIRST_PERSON_TR: Final = re.compile(
     rb"(?<![a-z0-9])(?:ben|benim|bende|bana|beni|benden|biz|bizim)(?![a-z0-9])"
@@ -67,9 +73,9 @@ _GENERAL: Final = re.compile(
     rb"|users|customers|visitors|kullanicilar\w*|musterilerimiz\w*|ziyaretci\w*"
     rb"|edil(?:ir|meli|ebilir|mektedir)|alin(?:ir|mali|abilir)"
     rb"|[a-z]{3,}(?:il|ul|in|un)(?:mali|meli|malidir|melidir|ir|ur|ebilir|abilir)"
-    rb"|tarih\w*|istatistik\w*|oran\w*|yuzde|arastirma\w*|makale\w*|haber\w*|mevzuat\w*"
+    rb"|tarih|tarihi|tarihte|tarihsel\w*|tarihce\w*|istatistik\w*|oran\w*|yuzde|arastirma\w*|makale\w*|haber\w*|mevzuat\w*"
     rb"|kanun\w*|yasa\w*|yonetmelik\w*|politika\w*|egitim\w*|sunum\w*|ozetle|acikla|anlat"
-    rb"|what|how|why|which|explain|summari[sz]e|overview|history|statistics|rate|percent"
+    rb"|what|how|why|which|explain|summari[sz]e|overview|history(?! of)|statistics|rate|percent"
     rb"|research|study|studies|article|news|law|laws|policy|policies|guideline\w*|general"
     rb"|generally|in general|people|patients|employees|someone|anyone|a person|bir kisi"
     rb"|kisiler\w*|insanlar\w*|hastalar\w*|calisanlar\w*|toplum\w*|nufus\w*|ulke\w*"
