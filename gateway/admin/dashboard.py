@@ -7,6 +7,7 @@ silent zero)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from html import escape
@@ -49,6 +50,7 @@ class DashboardData:
     nodes: NodeReport
     budgets: tuple[BudgetView, ...] = ()  # the ones the signed-in user may see
     now: float = 0.0
+    by_tag: tuple[tuple[str, Report], ...] = ()  # (tag name, report grouped by its value)
 
 
 def load(
@@ -59,6 +61,7 @@ def load(
     reference: CloudReference,
     rates: Rates | None = None,
     now: float = 0.0,
+    tag_keys: Sequence[str] = (),
 ) -> DashboardData:
     def rep(*group: str) -> Report:
         return run_report(engine, ReportQuery(start, end, group, tenant), reference, rates)
@@ -75,6 +78,7 @@ def load(
         nodes,
         tuple(list_budgets(engine, tenant=tenant)),
         now,
+        tuple((key, rep(f"tag:{key}")) for key in tag_keys),
     )
 
 
@@ -123,6 +127,27 @@ def top_apps(report: Report) -> str:
         ((r.group["app"], float(r.cost)) for r in _usd(report.rows)), key=lambda kv: -kv[1]
     )[:TOP_APPS]
     return charts.horizontal_bars("top apps by cost", items, "$")
+
+
+def cost_by_tag(d: DashboardData) -> str:
+    """One section per tag the policy names: its values by cost (USD), with the CSV."""
+    sections = []
+    for key, report in d.by_tag:
+        items = sorted(
+            ((r.group[f"tag:{key}"], float(r.cost)) for r in _usd(report.rows)),
+            key=lambda kv: -kv[1],
+        )[:TOP_APPS]
+        chart = (
+            charts.horizontal_bars(f"cost by {key}", items, "$")
+            if items
+            else '<p class="note">No tagged request in this range.</p>'
+        )
+        ident = escape(f"cost-by-tag-{key}", quote=True)
+        sections.append(
+            f'<section id="{ident}"><h2>Cost by {escape(key)} (USD)<a class="csv" '
+            f'href="{_csv_link(d, f"tag:{key}")}">CSV</a></h2>{chart}</section>'
+        )
+    return "".join(sections)
 
 
 def unpriced_warning(report: Report) -> str:
@@ -236,6 +261,7 @@ def render(d: DashboardData, nav: str = "") -> str:
         chart_data_class=data_class_mix(d.by_data_class),
         chart_ttft=ttft_per_backend(d.by_backend),
         chart_apps=top_apps(d.by_app),
+        tag_sections=cost_by_tag(d),
         table_nodes=node_table(d.nodes),
         csv_nodes=_csv_link(d, "node"),
         csv_day_backend=_csv_link(d, "day,backend"),

@@ -162,12 +162,11 @@ def build_router() -> APIRouter:
         engine = request.app.state.runtime.engine
         reference, rates = _reference(request), _rates(request)
         now = request.app.state.runtime.clock.now()
+        tags = tuple(_policy(request).tags.keys)  # a section per tag the policy names
 
         def page() -> str:  # the queries and the charts, both off the event loop
-            return dashboard.render(
-                dashboard.load(engine, q.start, q.end, q.tenant, reference, rates, now),
-                pages.nav(who),
-            )
+            data = dashboard.load(engine, q.start, q.end, q.tenant, reference, rates, now, tags)
+            return dashboard.render(data, pages.nav(who))
 
         return pages.html(await asyncio.to_thread(page), csp=DASHBOARD_CSP)
 

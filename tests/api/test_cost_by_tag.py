@@ -6,7 +6,9 @@ and a stream's usage chunk). In-process gateway, OpenAI emulator, SQLite ledger.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -44,13 +46,13 @@ tags:
 
 
 @contextmanager
-def _gateway(tmp_path: Path) -> Iterator[tuple[TestClient, Path, Path]]:
+def _gateway(tmp_path: Path, **extra: str) -> Iterator[tuple[TestClient, Path, Path]]:
     with EmulatorServer(openai_app) as emu:
         emu.state.mode = Mode(reply="bir iki üç dört")
         policy = tmp_path / "policy.yaml"
         policy.write_text(_policy(emu.url))
         db = tmp_path / "l.db"
-        settings = Settings(database_url=f"sqlite:///{db}", local_engine=False)
+        settings = Settings(database_url=f"sqlite:///{db}", local_engine=False, **extra)
         app = create_app(settings, policy=load_text(policy.read_text()))
         with TestClient(app) as client:
             yield client, db, policy
@@ -220,3 +222,48 @@ def test_every_api_carries_the_cost_of_whole_answers_and_streams(tmp_path: Path)
     delta = next(e for e in msgs if e["type"] == "message_delta")
     assert Decimal(delta["usage"]["gecit_cost_usd"]) == cost[mid] > 0
     assert Decimal(comp[-1]["usage"]["gecit_cost_usd"]) == cost[cid] > 0
+
+
+def test_the_dashboard_shows_cost_by_each_tag_the_policy_names(tmp_path: Path) -> None:
+    admin = "adm-" + "k" * 28
+    bearer = {"authorization": f"Bearer {admin}"}
+    with _gateway(tmp_path, admin_key=admin) as (client, db, _policy_file):
+        _traffic(client)
+        for _ in range(100):  # the recorder writes the rows (and rollups) a moment later
+            page = client.get("/admin/dashboard", headers=bearer)
+            if 'data-label="borealis"' in page.text:
+                break
+            time.sleep(0.05)
+        assert page.status_code == 200
+        section = re.search(r'<section id="cost-by-tag-project">(.*?)</section>', page.text, re.S)
+        assert section is not None
+        shown = {
+            label: Decimal(value)
+            for label, value in re.findall(
+                r'data-label="([^"]+)" data-value="([^"]+)"', section.group(1)
+            )
+        }
+        csv_link = re.search(r'href="([^"]+)">CSV</a>', section.group(1))
+        assert csv_link is not None
+        csv = client.get(csv_link.group(1).replace("&amp;", "&"), headers=bearer)
+        feature = re.search(r'<section id="cost-by-tag-feature">(.*?)</section>', page.text, re.S)
+        assert feature is not None and 'data-label="search"' in feature.group(1)
+        empty = re.search(r'<section id="cost-by-tag-cost_center">(.*?)</section>', page.text, re.S)
+        assert empty is not None and "No tagged request" in empty.group(1)
+    with sqlite3.connect(db) as conn:
+        ledger = {
+            project: sum(
+                (
+                    Decimal(str(c))
+                    for t, c in conn.execute("select tags, cost from requests")
+                    if t and f"project={project}" in t.split(",")
+                ),
+                Decimal(0),
+            )
+            for project in ("atlas", "borealis")
+        }
+    assert set(shown) == {"atlas", "borealis"}
+    for project, cost in ledger.items():
+        assert abs(shown[project] - cost) <= Decimal("0.000001"), project
+    assert csv.status_code == 200 and csv.headers["content-type"].startswith("text/csv")
+    assert "atlas" in csv.text and "borealis" in csv.text
