@@ -8,6 +8,8 @@ import base64
 import hashlib
 import hmac
 import json
+import subprocess
+import sys
 import time
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -222,3 +224,17 @@ def test_a_jwks_is_read_only_as_far_as_its_usable_signing_keys() -> None:
     }
     assert [k.key_id for k in oidc_tokens.key_set(doc)] == ["sig"]
     assert oidc_tokens.key_set({"keys": "nope"}) == []
+
+
+def test_the_issuer_client_is_imported_only_when_oidc_is_on() -> None:
+    """PyJWT and cryptography (about 120 modules, 13 MB) stay out of a gateway without OIDC."""
+    code = (
+        "import sys; from gateway.app import create_app; from gateway.settings import Settings; "
+        "create_app(Settings(database_url='sqlite://', local_engine=False)); "
+        "print(sorted(m for m in ('jwt', 'cryptography', 'gateway.service.oidc.client') "
+        "if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.strip() == "[]"
