@@ -38,6 +38,9 @@ _HEALTH = (
     "emergency room", "er visit", "discharge summary", "discharged from hospital",
     "fit note*", "sick note*", "signed off sick", "off sick", "occupational health",
     "reasonable adjustment*", "detox*",
+    "nervous breakdown", "mental breakdown", "counsellor*", "counselor*", "therapist*",
+    "elini kaybet*", "kolunu kaybet*", "bacagini kaybet*", "gozunu kaybet*", "parmagini kaybet*",
+    "isitme kayb*", "gorme kayb*",
     "alcoholics anonymous", "narcotics anonymous", "aa meeting*", "na meeting*", "sober*",
     "sobriety", "relapsed", "twelve-step", "mammogram*", "smear test*", "pap smear*", "psa test*",
     "tumour marker*", "tumor marker*", "scan results", "terminally ill", "end-of-life",
@@ -163,6 +166,14 @@ _ETHNICITY = (
     "ermeniyim", "rumum", "cerkezim", "gurcuyum", "bosnagim", "arnavudum", "pomagim", "suryaniyim",
     "ezidiyim", "alevi kurt*", "anadilim*", "ana dilim*", "kokenim*", "kokenimiz*", "ten rengi*",
     "ten renginden*", "irkindan*", "irkimdan*", "etnik koken*",
+    # 'Kürt' typed without its 'ü' is 'kurt' (wolf, a surname): only the forms a wolf never
+    # takes (front-vowel suffixes: 'Kürtler', 'Kürtüz') or an origin frame
+    "kurtler*", "kurtuz", "kurtsun*", "kurttur", "kurtsen*", "kurt musun*", "kurt degil*",
+    "kurt halk*", "kurt nufus*", "kurt kimlik*", "kurt kok*", "kurt asil*", "kurduz",
+    "aslen kurt*", "aslen kurd*", "aslen arap*", "aslen laz", "aslen lazi*", "aslen ermeni*",
+    "aslen cerkez*", "aslen gurcu*", "aslen rum", "aslen zaza*", "aslen roman*", "aslen suryani*",
+    "aslen bosnak*", "aslen arnavut*", "aslen cingene*", "zazayim",
+    "roma famil*", "roma communit*", "roma heritage", "roma background", "roma origin*",
 )
 
 _APPEARANCE = (
@@ -172,6 +183,7 @@ _APPEARANCE = (
     "pantolon giy*", "kapali giy*", "basini ort*", "basimi ort*", "sacini ort*", "sacimi ort*",
     "dovmem*", "dovmesi*", "piercingim*", "sakalim*", "sakalini*", "kiyafetim*", "kiyafetinden*",
     "basortum*", "basortusu*", "turbanim*", "turbani*", "tesettura*", "carsafli*",
+    "yanik izi*", "yara izi*", "dogum lekesi*", "birthmark*", "facial scar*", "burn scar*",
 )
 
 _BIOMETRIC = (

@@ -90,3 +90,34 @@ def test_kurdish_is_told_from_wolf_by_its_turkish_letter() -> None:
     encoded, words = _words("Komşumuz KÜRT, kurt gibi aç; Kürtçe konuşuyor.")
     found = [(words[s:e], cat) for s, e, _, cat in diacritic_words(encoded, words)]
     assert found == [(b"kurt", "ethnicity"), (b"kurtce", "ethnicity")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "aslen kurtuz, dedem Mardin'den gelmis",
+        "annem de babam da kurt, evde kurtce konusuruz",
+        "biz kurtler bayramda koye gideriz",
+    ],
+)
+def test_kurdish_typed_without_its_letter_is_found_in_forms_a_wolf_never_takes(
+    clf: Classifier, text: str
+) -> None:
+    found = clf.classify([text])
+    assert found.data_class == "special", found.as_record()
+    assert "ethnicity" in found.categories
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ormanda bir kurt gordum, cok korktum",
+        "kurtlerin tarihi uzerine akademik makaleleri ozetle",
+        "Kurt Cobain'in sarkilarini Turkceye cevir",
+    ],
+)
+def test_wolf_and_general_talk_typed_without_turkish_letters_stay_public(
+    clf: Classifier, text: str
+) -> None:
+    result = clf.classify([text])
+    assert result.data_class == "public", result.as_record()
