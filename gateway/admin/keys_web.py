@@ -44,18 +44,19 @@ def _create(engine: Engine, who: Principal, form: dict[str, str], now: float) ->
         name=form.get("name", "").strip(),
         admin_scope=form.get("admin") == "1",
         now=now,
+        actor=who.actor,
     )
     return ok(f"created {info.id}"), (info, key)
 
 
 def _revoke(engine: Engine, who: Principal, form: dict[str, str], now: float) -> Outcome:
-    key = key_console.revoke(engine, who.tenant, form.get("key_id", ""), now)
+    key = key_console.revoke(engine, who.tenant, form.get("key_id", ""), now, who.actor)
     return ok(f"revoked {key.id}: it is refused from now on and its sessions have ended"), None
 
 
 def _rotate(engine: Engine, who: Principal, form: dict[str, str], now: float) -> Outcome:
     old = form.get("key_id", "")
-    info, key = key_console.rotate(engine, who.tenant, old, now)
+    info, key = key_console.rotate(engine, who.tenant, old, now, who.actor)
     return ok(f"rotated {old[:64]}: revoked; its replacement is {info.id}"), (info, key)
 
 

@@ -50,6 +50,7 @@ def create(
     name: str,
     admin_scope: bool,
     now: float,
+    actor: str | None = None,
 ) -> tuple[KeyInfo, str]:
     """A new key (its info, the full key to show once). A tenant creates only API-scope keys of
     its own tenant (an empty tenant field means its own)."""
@@ -66,7 +67,9 @@ def create(
     if len(name) > MAX_LABEL or not name.isprintable():
         raise KeyRefused(f"the name is at most {MAX_LABEL} printable characters", 400)
     scope = ADMIN_SCOPE if admin_scope else API_SCOPE
-    return keys.create_key(engine, tenant, app, scope=scope, name=name or None, now=now)
+    return keys.create_key(
+        engine, tenant, app, scope=scope, name=name or None, now=now, actor=actor
+    )
 
 
 def _own(engine: Engine, viewer: str | None, key_id: str) -> KeyInfo:
@@ -76,18 +79,22 @@ def _own(engine: Engine, viewer: str | None, key_id: str) -> KeyInfo:
     return key
 
 
-def revoke(engine: Engine, viewer: str | None, key_id: str, now: float) -> KeyInfo:
+def revoke(
+    engine: Engine, viewer: str | None, key_id: str, now: float, actor: str | None = None
+) -> KeyInfo:
     """Revoke a key the viewer may manage; its sessions end in the same transaction."""
     key = _own(engine, viewer, key_id)
-    if not keys.revoke_key(engine, key.id, now):
+    if not keys.revoke_key(engine, key.id, now, actor):
         raise KeyRefused(f"no active key {key_id!r}", 404)  # revoked meanwhile
     return key
 
 
-def rotate(engine: Engine, viewer: str | None, key_id: str, now: float) -> tuple[KeyInfo, str]:
+def rotate(
+    engine: Engine, viewer: str | None, key_id: str, now: float, actor: str | None = None
+) -> tuple[KeyInfo, str]:
     """A new key in place of one the viewer may manage (the old one revoked)."""
     _own(engine, viewer, key_id)
-    rotated = keys.rotate_key(engine, key_id, now)
+    rotated = keys.rotate_key(engine, key_id, now, actor)
     if rotated is None:
         raise KeyRefused(f"no active key {key_id!r}", 404)
     return rotated

@@ -1,4 +1,5 @@
-"""Append-only, hash-chained audit log of routing decisions and policy changes (KVKK.md §3.2).
+"""Append-only, hash-chained audit log of routing decisions, policy changes and API key changes
+(KVKK.md §3.2).
 
 Every entry stores `prev_hash` and `hash = sha256(canonical JSON of its fields + prev_hash)`, so
 editing, deleting or re-ordering any entry breaks the chain from that entry on; `verify()` names
@@ -13,36 +14,21 @@ which takes the database's single write lock before the head is read.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-import orjson
 from sqlalchemy import JSON, BigInteger, Column, DateTime, Table, insert, select, update
 from sqlalchemy.engine import Connection, Engine, RowMapping
 from sqlmodel import Field, SQLModel
 
 from gateway.core.clock import Clock, SystemClock
+from gateway.usage.audit_hash import chain_hash, dumps_canonical, utc_iso
 from gateway.usage.bulk import insert_rows
 
 GENESIS = "0" * 64
 HEAD_ID = 1
-HASHED_FIELDS: tuple[str, ...] = (
-    "seq",
-    "at",
-    "kind",
-    "request_id",
-    "policy_hash",
-    "data_class",
-    "entities",
-    "rule",
-    "destination",
-    "transfer_basis",
-    "redaction",
-    "detail",
-)
 
 
 class AuditRow(SQLModel, table=True):
@@ -50,7 +36,7 @@ class AuditRow(SQLModel, table=True):
 
     seq: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
     at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
-    kind: str = Field(max_length=16)  # decision | policy_change
+    kind: str = Field(max_length=16)  # decision | policy_change | key_change
     request_id: str | None = Field(default=None, index=True, max_length=64)
     policy_hash: str | None = Field(default=None, max_length=64)
     data_class: str | None = Field(default=None, max_length=16)
@@ -102,6 +88,21 @@ class PolicyChangeEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class KeyChangeEntry:
+    """A key created, revoked or rotated (`replaces`: the rotated key's id). Never the secret
+    or its hash: who may call the gateway, not how."""
+
+    action: str  # create | revoke | rotate
+    key_id: str
+    tenant: str
+    app: str
+    scope: str
+    actor: str | None
+    replaces: str | None = None
+    at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class VerifyResult:
     ok: bool
     checked: int
@@ -115,57 +116,6 @@ class VerifyResult:
         who = f" (request {self.broken_request_id})" if self.broken_request_id else ""
         where = f"entry #{self.broken_seq}{who}" if self.broken_seq is not None else "chain head"
         return f"audit chain BROKEN at {where}: {self.reason}"
-
-
-def utc_iso(ts: datetime) -> str:
-    """One spelling of a timestamp whatever the database hands back (naive = UTC):
-    YYYY-MM-DDTHH:MM:SS.ffffffZ (what strftime("%Y-%m-%dT%H:%M:%S.%fZ") gives, 4x cheaper;
-    then an f-string of the fields, now isoformat: tests/unit/usage/test_ledger_hotpath)."""
-    if ts.tzinfo is not None and ts.tzinfo is not UTC and ts.utcoffset():
-        ts = ts.astimezone(UTC)
-    # isoformat's first 26 characters are those fields, the year always 4 digits
-    return ts.isoformat(timespec="microseconds")[:26] + "Z"
-
-
-def _has_float(value: Any) -> bool:
-    if isinstance(value, float):
-        return True
-    if isinstance(value, dict):
-        return any(_has_float(v) for v in value.values())
-    if isinstance(value, list | tuple):
-        return any(_has_float(v) for v in value)
-    return False
-
-
-def canonical_bytes(fields: Mapping[str, Any]) -> bytes:
-    """The hashed form: JSON with sorted keys, no spaces, UTF-8 (non-ASCII kept). orjson
-    writes exactly what json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    writes for strings, ints, bools, None and str-keyed dicts (tests/unit/usage/
-    test_ledger_batch checks); floats are spelled differently, so a body with a float (none
-    is written today) and anything orjson refuses take json.dumps."""
-    body = {k: (utc_iso(fields[k]) if k == "at" else fields[k]) for k in HASHED_FIELDS}
-    return _dumps_canonical(body, _has_float(body["detail"]) or _has_float(body["entities"]))
-
-
-def _dumps_canonical(body: dict[str, Any], floats: bool) -> bytes:
-    """canonical_bytes of a body already holding exactly HASHED_FIELDS (`at` spelled);
-    `floats`: whether its detail or entities hold a float."""
-    if not floats:
-        try:
-            return orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
-        except TypeError:  # orjson.JSONEncodeError: big ints, non-str keys, lone surrogates
-            pass
-    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode(
-        "utf-8"
-    )
-
-
-def canonical(fields: Mapping[str, Any]) -> str:
-    return canonical_bytes(fields).decode("utf-8")
-
-
-def chain_hash(fields: Mapping[str, Any], prev_hash: str) -> str:
-    return hashlib.sha256(canonical_bytes(fields) + prev_hash.encode("utf-8")).hexdigest()
 
 
 def sa_table(name: str) -> Table:
@@ -204,6 +154,19 @@ class AuditLog:
             "policy_hash": entry.policy_hash,
             "detail": detail,
         }
+
+    def append_key_change_in(self, conn: Connection, entry: KeyChangeEntry) -> int:
+        """A key change, inside the transaction that makes it: never one without the other."""
+        detail = {
+            "action": entry.action,
+            "key_id": entry.key_id,
+            "tenant": entry.tenant,
+            "app": entry.app,
+            "scope": entry.scope,
+            "actor": entry.actor,
+            "replaces": entry.replaces,
+        }
+        return self._append_conn(conn, [self._base("key_change", entry.at) | {"detail": detail}])
 
     def append_in(self, conn: Connection, entries: Sequence[DecisionEntry]) -> int:
         """As append_decisions, inside the caller's transaction (e.g. the ledger write)."""
@@ -453,7 +416,7 @@ class AuditListener:
                 "redaction": bool(trace.get("redact")) and to_cloud,
                 "detail": {"blocked": True} if trace.get("blocked") else None,
             }
-            digest_hex = sha256(_dumps_canonical(body, False) + prev.encode()).hexdigest()
+            digest_hex = sha256(dumps_canonical(body, False) + prev.encode()).hexdigest()
             body["at"] = at
             body["prev_hash"] = prev
             body["hash"] = prev = digest_hex

@@ -1,5 +1,9 @@
 """API keys: `gk_<id>_<secret>`. Only SHA-256(secret) is stored; the key is shown once.
 
+Every create, revoke and rotate writes a `key_change` entry to the hash-chained audit log in the
+same transaction (`actor`: who asked, e.g. the signed-in tenant, "admin" or "cli"), so who could
+call the gateway when is on record and cannot be edited away.
+
 The secret is 32 random bytes, so a plain SHA-256 (no slow KDF) is enough: nobody can guess
 their way to a preimage, and the hot-path check stays a hash and a constant-time compare.
 """
@@ -15,6 +19,7 @@ from datetime import UTC, datetime
 from sqlalchemy import select, update
 from sqlalchemy.engine import Connection, Engine
 
+from gateway.usage.audit import AuditLog, KeyChangeEntry
 from gateway.usage.sessions import end_sessions_of_key
 from gateway.usage.tables import ApiKeyRow, TenantRow
 
@@ -77,10 +82,34 @@ def create_key(
     scope: str = API_SCOPE,
     name: str | None = None,
     now: float,
+    actor: str | None = None,
 ) -> tuple[KeyInfo, str]:
     """Store a new key; returns its info and the full key (shown once, never stored)."""
     with engine.begin() as conn:
-        return _insert_key(conn, tenant, app, scope, name, now)
+        info, key = _insert_key(conn, tenant, app, scope, name, now)
+        _audit(conn, "create", info, actor, now)
+        return info, key
+
+
+def _audit(
+    conn: Connection,
+    action: str,
+    key: KeyInfo,
+    actor: str | None,
+    now: float,
+    replaces: str | None = None,
+) -> None:
+    entry = KeyChangeEntry(
+        action,
+        key.id,
+        key.tenant,
+        key.app,
+        key.scope,
+        actor,
+        replaces,
+        at=datetime.fromtimestamp(now, UTC),
+    )
+    AuditLog(conn.engine).append_key_change_in(conn, entry)
 
 
 def _insert_key(
@@ -121,10 +150,14 @@ def list_keys(engine: Engine, tenant: str | None = None) -> list[KeyInfo]:
         return [_info(r) for r in conn.execute(q)]
 
 
-def revoke_key(engine: Engine, key_id: str, now: float) -> bool:
+def revoke_key(engine: Engine, key_id: str, now: float, actor: str | None = None) -> bool:
     """Revoke the key and, in the same transaction, end the admin sessions it opened."""
     with engine.begin() as conn:
-        return _revoke(conn, key_id, now)
+        row = conn.execute(select(_K).where(_K.c.id == key_id)).first()
+        if row is None or not _revoke(conn, key_id, now):
+            return False
+        _audit(conn, "revoke", _info(row), actor, now)
+        return True
 
 
 def _revoke(conn: Connection, key_id: str, now: float) -> bool:
@@ -138,7 +171,9 @@ def _revoke(conn: Connection, key_id: str, now: float) -> bool:
     return done.rowcount == 1
 
 
-def rotate_key(engine: Engine, key_id: str, now: float) -> tuple[KeyInfo, str] | None:
+def rotate_key(
+    engine: Engine, key_id: str, now: float, actor: str | None = None
+) -> tuple[KeyInfo, str] | None:
     """A new key with the old one's tenant, app, scope and name, and the old one revoked (its
     sessions ended), in one transaction: never both live, never neither. Returns the new
     key's info and the full key (shown once); None when `key_id` is not an active key."""
@@ -148,4 +183,6 @@ def rotate_key(engine: Engine, key_id: str, now: float) -> tuple[KeyInfo, str] |
         if row is None or not _revoke(conn, key_id, now):
             return None
         old = _info(row)
-        return _insert_key(conn, old.tenant, old.app, old.scope, old.name, now)
+        info, key = _insert_key(conn, old.tenant, old.app, old.scope, old.name, now)
+        _audit(conn, "rotate", info, actor, now, replaces=old.id)
+        return info, key

@@ -18,6 +18,8 @@ from gateway.settings import Settings
 from gateway.usage import budget_admin, budgets, keys
 from gateway.usage.db import make_engine, migrate, require_database_url
 
+CLI_ACTOR = "cli"  # who `gateway keys` is in the audit chain: whoever holds the database URL
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("keys", help="manage API keys and budgets")
@@ -84,6 +86,7 @@ def _create(args: argparse.Namespace) -> int:
         name=args.name,
         scope="admin" if args.admin else "api",
         now=time.time(),
+        actor=CLI_ACTOR,
     )
     print(f"key id: {info.id}  tenant: {info.tenant}  app: {info.app}  scope: {info.scope}")
     if budget is not None:
@@ -113,7 +116,7 @@ def _list(args: argparse.Namespace) -> int:
 
 def _revoke(args: argparse.Namespace) -> int:
     engine = _engine(args)
-    done = keys.revoke_key(engine, args.key_id, time.time())
+    done = keys.revoke_key(engine, args.key_id, time.time(), CLI_ACTOR)
     engine.dispose()
     if not done:
         print(f"gateway keys: no active key {args.key_id!r}", file=sys.stderr)
@@ -124,7 +127,7 @@ def _revoke(args: argparse.Namespace) -> int:
 
 def _rotate(args: argparse.Namespace) -> int:
     engine = _engine(args)
-    rotated = keys.rotate_key(engine, args.key_id, time.time())
+    rotated = keys.rotate_key(engine, args.key_id, time.time(), CLI_ACTOR)
     engine.dispose()
     if rotated is None:
         print(f"gateway keys: no active key {args.key_id!r}", file=sys.stderr)

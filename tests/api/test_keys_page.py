@@ -6,6 +6,7 @@ running policy's rate limits are shown."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -16,6 +17,7 @@ import pytest
 from sqlalchemy import text
 
 from gateway.emulators.base import EmulatorServer
+from gateway.openai_api.auth import ADMIN_ACTOR
 from gateway.usage.budgets import set_budget
 from gateway.usage.db import make_engine
 from gateway.usage.keys import hash_secret, split_key
@@ -81,6 +83,13 @@ def _rows(gw: Console, sql: str) -> list[tuple[object, ...]]:
         engine.dispose()
 
 
+def _key_changes(gw: Console) -> list[tuple[object, ...]]:
+    """(action, key id, actor) of each key_change entry of the audit chain, in order."""
+    rows = _rows(gw, "SELECT detail FROM audit_log WHERE kind = 'key_change' ORDER BY seq")
+    details = [json.loads(d) if isinstance(d, str) else d for (d,) in rows]
+    return [(d["action"], d["key_id"], d["actor"]) for d in details]
+
+
 def _listed(page: str) -> dict[str, str]:
     """key id -> active | revoked, as the page lists them."""
     return dict(re.findall(r'<tr data-key="([^"]+)" data-status="(\w+)">', page))
@@ -133,6 +142,7 @@ def test_revoke_ends_the_key_and_its_sessions(gw: Console) -> None:
     assert r.status_code == 200 and "revoked" in r.text and _listed(r.text)[kid] == "revoked"
     assert acme.get("/admin/dashboard").status_code == 401  # at once, on this session
     assert f'id="revoke-{kid}"' not in r.text  # nothing left to do with it
+    assert _key_changes(gw)[-1] == ("revoke", kid, ADMIN_ACTOR)
     again = admin.post("/admin/console/keys/revoke", {"csrf": admin.csrf, "key_id": kid})
     assert again.status_code == 404 and "no active key" in again.text
     gw.clock.offset = 6.0  # past the key cache: the key itself is refused
@@ -155,6 +165,7 @@ def test_rotate_shows_the_new_key_once_and_revokes_the_old(gw: Console) -> None:
         ("acme", "web", "api")
     ]
     assert acme.get("/admin/dashboard").status_code == 401  # the old key's session ended
+    assert _key_changes(gw)[-1] == ("rotate", new[0], ADMIN_ACTOR)
     fresh = _signed_in(gw, found.group(1))
     assert "tenant acme" in fresh.get("/admin/dashboard").text
     assert found.group(1) not in admin.get("/admin/console/keys").text
@@ -182,6 +193,10 @@ def test_a_tenant_sees_and_manages_only_its_own_api_keys(gw: Console) -> None:
     assert made is not None
     assert _rows(gw, f"SELECT tenant, scope FROM api_keys WHERE id = '{made[0]}'") == [
         ("acme", "api")
+    ]
+    # the refused attempts left no entry; the tenant's own key is on record as its actor
+    assert [c for c in _key_changes(gw) if c[0] != "create" or c[1] == made[0]] == [
+        ("create", made[0], ids["acme"])
     ]
 
 

@@ -126,7 +126,7 @@ def test_canonical_form_is_the_json_dumps_form() -> None:
     import random
     from datetime import UTC, datetime
 
-    from gateway.usage.audit import HASHED_FIELDS, canonical_bytes
+    from gateway.usage.audit_hash import HASHED_FIELDS, canonical_bytes
 
     rnd = random.Random(7)
     alphabet = [chr(i) for i in range(0x250)] + list("ıİşğüöçÇ€😀\u2028\u2029\x7f\ufeff")

@@ -17,7 +17,8 @@ import pytest
 from sqlalchemy import JSON, Boolean, DateTime, insert, select
 
 from gateway.usage import bulk
-from gateway.usage.audit import AuditRow, utc_iso
+from gateway.usage.audit import AuditRow
+from gateway.usage.audit_hash import utc_iso
 from gateway.usage.db import make_engine, migrate
 from gateway.usage.jsoncodec import dumps
 from gateway.usage.tables import BudgetHoldRow, RequestRow

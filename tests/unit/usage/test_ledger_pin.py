@@ -15,14 +15,8 @@ import pytest
 from sqlalchemy import select, text
 from sqlalchemy.engine import Engine
 
-from gateway.usage.audit import (
-    GENESIS,
-    AuditListener,
-    AuditLog,
-    AuditRow,
-    canonical_bytes,
-    chain_hash,
-)
+from gateway.usage.audit import GENESIS, AuditListener, AuditLog, AuditRow
+from gateway.usage.audit_hash import canonical_bytes, chain_hash
 from gateway.usage.db import make_engine, migrate
 from gateway.usage.ledger import make_entry, write_entries
 from gateway.usage.pricing import Cost
