@@ -1,7 +1,9 @@
-"""Topic words that only their Turkish letters tell apart from an everyday word: 'Kürt'
-(Kurdish) folds to 'kurt' (wolf; a common surname; a first name), so the lexicon, which reads
-the folded text, cannot list it. They are found in the text's Windows-1254 bytes, where 'ü' is
-still 'ü', and reported at the same offsets (one byte per character in both)."""
+"""What only the written form tells: topic words that only their Turkish letters tell apart
+from an everyday word ('Kürt', Kurdish, folds to 'kurt': wolf, a common surname, a first name,
+so the lexicon, which reads the folded text, cannot list it), and lexicon words that are not
+words where they stand (a case ending after an apostrophe: 'Öztürkoğlu'nun' is no 'nun'; the
+'Şti.' of a company name is no STI). Read in the text's Windows-1254 bytes, where 'ü' is still
+'ü', at the same offsets as the folded views (one byte per character in all)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,20 @@ _LOWER: Final = bytes((c + 32 if 65 <= c <= 90 else c) for c in range(256)).tran
 )
 # (the word's start in Windows-1254 lower case, its category)
 _TERMS: Final = ((b"k\xfcrt", "ethnicity"), (b"k\xfcrd", "ethnicity"))
+# apostrophes as Windows-1254 writes them: ' ‘ ’ ´
+_APOSTROPHES: Final = frozenset(b"'\x91\x92\xb4")
+# 'Ş' and 'ş': a word starting with one is Turkish, never an English abbreviation
+_S_CEDILLA: Final = frozenset(b"\xde\xfe")
+_ENGLISH_ONLY: Final = frozenset({b"sti", b"stis"})
+
+
+def not_a_term(encoded: bytes, start: int, token: bytes) -> bool:
+    """Whether the lexicon token at `start` is, as written, no word of its own: a suffix
+    joined to a word by an apostrophe (a quote opened after a space still counts), or an
+    English abbreviation written with a Turkish letter."""
+    if start >= 2 and encoded[start - 1] in _APOSTROPHES and chr(encoded[start - 2]).isalnum():
+        return True
+    return token in _ENGLISH_ONLY and encoded[start] in _S_CEDILLA
 
 
 def diacritic_words(encoded: bytes, words: bytes) -> Iterator[tuple[int, int, bytes, str]]:
