@@ -94,7 +94,7 @@ class Detectors:
         on = self.config.detectors
         found: list[Candidate] = []
         if shape.count(b"0") >= 4:  # a plate has at least 4 digits
-            found.extend(digit_identifiers(text, folded, shape, on, tokens.keys()))
+            found.extend(digit_identifiers(text, folded, shape, on, tokens))
         if on.email and b"@" in folded:
             found.extend(emails(text))
         if on.person_name:

@@ -6,7 +6,8 @@ is found here only when it follows '<person> is/am/are/was' (the person: a prono
 or role word, or a capitalised name).
 
 Also conditions named by a short code that is only medical after a verb of having: 'she has
-type 1', 'diagnosed with type 2' ('type 1 error' is statistics).
+type 1', 'diagnosed with type 2' ('type 1 error' is statistics); and a spouse of the same gender
+as the person's pronoun: 'his husband', 'her wife' (a same-sex marriage).
 
 Only texts holding one of the words pay for more than a few substring searches."""
 
@@ -54,9 +55,18 @@ _HAVING: Final = re.compile(
     rb" (?:type|tip) $"
 )
 _TYPE_CODES: Final = frozenset({b"1", b"2", b"one", b"two", b"i", b"ii"})
+# a spouse and the possessive that makes the couple same-sex
+_SPOUSES: Final = (
+    (b"husband", b"his"),
+    (b"husbands", b"his"),
+    (b"wife", b"her"),
+    (b"wives", b"her"),
+)
 _LOOK_BACK = 64
 # the tokens the scanner must report for this module
-FRAMED_TOKENS: Final = frozenset(w for w, _ in _AFTER_COPULA) | {b"type", b"tip"}
+FRAMED_TOKENS: Final = (
+    frozenset(w for w, _ in _AFTER_COPULA) | {w for w, _ in _SPOUSES} | {b"type", b"tip"}
+)
 _FIRST_NAMES: Final = frozenset(n.encode("ascii") for n in FIRST_NAMES if n.isascii())
 
 
@@ -82,6 +92,11 @@ def framed_words(
             m = _FRAME.search(words, max(0, start - _LOOK_BACK), start)
             if m is not None and _subject(m, encoded):
                 yield start, end, word, category
+    for word, owner in _SPOUSES:
+        for start in found.get(word, ()):
+            at = start - len(owner) - 1
+            if at >= 0 and words[at:start] == owner + b" " and (at == 0 or words[at - 1] == 32):
+                yield at, start + len(word), owner + b" " + word, "sexual_life"
     for key in (b"type", b"tip"):
         for start in found.get(key, ()):
             after = start + len(key) + 1

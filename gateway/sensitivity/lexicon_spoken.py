@@ -1,10 +1,11 @@
-"""Special-category terms in everyday English as people write about themselves and those
-close to them: a relationship ('my girlfriend and I'), a disability by what it needs ('guide
-dog', 'crutches'), a condition by its drug or its appointment ('statins', 'hospital
-appointment'), a sentence by the time served ('served three years'), a body read by a machine
-('scanned my face'). Folded form like lexicon_special; each phrase starts with its most
-distinctive word. As every topic term, none decides anything: it only makes the second stage
-ask whom its sentence concerns."""
+"""Special-category terms in everyday English (and the Turkish of the same registers) as
+people write about themselves and those close to them: a relationship ('my girlfriend and I',
+'erkek arkadaşımla'), a disability by what it needs ('guide dog', 'crutches'), a condition by
+its drug or its appointment ('statins', 'hospital appointment', 'evde bakım'), a sentence by the
+time served ('served three years'), a body read by a machine ('scanned my face', 'liveness').
+Folded form like lexicon_special; each phrase starts with its most distinctive word. As every
+topic term, none decides anything: it only makes the second stage ask whom its sentence
+concerns."""
 
 from __future__ import annotations
 
@@ -84,6 +85,19 @@ _HEALTH = (
     "painkiller*",
     "morphine*",
     "codeine*",
+    "gallbladder*",
+    "tonsil*",
+    "surgeon",
+    "surgeons",
+    "alcohol dependen*",
+    "drug dependen*",
+    "substance abuse",
+    "substance use",
+    "residential programme*",
+    "residential treatment",
+    "eutiroks*",
+    "evde bakim*",
+    "evde saglik*",
 )
 
 _SEXUAL = (
@@ -94,7 +108,27 @@ _SEXUAL = (
     "come out to",
     "come out as",
     "coming out to",
-    "condom*",
+    "condom",
+    "condoms",
+    "open marriage",
+    "explicit message*",
+    "explicit photo*",
+    "explicit image*",
+    "nudes",
+    "sexting",
+    "romantic relationship*",
+    "sevgiliy*",
+    "sevgilin*",
+    "erkek arkadasim*",
+    "erkek arkadasi*",
+    "erkek arkadasin*",
+    "kiz arkadasim*",
+    "kiz arkadasi*",
+    "kadinla birlikte yas*",
+    "erkekle birlikte yas*",
+    "kadinla iliski*",
+    "erkekle iliski*",
+    "zina*",
 )
 
 _CRIMINAL = (
@@ -116,6 +150,13 @@ _BIOMETRIC = (
     "scanned my fingerprint*",
     "scanned my eye*",
     "scanned my iris*",
+    "liveness*",
+    "faceauth*",
+    "face auth*",
+    "face verif*",
+    "face match*",
+    "palmvein*",
+    "dinamik imza*",
 )
 
 _RELIGION = (
@@ -126,9 +167,41 @@ _RELIGION = (
     "pentecostal*",
     "presbyterian*",
     "lutheran*",
+    "jainism",
+    "jain principles",
+    "jain im",
+    "jainim",
+    "practising jain",
+    "adventist*",
+    "seventh day",
 )
 
-_MEMBERSHIP = ("neu",)
+_MEMBERSHIP = (
+    "neu",
+    "unite rep*",
+    "writers guild",
+    "actors guild",
+    "unite the union",
+)
+
+_APPEARANCE = (
+    "kufi*",
+    "taqiyah",
+    "basini kapat*",
+    "basimi kapat*",
+    "sacini kapat*",
+    "sacimi kapat*",
+)
+
+_PHILOSOPHY = (
+    "siddetsizlik*",
+    "tolstoycu*",
+    "nonviolence",
+    "non violence",
+    "hayvan deney*",
+    "animal testing",
+    "etik olarak",
+)
 
 SPOKEN_TERMS: Final = MappingProxyType(
     {
@@ -138,5 +211,7 @@ SPOKEN_TERMS: Final = MappingProxyType(
         "biometric": _BIOMETRIC,
         "religion": _RELIGION,
         "membership": _MEMBERSHIP,
+        "appearance": _APPEARANCE,
+        "philosophical_belief": _PHILOSOPHY,
     }
 )

@@ -83,10 +83,27 @@ ADDRESS_LEXICON: Final[Lexicon[str]] = Lexicon(
     ]
 )
 _ADDRESS_DETAIL: Final = re.compile(
-    rb"(?<![a-z0-9])(?:no|numara|kat|daire|d|apt|apartmani|blok|site|suite|flat|unit)"
-    rb"[ .:]{0,3}\d|\d{5}(?![0-9])|(?<![a-z0-9])(?:[a-z]+ )?/ ?[a-z]+(?![a-z])|\d+[a-z]? [a-z]+ "
-    rb"(?:street|avenue|road|lane)"
+    rb"(?<![a-z0-9])(?:no|numara|kat|daire|d|apt|apartmani|blok|site|suite|flat|unit"
+    # a street word with its number right after it: 'Nergis Sok. 4/12', 'Atatürk Cad. 15'
+    rb"|sok|sk|sokak|sokagi|cad|cd|cadde|caddesi)[ .:]{0,3}\d|\d{5}(?![0-9])"
+    # district/city: 'Maltepe/İst.', 'Kadıköy / İstanbul'
+    rb"|(?<![a-z0-9])(?:[a-z]+ ?)?/ ?[a-z]+(?![a-z])|\d+[a-z]? [a-z]+ (?:street|avenue|road|lane)"
 )
+# a company's address ('registered office', 'Ltd.', 'A.Ş.') is no person's
+_COMPANY: Final = re.compile(
+    rb"(?<![a-z0-9])(?:ltd|limited|inc|llc|plc|gmbh|corp|a\.s|as\.|sti|san\. ve tic|holding"
+    rb"|registered office|registered at|company|sirket\w*|firma\w*|merkez ofis|genel mudurluk"
+    rb"|head office|headquarters|fabrika\w*|sube\w*|magaza\w*)(?![a-z0-9])"
+)
+
+
+# what follows a company's name: 'Yıldız Ambalaj San. Tic. A.Ş.', 'Deniz Lojistik Ltd.'
+_COMPANY_AFTER: Final = re.compile(
+    r"[ \t,]{0,3}(?:A\.?\s?Ş|AŞ|A\.S\.|Ltd|LTD|Şti|Sti|San\.|Tic\.|İnş|Inc|LLC|GmbH|Corp"
+    r"|Holding|Group|Grup|Limited|Ticaret|Sanayi|Lojistik|Yazılım|Teknoloji|İnşaat)(?![\w])"
+)
+# a role the writer addresses ('Sayın Müşterimiz', 'Sayın Tedarikçimiz'), not a name
+_OUR_ROLE: Final = re.compile(r"(?:[iıuü]m[iıuü]z|m[iıuü]z|n[iıuü]z|[iıuü]n[iıuü]z)$")
 
 
 def person_names(text: str, words: bytes, found: Occurrences) -> Iterator[Candidate]:
@@ -119,7 +136,8 @@ def _after_title(text: str, start: int, end: int) -> Iterator[Candidate]:
         m2 = _NEXT_WORD.match(text, end)
         if m2 is not None and _fold_word(m2.group(1)) not in NOT_SURNAMES:
             end = m2.end()
-        if _fold_word(m.group(1)) not in NOT_SURNAMES:
+        first = m.group(1)
+        if _fold_word(first) not in NOT_SURNAMES and _OUR_ROLE.search(first.lower()) is None:
             yield Candidate("AD_SOYAD", m.start(1), end, 0.9, "name_title")
         return
     m = _NEXT_LOWER.match(text, pos)
@@ -185,6 +203,8 @@ def _from_first_name(text: str, start: int, end: int) -> Iterator[Candidate]:
     full = _fold_word(text[start:last_end])
     if full in PUBLIC_FIGURES or any(f in full for f in PUBLIC_FIGURES if first in f):
         return
+    if _COMPANY_AFTER.match(text, last_end) is not None:
+        return
     yield Candidate("AD_SOYAD", start, last_end, 0.8 if surname_known else 0.55, "name_lexicon")
 
 
@@ -204,4 +224,5 @@ def addresses(folded: bytes, words: bytes, found: Occurrences) -> Iterator[Candi
         if nl >= 0:
             end = nl
         last_end = end
-        yield Candidate("ADRES", start, end, 0.8, "address")
+        company = _COMPANY.search(folded, max(0, start - 160), end) is not None
+        yield Candidate("ADRES", start, end, 0.35 if company else 0.8, "address")

@@ -21,7 +21,7 @@ from gateway.sensitivity.lexicon_names import FIRST_NAMES, SURNAMES
 from gateway.sensitivity.lexicon_special import FIRST_PERSON_SUFFIX, SPECIAL_TERMS
 from gateway.sensitivity.lexicon_spoken import SPOKEN_TERMS
 from gateway.sensitivity.morphology import medical_words
-from gateway.sensitivity.spelling import diacritic_words, not_a_term
+from gateway.sensitivity.spelling import diacritic_words, not_a_term, union_names
 from gateway.sensitivity.subject import (
     Cues,
     SubjectModel,
@@ -250,6 +250,7 @@ def topic_hits(
         more.extend(
             Hit(s, e, tok, tok, cat) for s, e, tok, cat in framed_words(words, encoded, found)
         )
+        more.extend(Hit(s, e, tok, tok, "membership") for s, e, tok in union_names(encoded, words))
     if more:
         hits = sorted(hits + more, key=lambda h: h.start)
     return hits

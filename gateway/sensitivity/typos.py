@@ -66,7 +66,8 @@ _MIN_LEN = 6
 # variant was checked against both when this list was written)
 _WORDS: Final = frozenset(
     """
-    addition mediation inulin canker overdoes christina aslili bagili bagililik cignene
+    addition mediation inulin canker overdoes christina christin communit socialit protestat
+    mutatin bulima aslili bagili bagililik cignene
     esinsel hamillik hamlelik hasaligi hasalik hasatligi hasatlik hataligi hatalik tutkulu
     tutulu
     """.split()
