@@ -95,7 +95,7 @@ class Detectors:
         found: list[Candidate] = []
         if shape.count(b"0") >= 4:  # a plate has at least 4 digits
             found.extend(digit_identifiers(text, folded, shape, on, tokens))
-        if on.email and b"@" in folded:
+        if on.email and (b"@" in folded or b"at)" in folded or b"at]" in folded):
             found.extend(emails(text))
         if on.person_name:
             found.extend(person_names(text, words, tokens))

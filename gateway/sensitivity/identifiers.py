@@ -267,6 +267,11 @@ def digit_identifiers(
             if pp is not None:
                 yield pp
                 continue
+        if ndigits == 24 and on.iban:
+            iban = _iban_without_country(raw, start, end, folded)
+            if iban is not None:
+                yield iban
+                continue
         if ndigits >= 10:
             yield from _numbers_in_run(raw, start, folded, on)
 
@@ -287,6 +292,15 @@ def _word_dates(folded: bytes, tokens: Collection[bytes]) -> Iterator[Candidate]
             if ctx.near(folded, m.start(), m.end(), ctx.DOB_CTX):
                 yield Candidate("DOGUM_TARIHI", m.start(), m.end(), 0.8, "birth_date")
             end = m.end()
+
+
+def _iban_without_country(raw: bytes, start: int, end: int, folded: bytes) -> Candidate | None:
+    """A Turkish IBAN typed without its 'TR' (24 digits: 'IBAN: 33 0006 1005 ...'): valid
+    once 'TR' is put back, and called an IBAN or an account nearby."""
+    digits = bytes(c for c in raw if 48 <= c <= 57).decode("ascii")
+    if not iban_valid("TR" + digits) or not ctx.near(folded, start, end, ctx.IBAN_CTX):
+        return None
+    return Candidate("IBAN", start, end, 0.9, "iban")
 
 
 def _numbers_in_run(raw: bytes, start: int, folded: bytes, on: Detectors) -> Iterator[Candidate]:

@@ -103,6 +103,7 @@ _RELIGION = (
 )
 
 _POLITICAL = (
+    "bahceliye", "bahceliyi", "bahcelinin", "bahceliden", "bahceliyle", "bahceliciler*",
     "khk*", "ihrac edil*", "erdogan destek*", "erdogan karsit*",
     "lib dem*", "liberal democrat*", "snp", "plaid cymru", "ukip", "reform uk", "dsa", "gop",
     "democratic party", "antifa", "extinction rebellion", "just stop oil", "blm",

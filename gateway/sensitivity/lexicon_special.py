@@ -386,7 +386,7 @@ _POLITICAL = (
     "kadin kollari*", "parti uyesi*", "partiye uye*", "partimizin*", "partimiz*", "milletvekili aday*",
     "hukumet karsit*", "hukumetten yana", "iktidar yanlisi*", "muhalif*", "devrimci*", "sosyal demokrat*",
     "liberal*", "ulusalci*", "islamci*", "seriatci*", "feminist*", "cumhurbaskanini destekl*",
-    "kilicdaroglu*", "imamoglu*", "bahceli*", "ocalan*", "pkk*", "feto*",
+    "kilicdaroglu*", "imamoglu*", "bahceli", "ocalan*", "pkk*", "feto*",
     "fetocu*", "bylock*", "darbeci*", "terorist*", "teror orgutu*", "orgut uyesi*", "orgut uyelig*",
     "labour voter*", "tory voter*", "vote labour", "vote tory", "voted labour", "voted conservative",
     "voted for", "vote for", "democrat*", "republican*", "maga", "brexit*", "remainer*", "leaver*",

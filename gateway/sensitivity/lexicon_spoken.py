@@ -98,6 +98,13 @@ _HEALTH = (
     "eutiroks*",
     "evde bakim*",
     "evde saglik*",
+    "alcida",
+    "alciya al*",
+    "kirik cik*",
+    "bunama*",
+    "bunadi*",
+    "bunak*",
+    "nikotin band*",
 )
 
 _SEXUAL = (

@@ -85,7 +85,9 @@ ADDRESS_LEXICON: Final[Lexicon[str]] = Lexicon(
 _ADDRESS_DETAIL: Final = re.compile(
     rb"(?<![a-z0-9])(?:no|numara|kat|daire|d|apt|apartmani|blok|site|suite|flat|unit"
     # a street word with its number right after it: 'Nergis Sok. 4/12', 'Atatürk Cad. 15'
-    rb"|sok|sk|sokak|sokagi|cad|cd|cadde|caddesi)[ .:]{0,3}\d|\d{5}(?![0-9])"
+    rb"|sok|sk|sokak|sokagi|cad|cd|cadde|caddesi|bulvari|blv)[ .:]{0,3}\d|\d{5}(?![0-9])"
+    # a door and flat number: '45/3', '4 / 12'
+    rb"|(?<![0-9./])\d{1,4} ?/ ?\d{1,3}(?![0-9./])"
     # district/city: 'Maltepe/İst.', 'Kadıköy / İstanbul'
     rb"|(?<![a-z0-9])(?:[a-z]+ ?)?/ ?[a-z]+(?![a-z])|\d+[a-z]? [a-z]+ (?:street|avenue|road|lane)"
 )

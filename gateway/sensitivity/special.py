@@ -20,7 +20,7 @@ from gateway.sensitivity.lexicon_indirect import INDIRECT_TERMS
 from gateway.sensitivity.lexicon_names import FIRST_NAMES, SURNAMES
 from gateway.sensitivity.lexicon_special import FIRST_PERSON_SUFFIX, SPECIAL_TERMS
 from gateway.sensitivity.lexicon_spoken import SPOKEN_TERMS
-from gateway.sensitivity.morphology import medical_words
+from gateway.sensitivity.morphology import medical_words, softened_terms
 from gateway.sensitivity.spelling import diacritic_words, not_a_term, union_names
 from gateway.sensitivity.subject import (
     Cues,
@@ -164,7 +164,9 @@ def build_lexicon(custom: Iterable[tuple[str, str]] = ()) -> Lexicon[str]:
         for cat, ts in table.items()
         for t in ts
     ]
-    # misspellings of the commonest terms, none of them a listed word or a name
+    # the softened forms of stems ('colyak*' -> 'colyag*'), then misspellings of the
+    # commonest terms, none of them a listed word or a name
+    terms.extend(softened_terms(terms))
     terms.extend(typo_terms(Taken.of((t for t, _ in terms), _NAMES)))
     # a term listed twice (or an admin term repeating a built-in one) would report twice
     return Lexicon(dict.fromkeys([*terms, *custom]))

@@ -13,6 +13,8 @@ from gateway.sensitivity.lexicon_names import FIRST_NAMES, SURNAMES
 from gateway.sensitivity.special import build_lexicon
 from gateway.sensitivity.typos import Taken, typo_terms, variants
 
+from .helpers import group4, make_iban
+
 
 @pytest.fixture(scope="module")
 def clf() -> Classifier:
@@ -30,6 +32,9 @@ def clf() -> Classifier:
         ("The kiosk scanned my face before it let me into the server room.", "biometric"),
         ("Kiz arkadasimla ayni evde yasiyoruz, ev sahibi sorun cikariyor.", "sexual_life"),
         ("Teyzem evde bakım hizmeti alıyor, hemşire haftada iki kez geliyor.", "health"),
+        # a stem's softened form: 'çölyak' -> 'çölyağı', 'böbrek' -> 'böbreği'
+        ("kızımın çölyağı var, okulda glutensiz menü lazım", "health"),
+        ("babamın böbreği alındı, iki hafta raporlu", "health"),
     ],
 )
 def test_everyday_english_and_turkish_about_a_person(
@@ -92,6 +97,7 @@ def test_a_word_in_its_person_frame_is_a_topic(clf: Classifier, text: str, categ
         "Seyhan barajına gittim, fotoğrafları yolluyorum.",
         "Peçete siparişimi iptal ettim, yenisini açarım.",
         "Tez-Koop-İş'in toplu sözleşme süreci genel olarak nasıl işler?",
+        "Bahçelievler'deki depoya ben gideceğim, sayımı yarın yaparız.",
     ],
 )
 def test_everyday_words_that_look_like_topics_stay_public(clf: Classifier, text: str) -> None:
@@ -112,11 +118,24 @@ def test_a_company_suffix_is_no_health_term(clf: Classifier) -> None:
         "ben 17 mayıs 1970 doğumluyum, emeklilik hesabı yapar mısın",
         "Date of birth: March 12, 1987. Please update the file.",
         "alıcı adresi: aydınevler mah. nergis sok. 4/12 maltepe/ist.",
+        "Adres: Yenişehir Mahallesi Gazi Bulvarı 45/3 Çankaya",
+        "cv'yi zeynep.arslan [at] gmail [dot] com adresine yollayın",
+        "reach me at d.whitfield(at)mailbox.org after six",
     ],
 )
 def test_identifiers_as_people_type_them_are_personal(clf: Classifier, text: str) -> None:
     found = clf.classify([text])
     assert found.data_class == "personal", found.as_record()
+
+
+def test_an_iban_typed_without_its_country_code(clf: Classifier) -> None:
+    iban = make_iban("TR", "0006100519786457841326")
+    found = clf.classify([f"IBAN: {group4(iban[2:])} hesabına yatırın"])
+    assert found.data_class == "personal", found.as_record()
+    assert [e.type for e in found.entities] == ["IBAN"]
+    # the same digits as an order number, with no IBAN or account word near, stay public
+    found = clf.classify([f"Sipariş {iban[2:]} kargoya verildi"])
+    assert found.data_class == "public", found.as_record()
 
 
 @pytest.mark.parametrize(
