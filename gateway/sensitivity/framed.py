@@ -6,8 +6,9 @@ is found here only when it follows '<person> is/am/are/was' (the person: a prono
 or role word, or a capitalised name).
 
 Also conditions named by a short code that is only medical after a verb of having: 'she has
-type 1', 'diagnosed with type 2' ('type 1 error' is statistics); and a spouse of the same gender
-as the person's pronoun: 'his husband', 'her wife' (a same-sex marriage).
+type 1', 'diagnosed with type 2' ('type 1 error' is statistics); a spouse of the same gender
+as the person's pronoun: 'his husband', 'her wife' (a same-sex marriage); a state only a person
+has, after a possessive: 'her breakdown', 'his condition' ('a cost breakdown' is none).
 
 Only texts holding one of the words pay for more than a few substring searches."""
 
@@ -55,17 +56,26 @@ _HAVING: Final = re.compile(
     rb" (?:type|tip) $"
 )
 _TYPE_CODES: Final = frozenset({b"1", b"2", b"one", b"two", b"i", b"ii"})
-# a spouse and the possessive that makes the couple same-sex
-_SPOUSES: Final = (
-    (b"husband", b"his"),
-    (b"husbands", b"his"),
-    (b"wife", b"her"),
-    (b"wives", b"her"),
+# (word, the possessives that make it a topic, category): a spouse of the same gender as
+# the possessive (a same-sex couple); a state only a person has ('her breakdown', 'his
+# condition'), which is an everyday word after 'the' or 'a' ('a cost breakdown')
+_HERS: Final = (b"his", b"her", b"my", b"their", b"your")
+_POSSESSED: Final = (
+    (b"husband", (b"his",), "sexual_life"),
+    (b"husbands", (b"his",), "sexual_life"),
+    (b"wife", (b"her",), "sexual_life"),
+    (b"wives", (b"her",), "sexual_life"),
+    (b"breakdown", _HERS, "health"),
+    (b"condition", _HERS, "health"),
+    (b"injury", _HERS, "health"),
+    (b"injuries", _HERS, "health"),
+    (b"recovery", _HERS, "health"),
+    (b"transition", (b"his", b"her", b"their"), "sexual_life"),
 )
 _LOOK_BACK = 64
 # the tokens the scanner must report for this module
 FRAMED_TOKENS: Final = (
-    frozenset(w for w, _ in _AFTER_COPULA) | {w for w, _ in _SPOUSES} | {b"type", b"tip"}
+    frozenset(w for w, _ in _AFTER_COPULA) | {w for w, _, _ in _POSSESSED} | {b"type", b"tip"}
 )
 _FIRST_NAMES: Final = frozenset(n.encode("ascii") for n in FIRST_NAMES if n.isascii())
 
@@ -92,11 +102,12 @@ def framed_words(
             m = _FRAME.search(words, max(0, start - _LOOK_BACK), start)
             if m is not None and _subject(m, encoded):
                 yield start, end, word, category
-    for word, owner in _SPOUSES:
+    for word, owners, topic in _POSSESSED:
         for start in found.get(word, ()):
-            at = start - len(owner) - 1
-            if at >= 0 and words[at:start] == owner + b" " and (at == 0 or words[at - 1] == 32):
-                yield at, start + len(word), owner + b" " + word, "sexual_life"
+            owner = _word_before(words, start)
+            if owner in owners:
+                at = start - len(owner) - 1
+                yield at, start + len(word), owner + b" " + word, topic
     for key in (b"type", b"tip"):
         for start in found.get(key, ()):
             after = start + len(key) + 1
@@ -106,6 +117,14 @@ def framed_words(
                 words, max(0, start - _LOOK_BACK), after
             ):
                 yield start, stop, words[start:stop], "health"
+
+
+def _word_before(words: bytes, start: int) -> bytes:
+    """The word just before `start` in the word view (empty at the start)."""
+    if start < 2:
+        return b""
+    at = words.rfind(b" ", 0, start - 1)
+    return words[at + 1 : start - 1]
 
 
 def _subject(m: re.Match[bytes], encoded: bytes) -> bool:

@@ -42,7 +42,8 @@ PLATE_START: Final = re.compile(r"(?<![\w])(?:0[1-9]|[1-7]\d|8[01])[ -]?[A-PR-VY
 # Detectors that only ever count with context run only when a context word is in the text.
 PLATE_TOKENS: Final = frozenset(
     b"plaka plakali plakasi plakayi plakanin plakalarini arac araci aracin aracim araba "
-    b"arabanin otomobil plate vehicle car ruhsat otopark trafik surucu driver taksi".split()
+    b"arabanin otomobil plate vehicle car ruhsat otopark trafik surucu driver taksi kaza kasko "
+    b"hgs ogs otoyol motosiklet kamyon kamyonet minibus otobus registration numberplate".split()
 )
 PASSPORT_TOKENS: Final = frozenset(
     b"pasaport pasaportu pasaportun pasaportum pasaportunu passport passports".split()
@@ -136,7 +137,9 @@ def _classify_digits(
         if phone is not None:
             return phone
     if n == 10 and on.vkn and vkn_valid(d):
-        if around.near(ctx.COMPANY_CTX, before=80, after=80):
+        if around.near(ctx.SOLE_TRADER_CTX, before=80, after=80):
+            conf = 0.75  # a sole trader's tax number is a person's, whatever 'şirket' is near
+        elif around.near(ctx.COMPANY_CTX, before=80, after=80):
             conf = 0.3
         else:
             conf = 0.7 if around.near(ctx.VKN_CTX) else 0.15

@@ -49,13 +49,11 @@ _HEALTH = (
     "stitches",
     "burnt out",
     "burned out",
-    "back pain",
     "sprain*",
     "radiation treatment*",
     "gastric band*",
     "gastric bypass",
     "gastric sleeve",
-    "found a lump",
     "lump in",
     "maternity leave",
     "miscarried",
@@ -64,7 +62,6 @@ _HEALTH = (
     "sperm donor*",
     "surrogacy",
     "contracepti*",
-    "12 step*",
     "hypo",
     "hypos",
     "flu",
@@ -143,9 +140,8 @@ _CRIMINAL = (
     "served * year",
     "served a sentence",
     "served a * sentence",
-    "did time",
     "spent * years in",
-    "on remand",
+    "ankle tag*",
 )
 
 _BIOMETRIC = (
@@ -164,6 +160,7 @@ _BIOMETRIC = (
     "face match*",
     "palmvein*",
     "dinamik imza*",
+    "voice sample*",
 )
 
 _RELIGION = (

@@ -18,15 +18,29 @@ from gateway.sensitivity.lexicon_names import (
 )
 from gateway.sensitivity.textnorm import fold as _fold_word
 
+# words that label the name after them in forms, tickets and introductions ('alıcı: doğan
+# yavuz', 'kiralayan can yücel', 'ben sevgi durmaz', 'my name is ...'): there even a first name
+# that is an everyday word counts, when a listed surname follows it
+LABELS: Final = frozenset(
+    """
+    alici gonderen kiralayan kiraci musteri musterimiz soyad soyadi soyadim adim isim ismim
+    ben adsoyad veli surucu name named dear customer recipient sender
+    """.split()
+)
 NAME_LEXICON: Final[Lexicon[str]] = Lexicon(
     [(n, "first") for n in FIRST_NAMES]
     + [(t, "title_before") for t in TITLES_BEFORE]
     + [(t, "title_after") for t in TITLES_AFTER]
+    + [(t, "label") for t in LABELS]
 )
+# between a label and the name: 'alıcı: ', 'my name is ', 'ad soyad - '
+_LABEL_GAP: Final = re.compile(r"[ \t]*(?:[:\-–,]|\bis\b)?[ \t]*")
 _NEXT_WORD: Final = re.compile(r"[ \t]{1,3}([A-ZÇĞİÖŞÜ][a-zçğıöşüâîû]+|[A-ZÇĞİÖŞÜ]{2,})")
 _PREV_WORD: Final = re.compile(r"([A-ZÇĞİÖŞÜ][a-zçğıöşüâîû]+)[ \t]{1,3}$")
 # the same in a lowercased or hastily typed text: the word must then be a listed name
 _NEXT_LOWER: Final = re.compile(r"[ \t]{1,3}([a-zçğıöşüâîû]{2,})")
+_ANY_WORD: Final = re.compile(r"([A-Za-zÇĞİÖŞÜçğıöşüâîû][a-zçğıöşüâîû]+)")
+_NEXT_ANY: Final = re.compile(r"[ \t]{1,3}([A-Za-zÇĞİÖŞÜçğıöşüâîû][a-zçğıöşüâîû]+)")
 _PREV_LOWER: Final = re.compile(r"([a-zçğıöşüâîû]{2,})[ \t]{1,3}$")
 # titles written abbreviated with a full stop ("Dr. Demir", "Av. Kaya", "Mrs. Patel"): the
 # stop belongs to the title, not to a sentence end
@@ -118,6 +132,8 @@ def person_names(text: str, words: bytes, found: Occurrences) -> Iterator[Candid
                 yield from _lower_full_name(text, hit.start, hit.end)
         elif hit.tag == "title_before":
             yield from _after_title(text, hit.start, hit.end)
+        elif hit.tag == "label":
+            yield from _after_label(text, hit.end)
         else:  # title_after: "Ayşe Hanım", "ayşe hanım"
             yield from _before_title(text, hit.start)
 
@@ -149,6 +165,22 @@ def _after_title(text: str, start: int, end: int) -> Iterator[Candidate]:
         if m2 is not None and _fold_word(m2.group(1)) in SURNAMES:
             end = m2.end()
         yield Candidate("AD_SOYAD", m.start(1), end, 0.85, "name_title")
+
+
+def _after_label(text: str, end: int) -> Iterator[Candidate]:
+    """A listed first name and a listed surname after a label, in any case, even when the
+    first name is also an everyday word ('doğan', 'can', 'sevgi')."""
+    gap = _LABEL_GAP.match(text, end)
+    pos = gap.end() if gap is not None else end
+    m = _ANY_WORD.match(text, pos)
+    if m is None or _fold_word(m.group(1)) not in FIRST_NAMES:
+        return
+    m2 = _NEXT_ANY.match(text, m.end())
+    if m2 is None or _fold_word(m2.group(1)) not in SURNAMES:
+        return
+    full = _fold_word(text[m.start(1) : m2.end()])
+    if full not in PUBLIC_FIGURES:
+        yield Candidate("AD_SOYAD", m.start(1), m2.end(), 0.75, "name_label")
 
 
 def _before_title(text: str, start: int) -> Iterator[Candidate]:

@@ -21,7 +21,7 @@ from gateway.sensitivity.lexicon_names import FIRST_NAMES, SURNAMES
 from gateway.sensitivity.lexicon_special import FIRST_PERSON_SUFFIX, SPECIAL_TERMS
 from gateway.sensitivity.lexicon_spoken import SPOKEN_TERMS
 from gateway.sensitivity.morphology import medical_words, softened_terms
-from gateway.sensitivity.spelling import diacritic_words, not_a_term, union_names
+from gateway.sensitivity.spelling import diacritic_words, not_a_term, union_names, with_suffix
 from gateway.sensitivity.subject import (
     Cues,
     SubjectModel,
@@ -255,6 +255,8 @@ def topic_hits(
         more.extend(Hit(s, e, tok, tok, "membership") for s, e, tok in union_names(encoded, words))
     if more:
         hits = sorted(hits + more, key=lambda h: h.start)
+    if encoded and (b"'" in encoded or b"\x92" in encoded):
+        hits = [with_suffix(h, words, encoded) for h in hits]
     return hits
 
 

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Final
+
+from gateway.sensitivity.lexicon import Hit
 
 # Windows-1254 upper -> lower for ASCII and the Turkish capitals that have a lower case here
 _LOWER: Final = bytes((c + 32 if 65 <= c <= 90 else c) for c in range(256)).translate(
@@ -46,6 +49,24 @@ def union_names(encoded: bytes, words: bytes) -> Iterator[tuple[int, int, bytes]
             start -= 1
         if at - start >= 3 and encoded[start] in _CAPITAL:
             yield start, m.end(), words[start : m.end()]
+
+
+def with_suffix(hit: Hit[str], words: bytes, encoded: bytes) -> Hit[str]:
+    """A one-word hit whose case ending is written after an apostrophe ('chemo'm',
+    'fingerprint'imi', 'Alzheimer'ı') with that ending joined to its token, as if typed without
+    the apostrophe: the second stage reads who is meant from the ending ('-imi': mine)."""
+    end = hit.end
+    if (
+        end + 1 >= len(encoded)
+        or encoded[end] not in _APOSTROPHES
+        or end - hit.start != len(hit.token)
+    ):
+        return hit
+    stop = words.find(b" ", end + 1)
+    stop = len(words) if stop < 0 else stop
+    if stop == end + 1:
+        return hit
+    return replace(hit, token=hit.token + words[end + 1 : stop])
 
 
 def not_a_term(encoded: bytes, start: int, token: bytes) -> bool:

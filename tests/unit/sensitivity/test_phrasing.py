@@ -69,6 +69,9 @@ def test_misspelled_topic_words_about_a_person(clf: Classifier, text: str, categ
         ("Our tenant is legally blind, please read the letter to him.", "health"),
         ("He listed his husband as the emergency contact.", "sexual_life"),
         ("my son has type 1 so he carries snacks to football", "health"),
+        ("Payroll note: Tariq is on phased return after his breakdown.", "health"),
+        # a case ending after an apostrophe tells whose it is: 'fingerprint'imi' is mine
+        ("fingerprint'imi izinsiz kaydetmişler, silinmesini istiyorum", "biometric"),
         ("Eğitim-Sen üyesi olan öğretmenimiz Selin Hanım greve katılacak.", "membership"),
     ],
 )
@@ -87,6 +90,7 @@ def test_a_word_in_its_person_frame_is_a_topic(clf: Classifier, text: str, categ
         "I keep getting a type 1 error in my test harness.",
         "I checked the blind spot mirror on my van.",
         "this husband-and-wife bakery chain is our new client",
+        "I attached the cost breakdown and the condition report for my landlord.",
         "Okulu'nun bahçesi yenilendi, Koru'nun yanındaki park açıldı.",
         "Bakım nedeniyle internet bankacılığı hizmet veremeyecektir, anlayışınız için teşekkürler.",
         "Keşke toplantıya ben de gelebilseydim, notları paylaşır mısın?",
@@ -121,6 +125,8 @@ def test_a_company_suffix_is_no_health_term(clf: Classifier) -> None:
         "Adres: Yenişehir Mahallesi Gazi Bulvarı 45/3 Çankaya",
         "cv'yi zeynep.arslan [at] gmail [dot] com adresine yollayın",
         "reach me at d.whitfield(at)mailbox.org after six",
+        "araç iadesi: kiralayan doğan yavuz, hasar tutanağı ekte",
+        "ben sevgi durmaz, emeklilik hesabı yapar mısın",
     ],
 )
 def test_identifiers_as_people_type_them_are_personal(clf: Classifier, text: str) -> None:
@@ -144,6 +150,7 @@ def test_an_iban_typed_without_its_country_code(clf: Classifier) -> None:
         "Our supplier Delta Kimya Ltd. is registered at Büyükdere Cad. No:201, Şişli/İstanbul.",
         "Teklif mektubu: Yıldız Ambalaj San. Tic. A.Ş., Manisa OSB 3. Kısım, 10.000 koli.",
         "Sayın Müşterimiz, kampanya 17 mayıs 2026 tarihinde başlıyor.",
+        "Alıcı: muhasebe departmanı, ben can sıkıntısından öldüm bugün.",
         "Build 34 abc 123 passed all checks on the staging cluster last night, and the new"
         " release notes for the fleet vehicle module are ready.",
     ],
