@@ -33,14 +33,10 @@ NAME_LEXICON: Final[Lexicon[str]] = Lexicon(
     + [(t, "title_after") for t in TITLES_AFTER]
     + [(t, "label") for t in LABELS]
 )
-# between a label and the name: 'alıcı: ', 'my name is ', 'ad soyad - '
-_LABEL_GAP: Final = re.compile(r"[ \t]*(?:[:\-–,]|\bis\b)?[ \t]*")
 _NEXT_WORD: Final = re.compile(r"[ \t]{1,3}([A-ZÇĞİÖŞÜ][a-zçğıöşüâîû]+|[A-ZÇĞİÖŞÜ]{2,})")
 _PREV_WORD: Final = re.compile(r"([A-ZÇĞİÖŞÜ][a-zçğıöşüâîû]+)[ \t]{1,3}$")
 # the same in a lowercased or hastily typed text: the word must then be a listed name
 _NEXT_LOWER: Final = re.compile(r"[ \t]{1,3}([a-zçğıöşüâîû]{2,})")
-_ANY_WORD: Final = re.compile(r"([A-Za-zÇĞİÖŞÜçğıöşüâîû][a-zçğıöşüâîû]+)")
-_NEXT_ANY: Final = re.compile(r"[ \t]{1,3}([A-Za-zÇĞİÖŞÜçğıöşüâîû][a-zçğıöşüâîû]+)")
 _PREV_LOWER: Final = re.compile(r"([a-zçğıöşüâîû]{2,})[ \t]{1,3}$")
 # titles written abbreviated with a full stop ("Dr. Demir", "Av. Kaya", "Mrs. Patel"): the
 # stop belongs to the title, not to a sentence end
@@ -133,7 +129,7 @@ def person_names(text: str, words: bytes, found: Occurrences) -> Iterator[Candid
         elif hit.tag == "title_before":
             yield from _after_title(text, hit.start, hit.end)
         elif hit.tag == "label":
-            yield from _after_label(text, hit.end)
+            yield from _after_label(words, hit.end)
         else:  # title_after: "Ayşe Hanım", "ayşe hanım"
             yield from _before_title(text, hit.start)
 
@@ -167,20 +163,33 @@ def _after_title(text: str, start: int, end: int) -> Iterator[Candidate]:
         yield Candidate("AD_SOYAD", m.start(1), end, 0.85, "name_title")
 
 
-def _after_label(text: str, end: int) -> Iterator[Candidate]:
+def _after_label(words: bytes, end: int) -> Iterator[Candidate]:
     """A listed first name and a listed surname after a label, in any case, even when the
-    first name is also an everyday word ('doğan', 'can', 'sevgi')."""
-    gap = _LABEL_GAP.match(text, end)
-    pos = gap.end() if gap is not None else end
-    m = _ANY_WORD.match(text, pos)
-    if m is None or _fold_word(m.group(1)) not in FIRST_NAMES:
+    first name is also an everyday word ('doğan', 'can', 'sevgi'). Read in the word view (a
+    colon or a dash there is a space), so a label with no name after it costs two slices."""
+    first = _token_after(words, end)
+    if first is not None and first[2] == b"is":  # 'my name is ...'
+        first = _token_after(words, first[1])
+    if first is None or first[2].decode("ascii") not in FIRST_NAMES:
         return
-    m2 = _NEXT_ANY.match(text, m.end())
-    if m2 is None or _fold_word(m2.group(1)) not in SURNAMES:
+    last = _token_after(words, first[1], gap=3)
+    if last is None or last[2].decode("ascii") not in SURNAMES:
         return
-    full = _fold_word(text[m.start(1) : m2.end()])
+    full = (first[2] + b" " + last[2]).decode("ascii")
     if full not in PUBLIC_FIGURES:
-        yield Candidate("AD_SOYAD", m.start(1), m2.end(), 0.75, "name_label")
+        yield Candidate("AD_SOYAD", first[0], last[1], 0.75, "name_label")
+
+
+def _token_after(words: bytes, end: int, gap: int = 4) -> tuple[int, int, bytes] | None:
+    """(start, end, token) of the word that starts at most `gap` characters after `end`."""
+    start = end
+    while start < len(words) and words[start] == 32:
+        start += 1
+    if start == len(words) or start - end > gap:
+        return None
+    stop = words.find(b" ", start)
+    stop = len(words) if stop < 0 else stop
+    return start, stop, words[start:stop]
 
 
 def _before_title(text: str, start: int) -> Iterator[Candidate]:
