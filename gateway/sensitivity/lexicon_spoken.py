@@ -102,6 +102,29 @@ _HEALTH = (
     "bunadi*",
     "bunak*",
     "nikotin band*",
+    "ht",
+    "kah",
+    "askh",
+    "svo",
+    "kky",
+    "kby",
+    "kbh",
+    "hiperlipidemi*",
+    "hipoglisemi*",
+    "hiperglisemi*",
+    "opere",
+    "postop*",
+    "entube*",
+    "apse*",
+    "abse*",
+    "sepsis",
+    "idrar yolu enfeksiyon*",
+    "chest infection*",
+    "ear infection*",
+    "urine infection*",
+    "kidney infection*",
+    "uti",
+    "utis",
 )
 
 _SEXUAL = (
@@ -142,6 +165,10 @@ _CRIMINAL = (
     "served a * sentence",
     "spent * years in",
     "ankle tag*",
+    "ceza evi*",
+    "karakolluk*",
+    "suspended sentence*",
+    "community sentence*",
 )
 
 _BIOMETRIC = (
@@ -178,17 +205,27 @@ _RELIGION = (
     "practising jain",
     "adventist*",
     "seventh day",
+    "ibadetimi*",
 )
 
 _MEMBERSHIP = (
     "neu",
     "unite rep*",
     "writers guild",
+    "bma",
     "actors guild",
     "unite the union",
 )
 
 _APPEARANCE = (
+    "ortunme*",
+    "ortundu*",
+    "ortunuyor*",
+    "ortunmeye*",
+    "headwrap*",
+    "hair wrap*",
+    "durag*",
+    "bindi",
     "kufi*",
     "taqiyah",
     "basini kapat*",
@@ -198,6 +235,10 @@ _APPEARANCE = (
 )
 
 _PHILOSOPHY = (
+    "effective altruis*",
+    "antikapitalist*",
+    "anti kapitalist*",
+    "anti-capitalist*",
     "siddetsizlik*",
     "tolstoycu*",
     "nonviolence",
@@ -205,6 +246,23 @@ _PHILOSOPHY = (
     "hayvan deney*",
     "animal testing",
     "etik olarak",
+)
+
+_POLITICAL = (
+    "yeniden refah*",
+    "bbp",
+    "buyuk birlik*",
+    "demokratik sol*",
+    "yesil sol*",
+    "odp",
+    "phone banking",
+)
+
+_ETHNICITY = (
+    "asyali*",
+    "azeri*",
+    "lazca*",
+    "zazaca*",
 )
 
 SPOKEN_TERMS: Final = MappingProxyType(
@@ -217,5 +275,7 @@ SPOKEN_TERMS: Final = MappingProxyType(
         "membership": _MEMBERSHIP,
         "appearance": _APPEARANCE,
         "philosophical_belief": _PHILOSOPHY,
+        "political_opinion": _POLITICAL,
+        "ethnicity": _ETHNICITY,
     }
 )

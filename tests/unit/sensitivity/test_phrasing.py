@@ -35,6 +35,7 @@ def clf() -> Classifier:
         # a stem's softened form: 'çölyak' -> 'çölyağı', 'böbrek' -> 'böbreği'
         ("kızımın çölyağı var, okulda glutensiz menü lazım", "health"),
         ("babamın böbreği alındı, iki hafta raporlu", "health"),
+        ("Hasta Kemal Arslan, 68 yaş, bilinen HT ve KAH, dün opere edildi.", "health"),
     ],
 )
 def test_everyday_english_and_turkish_about_a_person(
@@ -102,6 +103,7 @@ def test_a_word_in_its_person_frame_is_a_topic(clf: Classifier, text: str, categ
         "Peçete siparişimi iptal ettim, yenisini açarım.",
         "Tez-Koop-İş'in toplu sözleşme süreci genel olarak nasıl işler?",
         "Bahçelievler'deki depoya ben gideceğim, sayımı yarın yaparız.",
+        "Kardeşim içeri girdi, kapıyı kapattı, ben de arkasından geldim.",
     ],
 )
 def test_everyday_words_that_look_like_topics_stay_public(clf: Classifier, text: str) -> None:
