@@ -33,19 +33,19 @@ _STEMS: Final = (
         "kemoterapi tedavi teshis hastalik hastaligi psikiyatri psikiyatrist psikolog "
         "alzheimer otizm migren hipertansiyon engelli antidepresan diyaliz losemi romatizma "
         "parkinson tansiyon kolesterol insulin bagimlilik bagimli intihar rahatsizlik "
-        "hastanede hastaneye",
+        "psychosis dyslexia disorder abortion sobriety radyoterapi terapi",
     ),
     (
         "religion",
         "muslim christian catholic protestant jewish buddhist atheist ramadan mosque church "
         "synagogue religion religious musluman hristiyan yahudi ateist ramazan namaz oruc "
-        "kilise cemevi tarikat mezhep",
+        "kilise cemevi tarikat mezhep kosher",
     ),
     ("ethnicity", "kurdish armenian ethnicity ethnic kokenli asilli ermeni cingene"),
     (
         "political_opinion",
         "conservative republican democrat socialist communist election protest milliyetci "
-        "muhalif protesto",
+        "muhalif protesto activist labour komunist sosyalist ulkucu muhalefet",
     ),
     ("membership", "sendika sendikali union member dernek"),
     (
@@ -55,11 +55,13 @@ _STEMS: Final = (
     (
         "criminal_record",
         "arrested convicted conviction prison probation criminal sentenced tutuklandi "
-        "tutuklu cezaevi hapiste sabika mahkum gozalti",
+        "tutuklu cezaevi hapiste sabika mahkum gozalti parole burglary assault hukumlu "
+        "dolandiricilik hirsizlik uyusturucu",
     ),
     ("biometric", "fingerprint biometric biyometrik"),
     ("genetic", "genetic genetik mutation mutasyon hereditary kalitsal"),
-    ("appearance", "headscarf basortusu basortulu tesettur"),
+    ("appearance", "headscarf basortusu basortulu tesettur turban tattoo"),
+    ("philosophical_belief", "vegetarian vejetaryen"),
 )
 _MIN_LEN = 6
 # variants that are (or begin) words of their own in an English or Turkish dictionary (every
@@ -67,7 +69,7 @@ _MIN_LEN = 6
 _WORDS: Final = frozenset(
     """
     addition mediation inulin canker overdoes christina christin communit socialit protestat
-    mutatin bulima aslili bagili bagililik cignene
+    mutatin bulima activit terrapi hucumlu aslili bagili bagililik cignene
     esinsel hamillik hamlelik hasaligi hasalik hasatligi hasatlik hataligi hatalik tutkulu
     tutulu
     """.split()
