@@ -55,6 +55,7 @@ _COMMON_SURNAMES: Final = frozenset(
     hunt mills knight mason fisher palmer marshall webb holmes park kim singh shah graham
     """.split()
 )
+_APOSTROPHES: Final = frozenset("'’‘´")
 # listed first names that are everyday words in lower case ('can', 'umut', 'deniz', 'mark')
 _COMMON_WORDS: Final = frozenset(
     """
@@ -206,17 +207,25 @@ def _before_title(text: str, start: int) -> Iterator[Candidate]:
 
 def _lower_full_name(text: str, start: int, end: int) -> Iterator[Candidate]:
     """'ayşe yılmaz' typed in lower case: a listed first name followed by a listed surname,
-    neither of them an everyday word, is a name; anything less stays text."""
-    if _fold_word(text[start:end]) in _COMMON_WORDS:
-        return
+    neither of them an everyday word, is a name; so is one that is an everyday word when a
+    case ending follows after an apostrophe, which only a proper name takes ('deniz
+    kaya'nın', 'can demir'e'); anything less stays text."""
     m = _NEXT_LOWER.match(text, end)
     if m is None:
         return
     w = _fold_word(m.group(1))
-    if w in SURNAMES and w not in _COMMON_WORDS and w not in _COMMON_SURNAMES:
-        full = _fold_word(text[start : m.end()])
-        if full not in PUBLIC_FIGURES:
-            yield Candidate("AD_SOYAD", start, m.end(), 0.7, "name_lexicon")
+    if w not in SURNAMES:
+        return
+    everyday = (
+        _fold_word(text[start:end]) in _COMMON_WORDS
+        or w in _COMMON_WORDS
+        or w in _COMMON_SURNAMES
+    )
+    if everyday and text[m.end() : m.end() + 1] not in _APOSTROPHES:
+        return
+    full = _fold_word(text[start : m.end()])
+    if full not in PUBLIC_FIGURES:
+        yield Candidate("AD_SOYAD", start, m.end(), 0.7, "name_lexicon")
 
 
 def _from_first_name(text: str, start: int, end: int) -> Iterator[Candidate]:

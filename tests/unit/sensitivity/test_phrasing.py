@@ -129,6 +129,7 @@ def test_a_company_suffix_is_no_health_term(clf: Classifier) -> None:
         "reach me at d.whitfield(at)mailbox.org after six",
         "araç iadesi: kiralayan doğan yavuz, hasar tutanağı ekte",
         "ben sevgi durmaz, emeklilik hesabı yapar mısın",
+        "deniz kaya'nın bordrosunu hazırla, yarın lazım",
     ],
 )
 def test_identifiers_as_people_type_them_are_personal(clf: Classifier, text: str) -> None:
@@ -153,6 +154,7 @@ def test_an_iban_typed_without_its_country_code(clf: Classifier) -> None:
         "Teklif mektubu: Yıldız Ambalaj San. Tic. A.Ş., Manisa OSB 3. Kısım, 10.000 koli.",
         "Sayın Müşterimiz, kampanya 17 mayıs 2026 tarihinde başlıyor.",
         "Alıcı: muhasebe departmanı, ben can sıkıntısından öldüm bugün.",
+        "can sıkıcı bir gün, deniz kenarına gidelim mi",
         "Build 34 abc 123 passed all checks on the staging cluster last night, and the new"
         " release notes for the fleet vehicle module are ready.",
     ],
