@@ -31,8 +31,8 @@ NAME_LEXICON: Final[Lexicon[str]] = Lexicon(
     [(n, "first") for n in FIRST_NAMES]
     + [(t, "title_before") for t in TITLES_BEFORE]
     + [(t, "title_after") for t in TITLES_AFTER]
-    + [(t, "label") for t in LABELS]
 )
+_LABELS: Final = frozenset(w.encode("ascii") for w in LABELS)
 _NEXT_WORD: Final = re.compile(r"[ \t]{1,3}([A-ZÇĞİÖŞÜ][a-zçğıöşüâîû]+|[A-ZÇĞİÖŞÜ]{2,})")
 _PREV_WORD: Final = re.compile(r"([A-ZÇĞİÖŞÜ][a-zçğıöşüâîû]+)[ \t]{1,3}$")
 # the same in a lowercased or hastily typed text: the word must then be a listed name
@@ -123,14 +123,16 @@ def person_names(text: str, words: bytes, found: Occurrences) -> Iterator[Candid
     """Full names with a known surname or a title; a lone first name stays below threshold."""
     for hit in NAME_LEXICON.find(words, found):
         if hit.tag == "first":
-            if text[hit.start].isupper():
+            # looked for from the first name, which is rarer than the label words
+            labelled = _after_label(words, hit.start, hit.end)
+            if labelled is not None:
+                yield labelled
+            elif text[hit.start].isupper():
                 yield from _from_first_name(text, hit.start, hit.end)
             else:
                 yield from _lower_full_name(text, hit.start, hit.end)
         elif hit.tag == "title_before":
             yield from _after_title(text, hit.start, hit.end)
-        elif hit.tag == "label":
-            yield from _after_label(words, hit.end)
         else:  # title_after: "Ayşe Hanım", "ayşe hanım"
             yield from _before_title(text, hit.start)
 
@@ -164,33 +166,37 @@ def _after_title(text: str, start: int, end: int) -> Iterator[Candidate]:
         yield Candidate("AD_SOYAD", m.start(1), end, 0.85, "name_title")
 
 
-def _after_label(words: bytes, end: int) -> Iterator[Candidate]:
-    """A listed first name and a listed surname after a label, in any case, even when the
-    first name is also an everyday word ('doğan', 'can', 'sevgi'). Read in the word view (a
-    colon or a dash there is a space), so a label with no name after it costs two slices."""
-    first = _token_after(words, end)
-    if first is not None and first[2] == b"is":  # 'my name is ...'
-        first = _token_after(words, first[1])
-    if first is None or first[2].decode("ascii") not in FIRST_NAMES:
-        return
-    last = _token_after(words, first[1], gap=3)
-    if last is None or last[2].decode("ascii") not in SURNAMES:
-        return
-    full = (first[2] + b" " + last[2]).decode("ascii")
-    if full not in PUBLIC_FIGURES:
-        yield Candidate("AD_SOYAD", first[0], last[1], 0.75, "name_label")
-
-
-def _token_after(words: bytes, end: int, gap: int = 4) -> tuple[int, int, bytes] | None:
-    """(start, end, token) of the word that starts at most `gap` characters after `end`."""
-    start = end
-    while start < len(words) and words[start] == 32:
-        start += 1
-    if start == len(words) or start - end > gap:
+def _after_label(words: bytes, start: int, end: int) -> Candidate | None:
+    """A listed first name (at start..end of the word view) after a label and followed by a
+    listed surname, in any case, even when the first name is also an everyday word ('doğan',
+    'can', 'sevgi'). A colon or a dash after the label is a space in the word view."""
+    before = _word_before(words, start)
+    if before == b"is":  # 'my name is ...'
+        before = _word_before(words, start - 3)
+    if before not in _LABELS:
         return None
-    stop = words.find(b" ", start)
+    stop = words.find(b" ", end + 1)
     stop = len(words) if stop < 0 else stop
-    return start, stop, words[start:stop]
+    if end + 1 >= stop or words[end] != 32:
+        return None
+    surname = words[end + 1 : stop].decode("ascii")
+    if surname not in SURNAMES:
+        return None
+    full = words[start:stop].decode("ascii")
+    if full in PUBLIC_FIGURES:
+        return None
+    return Candidate("AD_SOYAD", start, stop, 0.75, "name_label")
+
+
+def _word_before(words: bytes, start: int) -> bytes:
+    """The word that ends within four characters before `start` (empty if none)."""
+    i = start
+    while i > 0 and words[i - 1] == 32 and start - i < 4:
+        i -= 1
+    if i == start or i == 0 or words[i - 1] == 32:
+        return b""
+    at = words.rfind(b" ", 0, i)
+    return words[at + 1 : i]
 
 
 def _before_title(text: str, start: int) -> Iterator[Candidate]:
