@@ -223,9 +223,7 @@ def _lower_full_name(text: str, start: int, end: int) -> Iterator[Candidate]:
     if w not in SURNAMES:
         return
     everyday = (
-        _fold_word(text[start:end]) in _COMMON_WORDS
-        or w in _COMMON_WORDS
-        or w in _COMMON_SURNAMES
+        _fold_word(text[start:end]) in _COMMON_WORDS or w in _COMMON_WORDS or w in _COMMON_SURNAMES
     )
     if everyday and text[m.end() : m.end() + 1] not in _APOSTROPHES:
         return
