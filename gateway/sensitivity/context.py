@@ -222,7 +222,25 @@ CARD_CTX: Final = _words(
     "payment",
     "odeme",
 )
+# a tax number that belongs to a natural person
+SOLE_TRADER_CTX: Final = _words(
+    "sahis",
+    "serbest meslek",
+    "esnaf",
+    "bireysel",
+    "sole trader",
+    "self-employed",
+    "freelance",
+)
 PLATE_CTX: Final = _words(
+    "kaza",
+    "kasko",
+    "hgs",
+    "ogs",
+    "motosiklet",
+    "kamyon",
+    "otobus",
+    "registration",
     "plaka",
     "arac",
     "araba",

@@ -16,6 +16,7 @@ from gateway.core.tokens import count_encoded_tokens, estimate_text_tokens
 from gateway.sensitivity.checksums import CHECKSUMS, strip_separators
 from gateway.sensitivity.config import SensitivityConfig
 from gateway.sensitivity.emails import emails
+from gateway.sensitivity.framed import FRAMED_TOKENS
 from gateway.sensitivity.identifiers import (
     DOB_TOKENS,
     PASSPORT_TOKENS,
@@ -82,6 +83,7 @@ class Detectors:
                 *PLATE_TOKENS,
                 *PASSPORT_TOKENS,
                 *DOB_TOKENS,
+                *FRAMED_TOKENS,
             ],
             stems=[k for lex in lexicons for k in lex.stem_keys],
         )
@@ -92,8 +94,8 @@ class Detectors:
         on = self.config.detectors
         found: list[Candidate] = []
         if shape.count(b"0") >= 4:  # a plate has at least 4 digits
-            found.extend(digit_identifiers(text, folded, shape, on, tokens.keys()))
-        if on.email and b"@" in folded:
+            found.extend(digit_identifiers(text, folded, shape, on, tokens))
+        if on.email and (b"@" in folded or b"at)" in folded or b"at]" in folded):
             found.extend(emails(text))
         if on.person_name:
             found.extend(person_names(text, words, tokens))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Final
 
@@ -38,21 +38,39 @@ LONG_RUN: Final = re.compile(rb"0(?<!00)(?<!0[ .\-]0)(?<!0[ .\-]{2}0)(?:[ .\-]{0
 # an IBAN's country code and check digits: two letters, not inside a word, two digits
 IBAN_HEAD: Final = re.compile(rb"aa00(?<![a0]aa00)(?=[ \-]?[a0])")
 PLATE_HINT: Final = re.compile(rb"00[ \-]?a")
-PLATE_START: Final = re.compile(r"(?<![\w])(?:0[1-9]|[1-7]\d|8[01])[ -]?[A-PR-VYZ]")
+PLATE_START: Final = re.compile(r"(?<![\w])(?:0[1-9]|[1-7]\d|8[01])[ -]?[A-PR-VYZa-pr-vyz]")
 # Detectors that only ever count with context run only when a context word is in the text.
 PLATE_TOKENS: Final = frozenset(
     b"plaka plakali plakasi plakayi plakanin plakalarini arac araci aracin aracim araba "
-    b"arabanin otomobil plate vehicle car ruhsat otopark trafik surucu driver taksi".split()
+    b"arabanin otomobil plate vehicle car ruhsat otopark trafik surucu driver taksi kaza kasko "
+    b"hgs ogs otoyol motosiklet kamyon kamyonet minibus otobus registration numberplate".split()
 )
 PASSPORT_TOKENS: Final = frozenset(
     b"pasaport pasaportu pasaportun pasaportum pasaportunu passport passports".split()
 )
 DOB_TOKENS: Final = frozenset(
-    b"dogum dogumlu born birth dob birthday dogdu dogdum dt yasinda".split()
+    b"dogum dogumlu dogumluyum dogumlusun dogumludur dogumlusunuz dogumlular born birth dob "
+    b"birthday birthdate dogdu dogdum dt yasinda".split()
+)
+# a date written with its month's name, Turkish or English: '17 mayıs 1970', '3 Nisan 1990',
+# '12 March 1987', 'March 12, 1987' (folded text)
+_MONTHS: Final = (
+    rb"(?:ocak|subat|mart|nisan|mayis|haziran|temmuz|agustos|eylul|ekim|kasim|aralik"
+    rb"|jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+)
+WORD_DATE: Final = re.compile(
+    rb"(?<![0-9])(?:(?:0?[1-9]|[12][0-9]|3[01])(?:st|nd|rd|th)?\.?(?: of)? "
+    + _MONTHS
+    + rb",? (?:19|20)[0-9]{2}|"
+    + _MONTHS
+    + rb" (?:0?[1-9]|[12][0-9]|3[01])(?:st|nd|rd|th)?,? "
+    rb"(?:19|20)[0-9]{2})(?![0-9])"
 )
 GROUP: Final = re.compile(rb"\d+")
 IBAN_TAIL: Final = re.compile(rb"[a-z]{2}\d{2}(?:[ \-]?[a-z0-9]){8,32}")
-PLATE: Final = re.compile(r"(0[1-9]|[1-7]\d|8[01])[ -]?([A-PR-VYZ]{1,3})[ -]?(\d{2,5})(?![\w])")
+PLATE: Final = re.compile(
+    r"(0[1-9]|[1-7]\d|8[01])[ -]?([A-PR-VYZ]{1,3}|[a-pr-vyz]{1,3})[ -]?(\d{2,5})(?![\w])"
+)
 DATE: Final = re.compile(
     rb"(?:(0?[1-9]|[12]\d|3[01])[./\-](0?[1-9]|1[0-2])[./\-]((?:19|20)\d\d)"
     rb"|((?:19|20)\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]))$"
@@ -119,7 +137,9 @@ def _classify_digits(
         if phone is not None:
             return phone
     if n == 10 and on.vkn and vkn_valid(d):
-        if around.near(ctx.COMPANY_CTX, before=80, after=80):
+        if around.near(ctx.SOLE_TRADER_CTX, before=80, after=80):
+            conf = 0.75  # a sole trader's tax number is a person's, whatever 'şirket' is near
+        elif around.near(ctx.COMPANY_CTX, before=80, after=80):
             conf = 0.3
         else:
             conf = 0.7 if around.near(ctx.VKN_CTX) else 0.15
@@ -223,6 +243,8 @@ def digit_identifiers(
                     yield plate
     want_passport = on.passport and not PASSPORT_TOKENS.isdisjoint(tokens)
     want_dob = on.birth_date and not DOB_TOKENS.isdisjoint(tokens)
+    if want_dob:
+        yield from _word_dates(folded, tokens)
     heads = _iban_heads(shape) if on.iban else []
     covered = 0
     runs = RUN if heads or want_dob or want_passport else LONG_RUN
@@ -248,8 +270,40 @@ def digit_identifiers(
             if pp is not None:
                 yield pp
                 continue
+        if ndigits == 24 and on.iban:
+            iban = _iban_without_country(raw, start, end, folded)
+            if iban is not None:
+                yield iban
+                continue
         if ndigits >= 10:
             yield from _numbers_in_run(raw, start, folded, on)
+
+
+def _word_dates(folded: bytes, tokens: Collection[bytes]) -> Iterator[Candidate]:
+    """Birth dates written with the month's name, looked for only around the birth-date
+    words of the text (`tokens` maps each to its offsets when it is a mapping)."""
+    offsets = (
+        sorted(o for t in DOB_TOKENS & tokens.keys() for o in tokens[t])
+        if isinstance(tokens, Mapping)
+        else [0]
+    )
+    end = -1
+    for at in offsets:
+        lo = max(0, at - 60, end)
+        hi = min(len(folded), at + 60) if isinstance(tokens, Mapping) else len(folded)
+        for m in WORD_DATE.finditer(folded, lo, hi):
+            if ctx.near(folded, m.start(), m.end(), ctx.DOB_CTX):
+                yield Candidate("DOGUM_TARIHI", m.start(), m.end(), 0.8, "birth_date")
+            end = m.end()
+
+
+def _iban_without_country(raw: bytes, start: int, end: int, folded: bytes) -> Candidate | None:
+    """A Turkish IBAN typed without its 'TR' (24 digits: 'IBAN: 33 0006 1005 ...'): valid
+    once 'TR' is put back, and called an IBAN or an account nearby."""
+    digits = bytes(c for c in raw if 48 <= c <= 57).decode("ascii")
+    if not iban_valid("TR" + digits) or not ctx.near(folded, start, end, ctx.IBAN_CTX):
+        return None
+    return Candidate("IBAN", start, end, 0.9, "iban")
 
 
 def _numbers_in_run(raw: bytes, start: int, folded: bytes, on: Detectors) -> Iterator[Candidate]:
@@ -319,12 +373,16 @@ def _plate(text: str, folded: bytes, start: int) -> Candidate | None:
     ):
         return None
     pos = ctx.near(folded, start, m.end(), ctx.PLATE_CTX, before=60, after=40)
+    if not pos and m.group(2).islower():  # '34 abc 123' is a plate only where one is meant
+        return None
     return Candidate("PLAKA", start, m.end(), 0.85 if pos else 0.4, "plate")
 
 
 def _passport(text: str, folded: bytes, start: int, end: int) -> Candidate | None:
     i = start
-    while i > 0 and text[i - 1].isalpha() and text[i - 1].isupper() and start - i < 2:
+    # the letter is typed in lower case as often as not ('pasaport no a13197114'); the
+    # passport context below is required either way
+    while i > 0 and text[i - 1].isascii() and text[i - 1].isalpha() and start - i < 2:
         i -= 1
     if i == start or (i > 0 and text[i - 1].isalnum()) or (end < len(text) and text[end].isalnum()):
         return None

@@ -61,9 +61,10 @@ class Lexicon(Generic[T]):
         exact: dict[bytes, list[_Entry[T]]] = {}
         prefix: dict[bytes, list[_Entry[T]]] = {}
         for raw, tag in terms:
-            # a hyphen joins words ("hak-is", "egitim-sen*", "right-wing"): match it as a
-            # phrase, whose words may be separated by a hyphen or a space in the text
-            term = fold_term(raw).replace("-", " ")
+            # a hyphen or an apostrophe joins words ("hak-is", "right-wing", "akp'li",
+            # "doctor's appointment"): match it as a phrase, whose words may be separated by
+            # any one to three non-word characters in the text
+            term = fold_term(raw).replace("-", " ").replace("'", " ")
             words = term.split()
             if not words or not term.isascii():
                 continue

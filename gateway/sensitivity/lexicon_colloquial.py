@@ -12,10 +12,13 @@ from types import MappingProxyType
 from typing import Final
 
 _HEALTH = (
-    "mide bandi*", "tup mide*", "lenfodem*", "kist", "kisti*", "miyom*", "polip*", "nodul*",
-    "safra kesesi*", "bobrek tasi*", "varis*", "hemoroid*", "basur*", "egzama*", "sedef hastalig*",
+    "mide bandi*", "tup mide*", "lenfodem*", "kist", "kisti", "kistim*", "kistin*", "kistler*",
+    "kistte", "kistten", "miyom*", "polip*", "nodul*",
+    "safra kesesi*", "bobrek tasi*", "varisim*", "varisler*", "varis corab*", "varis ameliyat*",
+    "varisli", "hemoroid*", "basur*", "egzama*", "sedef hastalig*",
     "vitiligo", "kemik erimesi*", "osteoporoz*", "kireclenme*", "halusinasyon*", "sanri*",
-    "paranoya*", "paranoyak*", "takinti*", "yumurta dondur*", "cyst*", "fibroid*", "polyp*",
+    "paranoya*", "paranoyak*", "takinti*", "yumurta dondur*", "cyst*", "fibroid*", "polyp",
+    "polyps",
     "nodule*", "gallstone*", "varicose", "haemorrhoid*", "hemorrhoid*", "hallucinat*", "paranoi*",
     "delusion*", "obsessive*", "compulsive*", "mania", "manic", "hypomani*", "insomnia*",
     "narcolep*", "vertigo", "tinnitus", "cataract*", "macular*", "hep c", "hep b", "fatty liver",
@@ -62,7 +65,8 @@ _HEALTH = (
     "terapi*", "alerji*", "panik bozuk*", "kaygi bozuk*", "bunalim*", "ruh hasta*", "akil hasta*",
     "akil sagli*", "sinir hastasi*", "bagimliyim", "bagimlisi", "alkol sorun*", "alkol problem*",
     "icki sorun*", "icki problem*", "alkolik*", "alkolu birak*", "ickiyi birak*", "madde kullan*",
-    "esrar*", "eroin*", "kokain*", "bonzai*", "istirahat*", "rapor aldi*", "raporlu*",
+    "esrar", "esrarkes*", "esrar ic*", "esrar kullan*", "esrarla", "eroin*", "kokain*", "bonzai*",
+    "istirahat*", "rapor aldi*", "raporlu*",
     "heyet rapor*", "engelli rapor*", "saglik kurulu*", "acile*", "yatisi*",
     "yatis yap*", "kolu kiril*", "kolum kiril*", "bacagi kiril*", "bacagim kiril*", "ayagi kiril*",
     "ayagim kiril*", "bebek bekli*", "hamileyim", "gebeyim", "serebral palsi*", "zihinsel engel*",
@@ -82,7 +86,8 @@ _HEALTH = (
 )
 
 _RELIGION = (
-    "turbe*", "adak*", "zikir*", "kizilbas*", "cem ayini*", "dergah*", "seyh*", "murit*", "murid*",
+    "rabbis", "rabbin*", "turbe*", "adak*", "zikir*", "kizilbas*", "cem ayini*", "dergah*",
+    "seyh", "seyhi", "seyhim*", "seyhin*", "seyhler*", "seyhlig*", "murit*", "murid*",
     "hafiz", "sunday school", "confirmation class*", "catechism", "seminary", "convent", "ordained",
     "deacon*", "kirtan", "puja", "hanukkah", "passover", "yom kippur", "sukkot", "purim",
     "rosh hashanah", "vaisakhi", "navratri",
@@ -98,6 +103,7 @@ _RELIGION = (
 )
 
 _POLITICAL = (
+    "bahceliye", "bahceliyi", "bahcelinin", "bahceliden", "bahceliyle", "bahceliciler*",
     "khk*", "ihrac edil*", "erdogan destek*", "erdogan karsit*",
     "lib dem*", "liberal democrat*", "snp", "plaid cymru", "ukip", "reform uk", "dsa", "gop",
     "democratic party", "antifa", "extinction rebellion", "just stop oil", "blm",
@@ -152,7 +158,8 @@ _CRIMINAL = (
     "hukmun aciklanmasinin*", "agir ceza*", "asliye ceza*", "ceza davasi*", "ceza dava*",
     "polise sikayet*", "nezarethane*", "hapis yat*",
     "hapisten cik*", "cezaevinden cik*", "mahkum oldu*", "mahkumiyet*", "sabikam*", "sicilim*",
-    "dosyasi kabar*", "ifadesi alin*", "ifademi*", "tahliye*", "uyusturucu*", "esrar*", "kumar*",
+    "dosyasi kabar*", "ifadesi alin*", "ifademi*", "tahliye*", "uyusturucu*", "esrar", "esrarkes*",
+    "esrar ic*", "esrar kullan*", "esrarla", "kumar*",
     "rusvet*", "dolandiricilik*", "hirsizlik*", "gaspa*", "darp*", "zimmete*", "kacakcilik*",
 )
 

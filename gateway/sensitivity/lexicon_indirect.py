@@ -151,7 +151,7 @@ _RELIGION = (
     "kutsal kitab*", "safii*", "hanefi*", "worship*", "bar mitzvah", "bat mitzvah", "communion",
     "shabbat*", "lent", "eid", "pagan*", "wicca*", "druid*", "spiritual*", "maneviyat*",
     "ilahiyatci*", "kilisesine*", "camiye*", "camide*", "tesbih*", "ruhban*", "rahibe*", "nun",
-    "monk", "monks", "keşiş*", "kesis*",
+    "monk", "monks", "kesis", "kesisler*", "kesislik*",
 )
 
 _GENETIC = (
@@ -177,7 +177,8 @@ _CRIMINAL = (
     "ceza dava*", "suc duyuru*", "suclama*", "suclu bulun*", "polise yakalan*", "suc ustu*",
     "sucustu*", "agir ceza*", "asliye ceza*", "tck", "iddianame*", "hagb", "adli para ceza*",
     "yakalama karari*", "firari*", "aranan*", "police record*", "police caution*", "cautioned by",
-    "spent conviction*", "unspent", "dbs check*", "criminal background", "rap sheet", "warrant*",
+    "spent conviction*", "unspent", "dbs check*", "criminal background", "rap sheet", "warrant",
+    "warrants",
     "bail", "bailed", "bail hearing*", "remand*", "detained", "detention", "offence*", "offense*",
     "offender*", "pleaded", "guilty", "court case*", "tried for", "misdemeanour*", "custodial",
     "community service", "kamu hizmeti ceza*", "cezai*", "hukum giy*",

@@ -54,6 +54,16 @@ FIRST_NAMES: Final[frozenset[str]] = frozenset(
     gavin darren wayne tony steve mike dave jim joe rob matt dan nick sean shaun declan conor
     ciaran niamh siobhan aoife carlos juan jose luis miguel sofia lucia elena marco giulia
     pierre marie hans olga ivan dmitri yuki hiroshi kenji
+    aras ayhan beril bora cagan cemre cihan doruk ekin ela engin esila evren firat gorkem hazal
+    kadriye kamil lara mete mira naciye nail nisa oyku sabri sarp selma semih sude taha tuana
+    tunc turan utku veysel yagiz yaren zeren
+    abigail alan albert alexis alfie alice andrea ann archie arthur bethan beverly bradley
+    brittany bryan carl cerys charlie cheryl christina ciara danielle denise diana doris douglas
+    eleanor elijah ella eugene evelyn ewan finley fraser freddie freya gabriel gareth gerald
+    gloria harold harriet harvey henry imogen jacqueline janice jeremy jerry jesse joan joyce
+    judith judy julia kathryn kayla keith kieran kyle lawrence leo lewis lori marilyn martha
+    natasha niall oscar philip poppy ralph randy rhys roger rory rosie roy russell ruth saoirse
+    sara seamus sian teresa terry theo theresa tyler vincent walter zachary zara
     """.split()
 )
 
@@ -106,6 +116,26 @@ PUBLIC_FIGURES: Final[frozenset[str]] = frozenset(
         "aziz sancar",
         "elif safak",
         "barack obama",
+        "henry ford",
+        "oscar wilde",
+        "leo tolstoy",
+        "carl jung",
+        "carl sagan",
+        "harvey milk",
+        "eleanor roosevelt",
+        "gloria steinem",
+        "julia roberts",
+        "arthur conan",
+        "roy lichtenstein",
+        "vincent van",
+        "theo van",
+        "walter white",
+        "henry kissinger",
+        "arthur andersen",
+        "zeki muren",
+        "sezen aksu",
+        "baris manco",
+        "cem yilmaz",
         "donald trump",
         "george washington",
         "john lennon",

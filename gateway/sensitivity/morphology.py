@@ -5,12 +5,16 @@ makes the second stage ask whom its sentence concerns; on its own it decides not
 
 The distinct tokens of a text are checked with bytes.endswith (C), so a long text costs one
 split and one set, not a regex attempt at every letter; only the rare tokens that have such a
-form are then located."""
+form are then located.
+
+Also the softened stems of the lexicon: a Turkish word ending in a vowel and 'k' ends in 'ğ'
+before a vowel ('çölyak' -> 'çölyağı', 'böbrek' -> 'böbreği', 'sanık' -> 'sanığı'), which folds
+to 'g', so a stem listed as 'colyak*' never meets 'colyagi'."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Final
 
 _ENDINGS: Final = (
@@ -89,3 +93,17 @@ def medical_words(words: bytes) -> Iterator[tuple[int, int, bytes]]:
             i = words.find(tok, end)
     found.sort()
     yield from found
+
+
+_VOWELS: Final = frozenset("aeiou")
+
+
+def softened_terms(terms: Iterable[tuple[str, str]]) -> Iterator[tuple[str, str]]:
+    """(term, tag) for the 'ğ' form of every single-word stem ('word*') that ends in a vowel
+    (or 'n') and 'k' and has four letters or more before the 'k'."""
+    for term, tag in terms:
+        if " " in term or not term.endswith("k*") or len(term) < 6:
+            continue
+        stem = term[:-1]
+        if stem[-2] in _VOWELS or stem[-2] == "n":
+            yield stem[:-1] + "g*", tag

@@ -18,11 +18,21 @@ from gateway.sensitivity.lexicon_names import (
 )
 from gateway.sensitivity.textnorm import fold as _fold_word
 
+# words that label the name after them in forms, tickets and introductions ('alıcı: doğan
+# yavuz', 'kiralayan can yücel', 'ben sevgi durmaz', 'my name is ...'): there even a first name
+# that is an everyday word counts, when a listed surname follows it
+LABELS: Final = frozenset(
+    """
+    alici gonderen kiralayan kiraci musteri musterimiz soyad soyadi soyadim adim isim ismim
+    ben adsoyad veli surucu name named dear customer recipient sender
+    """.split()
+)
 NAME_LEXICON: Final[Lexicon[str]] = Lexicon(
     [(n, "first") for n in FIRST_NAMES]
     + [(t, "title_before") for t in TITLES_BEFORE]
     + [(t, "title_after") for t in TITLES_AFTER]
 )
+_LABELS: Final = frozenset(w.encode("ascii") for w in LABELS)
 _NEXT_WORD: Final = re.compile(r"[ \t]{1,3}([A-ZÇĞİÖŞÜ][a-zçğıöşüâîû]+|[A-ZÇĞİÖŞÜ]{2,})")
 _PREV_WORD: Final = re.compile(r"([A-ZÇĞİÖŞÜ][a-zçğıöşüâîû]+)[ \t]{1,3}$")
 # the same in a lowercased or hastily typed text: the word must then be a listed name
@@ -45,6 +55,7 @@ _COMMON_SURNAMES: Final = frozenset(
     hunt mills knight mason fisher palmer marshall webb holmes park kim singh shah graham
     """.split()
 )
+_APOSTROPHES: Final = frozenset("'’‘´")
 # listed first names that are everyday words in lower case ('can', 'umut', 'deniz', 'mark')
 _COMMON_WORDS: Final = frozenset(
     """
@@ -83,17 +94,40 @@ ADDRESS_LEXICON: Final[Lexicon[str]] = Lexicon(
     ]
 )
 _ADDRESS_DETAIL: Final = re.compile(
-    rb"(?<![a-z0-9])(?:no|numara|kat|daire|d|apt|apartmani|blok|site|suite|flat|unit)"
-    rb"[ .:]{0,3}\d|\d{5}(?![0-9])|(?<![a-z0-9])(?:[a-z]+ )?/ ?[a-z]+(?![a-z])|\d+[a-z]? [a-z]+ "
-    rb"(?:street|avenue|road|lane)"
+    rb"(?<![a-z0-9])(?:no|numara|kat|daire|d|apt|apartmani|blok|site|suite|flat|unit"
+    # a street word with its number right after it: 'Nergis Sok. 4/12', 'Atatürk Cad. 15'
+    rb"|sok|sk|sokak|sokagi|cad|cd|cadde|caddesi|bulvari|blv)[ .:]{0,3}\d|\d{5}(?![0-9])"
+    # a door and flat number: '45/3', '4 / 12'
+    rb"|(?<![0-9./])\d{1,4} ?/ ?\d{1,3}(?![0-9./])"
+    # district/city: 'Maltepe/İst.', 'Kadıköy / İstanbul'
+    rb"|(?<![a-z0-9])(?:[a-z]+ ?)?/ ?[a-z]+(?![a-z])|\d+[a-z]? [a-z]+ (?:street|avenue|road|lane)"
 )
+# a company's address ('registered office', 'Ltd.', 'A.Ş.') is no person's
+_COMPANY: Final = re.compile(
+    rb"(?<![a-z0-9])(?:ltd|limited|inc|llc|plc|gmbh|corp|a\.s|as\.|sti|san\. ve tic|holding"
+    rb"|registered office|registered at|company|sirket\w*|firma\w*|merkez ofis|genel mudurluk"
+    rb"|head office|headquarters|fabrika\w*|sube\w*|magaza\w*)(?![a-z0-9])"
+)
+
+
+# what follows a company's name: 'Yıldız Ambalaj San. Tic. A.Ş.', 'Deniz Lojistik Ltd.'
+_COMPANY_AFTER: Final = re.compile(
+    r"[ \t,]{0,3}(?:A\.?\s?Ş|AŞ|A\.S\.|Ltd|LTD|Şti|Sti|San\.|Tic\.|İnş|Inc|LLC|GmbH|Corp"
+    r"|Holding|Group|Grup|Limited|Ticaret|Sanayi|Lojistik|Yazılım|Teknoloji|İnşaat)(?![\w])"
+)
+# a role the writer addresses ('Sayın Müşterimiz', 'Sayın Tedarikçimiz'), not a name
+_OUR_ROLE: Final = re.compile(r"(?:[iıuü]m[iıuü]z|m[iıuü]z|n[iıuü]z|[iıuü]n[iıuü]z)$")
 
 
 def person_names(text: str, words: bytes, found: Occurrences) -> Iterator[Candidate]:
     """Full names with a known surname or a title; a lone first name stays below threshold."""
     for hit in NAME_LEXICON.find(words, found):
         if hit.tag == "first":
-            if text[hit.start].isupper():
+            # looked for from the first name, which is rarer than the label words
+            labelled = _after_label(words, hit.start, hit.end)
+            if labelled is not None:
+                yield labelled
+            elif text[hit.start].isupper():
                 yield from _from_first_name(text, hit.start, hit.end)
             else:
                 yield from _lower_full_name(text, hit.start, hit.end)
@@ -119,7 +153,8 @@ def _after_title(text: str, start: int, end: int) -> Iterator[Candidate]:
         m2 = _NEXT_WORD.match(text, end)
         if m2 is not None and _fold_word(m2.group(1)) not in NOT_SURNAMES:
             end = m2.end()
-        if _fold_word(m.group(1)) not in NOT_SURNAMES:
+        first = m.group(1)
+        if _fold_word(first) not in NOT_SURNAMES and _OUR_ROLE.search(first.lower()) is None:
             yield Candidate("AD_SOYAD", m.start(1), end, 0.9, "name_title")
         return
     m = _NEXT_LOWER.match(text, pos)
@@ -129,6 +164,39 @@ def _after_title(text: str, start: int, end: int) -> Iterator[Candidate]:
         if m2 is not None and _fold_word(m2.group(1)) in SURNAMES:
             end = m2.end()
         yield Candidate("AD_SOYAD", m.start(1), end, 0.85, "name_title")
+
+
+def _after_label(words: bytes, start: int, end: int) -> Candidate | None:
+    """A listed first name (at start..end of the word view) after a label and followed by a
+    listed surname, in any case, even when the first name is also an everyday word ('doğan',
+    'can', 'sevgi'). A colon or a dash after the label is a space in the word view."""
+    before = _word_before(words, start)
+    if before == b"is":  # 'my name is ...'
+        before = _word_before(words, start - 3)
+    if before not in _LABELS:
+        return None
+    stop = words.find(b" ", end + 1)
+    stop = len(words) if stop < 0 else stop
+    if end + 1 >= stop or words[end] != 32:
+        return None
+    surname = words[end + 1 : stop].decode("ascii")
+    if surname not in SURNAMES:
+        return None
+    full = words[start:stop].decode("ascii")
+    if full in PUBLIC_FIGURES:
+        return None
+    return Candidate("AD_SOYAD", start, stop, 0.75, "name_label")
+
+
+def _word_before(words: bytes, start: int) -> bytes:
+    """The word that ends within four characters before `start` (empty if none)."""
+    i = start
+    while i > 0 and words[i - 1] == 32 and start - i < 4:
+        i -= 1
+    if i == start or i == 0 or words[i - 1] == 32:
+        return b""
+    at = words.rfind(b" ", 0, i)
+    return words[at + 1 : i]
 
 
 def _before_title(text: str, start: int) -> Iterator[Candidate]:
@@ -145,17 +213,23 @@ def _before_title(text: str, start: int) -> Iterator[Candidate]:
 
 def _lower_full_name(text: str, start: int, end: int) -> Iterator[Candidate]:
     """'ayşe yılmaz' typed in lower case: a listed first name followed by a listed surname,
-    neither of them an everyday word, is a name; anything less stays text."""
-    if _fold_word(text[start:end]) in _COMMON_WORDS:
-        return
+    neither of them an everyday word, is a name; so is one that is an everyday word when a
+    case ending follows after an apostrophe, which only a proper name takes ('deniz
+    kaya'nın', 'can demir'e'); anything less stays text."""
     m = _NEXT_LOWER.match(text, end)
     if m is None:
         return
     w = _fold_word(m.group(1))
-    if w in SURNAMES and w not in _COMMON_WORDS and w not in _COMMON_SURNAMES:
-        full = _fold_word(text[start : m.end()])
-        if full not in PUBLIC_FIGURES:
-            yield Candidate("AD_SOYAD", start, m.end(), 0.7, "name_lexicon")
+    if w not in SURNAMES:
+        return
+    everyday = (
+        _fold_word(text[start:end]) in _COMMON_WORDS or w in _COMMON_WORDS or w in _COMMON_SURNAMES
+    )
+    if everyday and text[m.end() : m.end() + 1] not in _APOSTROPHES:
+        return
+    full = _fold_word(text[start : m.end()])
+    if full not in PUBLIC_FIGURES:
+        yield Candidate("AD_SOYAD", start, m.end(), 0.7, "name_lexicon")
 
 
 def _from_first_name(text: str, start: int, end: int) -> Iterator[Candidate]:
@@ -185,6 +259,8 @@ def _from_first_name(text: str, start: int, end: int) -> Iterator[Candidate]:
     full = _fold_word(text[start:last_end])
     if full in PUBLIC_FIGURES or any(f in full for f in PUBLIC_FIGURES if first in f):
         return
+    if _COMPANY_AFTER.match(text, last_end) is not None:
+        return
     yield Candidate("AD_SOYAD", start, last_end, 0.8 if surname_known else 0.55, "name_lexicon")
 
 
@@ -204,4 +280,5 @@ def addresses(folded: bytes, words: bytes, found: Occurrences) -> Iterator[Candi
         if nl >= 0:
             end = nl
         last_end = end
-        yield Candidate("ADRES", start, end, 0.8, "address")
+        company = _COMPANY.search(folded, max(0, start - 160), end) is not None
+        yield Candidate("ADRES", start, end, 0.35 if company else 0.8, "address")

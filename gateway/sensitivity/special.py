@@ -13,13 +13,15 @@ from itertools import accumulate
 from typing import Final, Literal
 
 from gateway.sensitivity.context import Words
+from gateway.sensitivity.framed import framed_words
 from gateway.sensitivity.lexicon import Hit, Lexicon, Occurrences
 from gateway.sensitivity.lexicon_colloquial import COLLOQUIAL_TERMS
 from gateway.sensitivity.lexicon_indirect import INDIRECT_TERMS
 from gateway.sensitivity.lexicon_names import FIRST_NAMES, SURNAMES
 from gateway.sensitivity.lexicon_special import FIRST_PERSON_SUFFIX, SPECIAL_TERMS
-from gateway.sensitivity.morphology import medical_words
-from gateway.sensitivity.spelling import diacritic_words
+from gateway.sensitivity.lexicon_spoken import SPOKEN_TERMS
+from gateway.sensitivity.morphology import medical_words, softened_terms
+from gateway.sensitivity.spelling import diacritic_words, not_a_term, union_names, with_suffix
 from gateway.sensitivity.subject import (
     Cues,
     SubjectModel,
@@ -28,8 +30,10 @@ from gateway.sensitivity.subject import (
     rules_probability,
 )
 from gateway.sensitivity.textnorm import fold_term
+from gateway.sensitivity.typos import Taken, typo_terms
 
 _FIRST_PERSON: Final = re.compile(FIRST_PERSON_SUFFIX)
+_NAMES: Final = frozenset(FIRST_NAMES | SURNAMES)
 
 # Markers of a concrete subject, searched in the sentence around a term (folded text).
 SUBJECT: Final = Words(
@@ -156,10 +160,14 @@ def _last_end(folded: bytes, lo: int, hi: int) -> int:
 def build_lexicon(custom: Iterable[tuple[str, str]] = ()) -> Lexicon[str]:
     terms = [
         (t, cat)
-        for table in (SPECIAL_TERMS, INDIRECT_TERMS, COLLOQUIAL_TERMS)
+        for table in (SPECIAL_TERMS, INDIRECT_TERMS, COLLOQUIAL_TERMS, SPOKEN_TERMS)
         for cat, ts in table.items()
         for t in ts
     ]
+    # the softened forms of stems ('colyak*' -> 'colyag*'), then misspellings of the
+    # commonest terms, none of them a listed word or a name
+    terms.extend(softened_terms(terms))
+    terms.extend(typo_terms(Taken.of((t for t, _ in terms), _NAMES)))
     # a term listed twice (or an admin term repeating a built-in one) would report twice
     return Lexicon(dict.fromkeys([*terms, *custom]))
 
@@ -231,14 +239,24 @@ def topic_hits(
     """The first stage, in text order: every lexicon term (a surname is no term); every medical
     word no lexicon lists but its form gives away; every word only its Turkish letters tell
     apart from an everyday one (`encoded`: the text's Windows-1254 bytes)."""
-    hits = [h for h in lexicon.find(words, found) if not _surname(words, h)]
+    hits = [
+        h
+        for h in lexicon.find(words, found)
+        if not _surname(words, h) and not (encoded and not_a_term(encoded, h.start, h.token))
+    ]
     more = [Hit(s, e, tok, tok, "health") for s, e, tok in medical_words(words)]
     if encoded:
         more.extend(
             Hit(s, e, tok, tok[:4], cat) for s, e, tok, cat in diacritic_words(encoded, words)
         )
+        more.extend(
+            Hit(s, e, tok, tok, cat) for s, e, tok, cat in framed_words(words, encoded, found)
+        )
+        more.extend(Hit(s, e, tok, tok, "membership") for s, e, tok in union_names(encoded, words))
     if more:
         hits = sorted(hits + more, key=lambda h: h.start)
+    if encoded and (b"'" in encoded or b"\x92" in encoded):
+        hits = [with_suffix(h, words, encoded) for h in hits]
     return hits
 
 
