@@ -7,7 +7,8 @@
 
 Quality (bench/classify_quality.py): leak, special leak, over-block, special recall per
 category and the rates per slice, the share of records the second stage judged and its p50/p95
-latency; aggregate figures only, never a record's text or id. Without a set, the dev set
+latency, the share the language-model judge answered for and its p50/p95 per sentence;
+aggregate figures only, never a record's text or id. Without a set, the dev set
 tests/data/sensitivity_eval.jsonl is measured.
 
 Speed: the load generator's chat prompt and 2 KB, 32 KB and 512 KB prompts in which no special
