@@ -225,10 +225,14 @@ class Classifier:
     ) -> tuple[Sensitivity, int]:
         """The classification, failing closed; and how many sentences wanted the judge but
         did not get it (`judge_sentences`: how many it may read)."""
+        budget_s = self.config.time_budget_ms / 1000
         allowance = Allowance(
             judge_sentences,
-            started + self.config.time_budget_ms / 1000,
+            started + budget_s,
             self.config.judge.reserve_ms / 1000,
+            # the model stops with a fifth of the budget left (at least 30 ms): a text with
+            # dozens of topic hits needs that long for the context model on the rest
+            max(0.03, budget_s / 5),
         )
         try:
             return self._classify(texts, started, allowance), allowance.wanted

@@ -28,10 +28,6 @@ if TYPE_CHECKING:  # llama.cpp and numpy come with the `local` extra: imported w
     from gateway.sensitivity.judge_model import JudgeModel
 
 HEAD_PATH: Final = Path(__file__).with_name("judge_head.json")
-# how long before the classifier's deadline the model is told to stop: llama.cpp checks
-# between the steps of its computation, and one step (the 262,144-row output layer) takes
-# ~5-20 ms of a busy core; the rest of the classification needs microseconds
-_MARGIN_S: Final = 0.03
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +94,10 @@ class Allowance:
     sentences: int
     deadline: float  # time.perf_counter()
     reserve_s: float
+    # how long before the deadline the model is stopped: llama.cpp checks between the steps
+    # of its computation (one step, the 262,144-row output layer, takes ~5-20 ms of a busy
+    # core) and the rest of the text's topic hits still need the context model
+    margin_s: float = 0.03
     wanted: int = 0
     judged: int = 0
     spent_s: float = 0.0
@@ -171,7 +171,7 @@ class Judge:
             self._load_in_background()
             allowance.wanted += self._error is None  # asked again once it is there
             return None
-        stop = allowance.deadline - _MARGIN_S
+        stop = allowance.deadline - allowance.margin_s
         if not self._lock.acquire(timeout=max(0.0, stop - time.perf_counter())):
             allowance.wanted += 1  # another thread held the model until the deadline
             return None

@@ -50,7 +50,7 @@ def _head() -> Head:
 
 
 def _judge(model: FakeModel | None, settings: JudgeSettings | None = None) -> Judge:
-    return Judge(settings or JudgeSettings(), head=_head(), _model=model)  # type: ignore[arg-type]
+    return Judge(settings or JudgeSettings(enabled=True), head=_head(), _model=model)  # type: ignore[arg-type]
 
 
 @pytest.fixture
@@ -62,6 +62,7 @@ def with_judge(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Judge]]:
 
 
 def _classifier(**judge: object) -> Classifier:
+    judge.setdefault("enabled", True)
     config = SensitivityConfig(time_budget_ms=60_000, judge=JudgeSettings(**judge))  # type: ignore[arg-type]
     return Classifier(config, cache_entries=16)
 
@@ -153,7 +154,7 @@ def test_a_missing_model_package_leaves_the_context_model_in_charge(
 
     monkeypatch.setattr(judge_file, "CHUNKS", (("gecit_no_such_chunk_package", "x.part00"),))
     head = Head((1.0, 1.0), 0.0, 0.03, 0.97, prompt_digest())
-    judge = Judge(JudgeSettings(cache_dir=str(tmp_path)), head=head)
+    judge = Judge(JudgeSettings(enabled=True, cache_dir=str(tmp_path)), head=head)
     with_judge.append(judge)
     assert not judge.load()
     res = _classifier().classify([UNSURE[0]])
@@ -191,8 +192,9 @@ def test_a_head_for_another_prompt_is_not_used(with_judge: list[Judge]) -> None:
     assert judge.error is not None and "another prompt" in judge.error
 
 
-def test_turned_off_there_is_no_judge() -> None:
-    clf = Classifier(SensitivityConfig(judge=JudgeSettings(enabled=False)))
+def test_off_by_default_there_is_no_judge() -> None:
+    assert not SensitivityConfig().judge.enabled
+    clf = Classifier()
     assert clf.judge is None
     assert not clf.warm_judge()
     assert clf.classify([UNSURE[0]]).stage == "model"
@@ -245,7 +247,7 @@ real_model = pytest.mark.skipif(not _REAL, reason="the `local` extra (llama.cpp,
 
 @pytest.fixture(scope="module")
 def real_judge(tmp_path_factory: pytest.TempPathFactory) -> Judge:
-    judge = Judge(JudgeSettings(cache_dir=str(tmp_path_factory.mktemp("judge"))))
+    judge = Judge(JudgeSettings(enabled=True, cache_dir=str(tmp_path_factory.mktemp("judge"))))
     assert judge.load(), judge.error
     return judge
 
