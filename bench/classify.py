@@ -4,10 +4,13 @@
     python bench/classify.py [SET.jsonl ...]     # quality of each labelled set, then speed
     python bench/classify.py --speed-only
     python bench/classify.py --quality-only [SET.jsonl ...]
+    python bench/classify.py --quality-only --judge [SET.jsonl ...]   # with the language-model
+                                        # judge on (the `local` extra), time budget 1000 ms
 
 Quality (bench/classify_quality.py): leak, special leak, over-block, special recall per
 category and the rates per slice, the share of records the second stage judged and its p50/p95
-latency; aggregate figures only, never a record's text or id. Without a set, the dev set
+latency, the share the language-model judge answered for and its p50/p95 per sentence;
+aggregate figures only, never a record's text or id. Without a set, the dev set
 tests/data/sensitivity_eval.jsonl is measured.
 
 Speed: the load generator's chat prompt and 2 KB, 32 KB and 512 KB prompts in which no special
@@ -123,12 +126,15 @@ def load() -> str:
     return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def quality(paths: list[Path]) -> None:
+def quality(paths: list[Path], judge: bool) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from classify_quality import measure
 
+    config = None
+    if judge:  # the recommended setting with the judge on: a budget that fits a model call
+        config = SensitivityConfig(time_budget_ms=1000, judge={"enabled": True})  # type: ignore[arg-type]
     for path in paths:
-        print(measure(path).render(str(path)))
+        print(measure(path, config).render(str(path) + (" (judge on)" if judge else "")))
 
 
 def main() -> None:
@@ -136,7 +142,7 @@ def main() -> None:
     sets = [Path(a) for a in args if not a.startswith("--")]
     if "--speed-only" not in args:
         dev = Path(__file__).resolve().parents[1] / "tests" / "data" / "sensitivity_eval.jsonl"
-        quality(sets or [dev])
+        quality(sets or [dev], "--judge" in args)
     if "--quality-only" in args:
         return
     clf = Classifier(SensitivityConfig(time_budget_ms=60_000))

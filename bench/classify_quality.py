@@ -4,7 +4,8 @@ Records: {"id", "text", "label"} and optionally "lang", "category" (the special 
 special record), "slices" (a list of slice names, or an object of flags). Prints leak, special
 leak and over-block overall, special recall per category, the same three rates per slice
 (language; lower case; typed without Turkish letters; long >= 2 KB; first person and any other
-slice the set names), the share of records the second stage judged, its latency, and the band.
+slice the set names), the share of records the second stage judged, its latency, the share the
+language-model judge answered for and its latency per sentence, and the band.
 
 It never prints a record's text or id: a holdout set must stay unseen by whoever tunes the
 classifier, so only counts and rates leave this module."""
@@ -76,6 +77,10 @@ class Quality:
     misses: Counter[str] = field(default_factory=Counter)
     judged: int = 0
     stage2_ms: list[float] = field(default_factory=list)
+    # the language-model judge: records it answered for, and the time of each answer
+    judge_records: int = 0
+    judge_ms: list[float] = field(default_factory=list)
+    judge_error: str | None = None
     total_ms: list[float] = field(default_factory=list)
 
     def render(self, name: str) -> str:
@@ -111,6 +116,14 @@ class Quality:
                 f"second stage latency per record that reached it: p50 "
                 f"{_q(self.stage2_ms, 0.5):.3f} ms, p95 {_q(self.stage2_ms, 0.95):.3f} ms"
             )
+        out.append(f"judge (language model) answered for {_pct(self.judge_records, n)} of records")
+        if self.judge_ms:
+            out.append(
+                f"judge latency per sentence: p50 {_q(self.judge_ms, 0.5):.1f} ms, "
+                f"p95 {_q(self.judge_ms, 0.95):.1f} ms ({len(self.judge_ms)} sentences)"
+            )
+        if self.judge_error:
+            out.append(f"judge unavailable: {self.judge_error}")
         out.append(
             f"classify latency per record: p50 {_q(self.total_ms, 0.5):.3f} ms, "
             f"p95 {_q(self.total_ms, 0.95):.3f} ms"
@@ -169,6 +182,26 @@ class _TimedStage:
         stage.judge = judge  # type: ignore[method-assign]
 
 
+class _TimedJudge:
+    """Wraps the language-model judge to count and time the sentences it answers for."""
+
+    def __init__(self, clf: Classifier) -> None:
+        self.times: list[float] = []
+        self.judge = getattr(clf, "judge", None)  # absent in a classifier without one
+        if self.judge is None:
+            return
+        inner = self.judge.probability
+
+        def probability(*args: Any, **kwargs: Any) -> Any:
+            t0 = time.perf_counter()
+            p = inner(*args, **kwargs)
+            if p is not None:
+                self.times.append(time.perf_counter() - t0)
+            return p
+
+        self.judge.probability = probability
+
+
 def read(path: Path) -> Iterable[dict[str, Any]]:
     with path.open(encoding="utf-8") as f:
         for line in f:
@@ -179,17 +212,23 @@ def read(path: Path) -> Iterable[dict[str, Any]]:
 def measure(path: Path, config: SensitivityConfig | None = None) -> Quality:
     # no per-text cache: a repeated record must cost what a new one costs
     clf = Classifier(config or SensitivityConfig(time_budget_ms=60_000), cache_entries=0)
+    if hasattr(clf, "warm_judge"):
+        clf.warm_judge()  # loaded before the first record, as at the gateway's start-up
     timed = _TimedStage(clf)
+    timed_judge = _TimedJudge(clf)
     q = Quality()
     for rec in read(path):
         gold = rec["label"]
         timed.spent, timed.calls = 0.0, 0
+        answered = len(timed_judge.times)
         t0 = time.perf_counter()
         res = clf.classify([rec["text"]])
         q.total_ms.append((time.perf_counter() - t0) * 1000)
         if timed.calls:
             q.judged += 1
             q.stage2_ms.append(timed.spent * 1000)
+        if len(timed_judge.times) > answered:
+            q.judge_records += 1
         pred = res.data_class
         uncertain = getattr(res, "band", "confident") == "uncertain"
         band = getattr(res, "band", "confident")
@@ -207,4 +246,6 @@ def measure(path: Path, config: SensitivityConfig | None = None) -> Quality:
         if gold == "special" and isinstance(cat, str) and cat:
             q.category_total[cat] += 1
             q.category_found[cat] += pred == "special"
+    q.judge_ms = [t * 1000 for t in timed_judge.times]
+    q.judge_error = getattr(timed_judge.judge, "error", None)
     return q

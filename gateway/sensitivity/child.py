@@ -27,8 +27,9 @@ def _classifier(config_json: str) -> Classifier:
 
 
 def warm(config_json: str) -> None:
-    """Import the detectors and build the classifier before the first job needs it."""
-    _classifier(config_json)
+    """Import the detectors, build the classifier and load the judge's model (when the
+    configuration has one) before the first job needs them."""
+    _classifier(config_json).warm_judge()
 
 
 def classify(config_json: str, texts: Sequence[str], deadline: float) -> Sensitivity:

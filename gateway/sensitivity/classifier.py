@@ -22,6 +22,7 @@ from gateway.core.types import ChatRequest, DataClass
 from gateway.sensitivity.config import SensitivityConfig
 from gateway.sensitivity.detect import Detectors
 from gateway.sensitivity.identifiers import Candidate
+from gateway.sensitivity.judge import Allowance, Judge
 from gateway.sensitivity.result import EntityCount, Finding, Sensitivity
 from gateway.sensitivity.special import Band, CategoryHit
 
@@ -142,19 +143,32 @@ class Classifier:
         """`classify_request` for the event loop: a request with more text than
         `offload_chars` is classified in a child process (a worker thread without one), and
         when `time_budget_ms` runs out the answer is `special` at once (fail closed); the
-        worker stops at its next deadline check (every text, every window of a long one)."""
+        worker stops at its next deadline check (every text, every window of a long one).
+
+        A short request is classified on the event loop without the language-model judge;
+        only when a sentence wants it (a topic fired and the context model is unsure) is the
+        request classified again in a worker thread with it, so the loop never waits for a
+        model call."""
         texts = self._texts_of(request)
         if isinstance(texts, Sensitivity):
             return texts
         if sum(map(len, texts)) <= self.config.offload_chars:
-            return self.classify(texts)
+            started = time.perf_counter()
+            if self.judge is None:
+                return self.classify(texts, started)
+            found, wanted = self._checked(texts, started, judge_sentences=0)
+            if not wanted:
+                return found
+            return await self._in_thread(texts, started)
         if self._offload is not None:
             return await self._in_child(self._offload, texts)
-        started = time.perf_counter()
-        budget_s = self.config.time_budget_ms / 1000
+        return await self._in_thread(texts, time.perf_counter())
+
+    async def _in_thread(self, texts: list[str], started: float) -> Sensitivity:
+        budget_s = self.config.time_budget_ms / 1000 - (time.perf_counter() - started)
         work = asyncio.ensure_future(asyncio.to_thread(self.classify, texts, started))
         try:
-            return await asyncio.wait_for(asyncio.shield(work), budget_s)
+            return await asyncio.wait_for(asyncio.shield(work), max(0.0, budget_s))
         except TimeoutError:
             work.add_done_callback(_drop_result)
             elapsed = (time.perf_counter() - started) * 1000
@@ -190,27 +204,58 @@ class Classifier:
             return fail_closed(f"content the classifier cannot read: {shown}{more}", 0.0)
         return list(found.texts)
 
+    @property
+    def judge(self) -> Judge | None:
+        """The language-model judge this classifier may ask, if the configuration has one."""
+        return self._detectors.context.judge_model
+
+    def warm_judge(self) -> bool:
+        """Load the judge's model now, not in the first request that needs it (~1 s); False
+        when there is no judge or it cannot be loaded (the context model then decides)."""
+        judge = self.judge
+        return judge is not None and judge.load()
+
     def classify(self, texts: Sequence[str], started: float | None = None) -> Sensitivity:
         """`started`: when the deadline began (perf_counter), if before this call."""
         started = time.perf_counter() if started is None else started
+        return self._checked(texts, started, self.config.judge.max_sentences)[0]
+
+    def _checked(
+        self, texts: Sequence[str], started: float, judge_sentences: int
+    ) -> tuple[Sensitivity, int]:
+        """The classification, failing closed; and how many sentences wanted the judge but
+        did not get it (`judge_sentences`: how many it may read)."""
+        budget_s = self.config.time_budget_ms / 1000
+        allowance = Allowance(
+            judge_sentences,
+            started + budget_s,
+            self.config.judge.reserve_ms / 1000,
+            # the model stops with a fifth of the budget left (at least 30 ms): a text with
+            # dozens of topic hits needs that long for the context model on the rest
+            max(0.03, budget_s / 5),
+        )
         try:
-            return self._classify(texts, started)
+            return self._classify(texts, started, allowance), allowance.wanted
         except _BudgetExceeded:
             elapsed = (time.perf_counter() - started) * 1000
             return fail_closed(
                 f"time budget exceeded ({elapsed:.1f} ms > {self.config.time_budget_ms} ms)",
                 elapsed,
-            )
+            ), 0
         except Exception as exc:
             # only the exception type: a message could quote the text
             elapsed = (time.perf_counter() - started) * 1000
-            return fail_closed(f"classifier error: {type(exc).__name__}", elapsed)
+            return fail_closed(f"classifier error: {type(exc).__name__}", elapsed), 0
 
-    def _classify(self, texts: Sequence[str], started: float) -> Sensitivity:
+    def _classify(self, texts: Sequence[str], started: float, allowance: Allowance) -> Sensitivity:
         th = self.config.thresholds
         personal, special = th.personal, th.special
         deadline = started + self.config.time_budget_ms / 1000
-        run = self._detectors.run
+        detectors = self._detectors
+
+        def run(text: str, threshold: float) -> tuple[list[Candidate], list[CategoryHit], int]:
+            return detectors.run(text, threshold, allowance)
+
         cache = self._cache
         clock = time.perf_counter
         findings: list[Finding] = []
@@ -227,9 +272,12 @@ class Classifier:
             if found is None and len(text) > _WINDOW:
                 found = _in_windows(run, text, personal, clock, deadline)
             elif found is None:
+                wanted = allowance.wanted
                 new_ents, new_cats, new_tokens = run(text, personal)
                 found = (tuple(new_ents), tuple(new_cats), new_tokens)
-                if key is not None and clock() <= deadline:  # an overrun is not remembered
+                # an overrun is not remembered, nor a text whose sentences wanted the judge
+                # and did not get it (the next time it may)
+                if key is not None and clock() <= deadline and allowance.wanted == wanted:
                     cache.put_key(key, len(text), found)
             ents, cats, text_tokens = found
             tokens += text_tokens

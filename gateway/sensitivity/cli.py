@@ -79,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
     if args.jsonl is not None and str(args.jsonl) != "-" and not args.jsonl.is_file():
         raise CommandError(f"no such file: {args.jsonl}")
     clf = Classifier(_load_config(args.config))
+    clf.warm_judge()  # as the gateway does at start-up: the same answers as it gives
     out: TextIO = sys.stdout
     close = False
     if args.output is not None:

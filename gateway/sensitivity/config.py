@@ -57,6 +57,46 @@ class Thresholds(BaseModel):
     uncertain_high: float = Field(default=0.7, ge=0.0, le=1.0)
 
 
+class Judge(BaseModel):
+    """The language-model judge of the special categories' second stage (judge.py): a small
+    multilingual model asked, for a sentence where a topic fired and the context model is
+    unsure, whether it is about a specific person. It costs ~0.1-0.4 s of one core per
+    sentence, so it is asked only then, for at most `max_sentences` sentences per request,
+    only while `reserve_ms` of the time budget is left, and it is stopped before the budget
+    runs out; in every other case the context model decides.
+
+    Off by default: within the default 250 ms time budget a busy core rarely finishes a
+    sentence (measured: 2% of an independent development set's records judged, the rest cut
+    off), so it pays only with a larger budget, e.g. `time_budget_ms: 1000`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    enabled: bool = Field(
+        default=False,
+        description="ask the judge when the context model is unsure (needs the `local` extra "
+        "and a time budget that fits a model call, e.g. 1000 ms); off, the context model "
+        "decides alone",
+    )
+    max_sentences: int = Field(
+        default=2,
+        ge=0,
+        le=64,
+        description="sentences judged per request; beyond, the context model decides",
+    )
+    reserve_ms: float = Field(
+        default=100.0,
+        ge=0.0,
+        description="a sentence is put to the judge only while this much of the time budget "
+        "is left (an answer takes ~100-400 ms of one core)",
+    )
+    threads: int = Field(default=1, ge=1, le=16, description="llama.cpp threads per process")
+    cache_dir: str | None = Field(
+        default=None,
+        description="where the model file is joined from its installed chunks once "
+        "(default ~/.cache/gecit)",
+    )
+
+
 class CustomPattern(BaseModel):
     """An admin regex, optionally checksum-validated, that yields an entity or a category."""
 
@@ -106,6 +146,7 @@ class SensitivityConfig(BaseModel):
 
     detectors: Detectors = Field(default_factory=Detectors)
     thresholds: Thresholds = Field(default_factory=Thresholds)
+    judge: Judge = Field(default_factory=Judge)
     custom_patterns: tuple[CustomPattern, ...] = ()
     custom_terms: dict[SpecialCategory, tuple[str, ...]] = Field(default_factory=dict)
     custom_terms_need_subject: bool = Field(

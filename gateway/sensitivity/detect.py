@@ -24,6 +24,7 @@ from gateway.sensitivity.identifiers import (
     Candidate,
     digit_identifiers,
 )
+from gateway.sensitivity.judge import Allowance, Judge, shared_judge
 from gateway.sensitivity.lexicon import Lexicon, Occurrences, TokenScanner
 from gateway.sensitivity.names import ADDRESS_LEXICON, NAME_LEXICON, addresses, person_names
 from gateway.sensitivity.special import (
@@ -58,12 +59,24 @@ class _Custom:
 class Detectors:
     """Everything compiled once from a SensitivityConfig."""
 
-    def __init__(self, config: SensitivityConfig, model: SubjectModel | None = None) -> None:
-        """`model`: the second stage's model; by default the one shipped in the package."""
+    def __init__(
+        self,
+        config: SensitivityConfig,
+        model: SubjectModel | None = None,
+        judge: Judge | None = None,
+    ) -> None:
+        """`model`: the second stage's model; by default the one shipped in the package.
+        `judge`: the language-model judge; by default the process's one for the configuration
+        (none when the configuration turns it off)."""
         self.config = config
         th = config.thresholds
+        if judge is None and config.judge.enabled:
+            judge = shared_judge(config.judge)
         self.context = ContextStage(
-            model if model is not None else load_model(), th.uncertain_low, th.uncertain_high
+            model if model is not None else load_model(),
+            th.uncertain_low,
+            th.uncertain_high,
+            judge,
         )
         custom_terms = [
             (term, cat + ("" if config.custom_terms_need_subject else "!"))
@@ -131,10 +144,11 @@ class Detectors:
         return out
 
     def run(
-        self, text: str, personal_threshold: float
+        self, text: str, personal_threshold: float, allowance: Allowance | None = None
     ) -> tuple[list[Candidate], list[CategoryHit], int]:
         """(entities, category hits, the text's token estimate): the estimate is counted from
-        the bytes folded here, so the request path encodes each text once."""
+        the bytes folded here, so the request path encodes each text once. `allowance`: what
+        the language-model judge may spend on this text (without one it is not asked)."""
         encoded, exact = encode_text(text)
         folded = fold_encoded(encoded)
         words = word_view(folded)
@@ -149,7 +163,17 @@ class Detectors:
                 if e.confidence >= personal_threshold or e.kind == "AD"
             ]
             cats.extend(
-                categories(self.special, self.context, folded, words, tokens, people, encoded)
+                categories(
+                    self.special,
+                    self.context,
+                    folded,
+                    words,
+                    tokens,
+                    people,
+                    encoded,
+                    text,
+                    allowance,
+                )
             )
         cats.extend(self.custom_categories(text))
         n_tokens = count_encoded_tokens(encoded) if exact else estimate_text_tokens(text)

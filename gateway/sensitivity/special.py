@@ -14,6 +14,7 @@ from typing import Final, Literal
 
 from gateway.sensitivity.context import Words
 from gateway.sensitivity.framed import framed_words
+from gateway.sensitivity.judge import Allowance, Judge
 from gateway.sensitivity.lexicon import Hit, Lexicon, Occurrences
 from gateway.sensitivity.lexicon_colloquial import COLLOQUIAL_TERMS
 from gateway.sensitivity.lexicon_indirect import INDIRECT_TERMS
@@ -84,9 +85,9 @@ _WINDOW: Final = 160
 
 
 Band = Literal["confident", "uncertain"]
-# the stage that decided a hit: an admin term that needs no subject, the context rules, or
-# the context model
-Stage = Literal["lexicon", "rules", "model"]
+# the stage that decided a hit: an admin term that needs no subject, the context rules, the
+# context model, or the language-model judge (judge.py) the context model was unsure for
+Stage = Literal["lexicon", "rules", "model", "judge"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,10 +185,13 @@ class ContextStage:
     """Decides, per topic hit, whether its sentence concerns an individual: rules first
     (a first-person ending on the term, an identifier in the sentence), then the model."""
 
-    def __init__(self, model: SubjectModel | None, low: float, high: float) -> None:
+    def __init__(
+        self, model: SubjectModel | None, low: float, high: float, judge: Judge | None = None
+    ) -> None:
         self.model = model
         self.low = low
         self.high = high
+        self.judge_model = judge
 
     def examine(
         self, folded: bytes, hit: Hit[str], people: People, category: str
@@ -207,7 +211,17 @@ class ContextStage:
         suffix = hit.token[len(hit.stem) :]
         return cues, features(sentence, (hit.start - s, hit.end - s), category, suffix, cues)
 
-    def judge(self, folded: bytes, hit: Hit[str], people: People, category: str) -> CategoryHit:
+    def judge(
+        self,
+        folded: bytes,
+        hit: Hit[str],
+        people: People,
+        category: str,
+        text: str = "",
+        allowance: Allowance | None = None,
+    ) -> CategoryHit:
+        """`text` (the text `folded` was folded from) and `allowance`: what the language-model
+        judge may read and spend; without them the context model decides alone."""
         cues, names = self.examine(folded, hit, people, category)
         stage: Stage
         if cues.first_person_suffix or cues.identifier:
@@ -216,6 +230,12 @@ class ContextStage:
             p, stage = rules_probability(cues), "rules"
         else:
             p, stage = self.model.probability(names), "model"
+            judge = self.judge_model
+            if allowance is not None and text and judge is not None and judge.wants(p):
+                s, e = _sentence(folded, hit.start, hit.end)
+                q = judge.probability(text[s:e], p, allowance)
+                if q is not None:
+                    p, stage = q, "judge"
         band: Band = "uncertain" if self.low <= p < self.high else "confident"
         return CategoryHit(category, hit.start, hit.end, p, band, stage)
 
@@ -268,10 +288,13 @@ def categories(
     found: Occurrences,
     entities: Sequence[Entity],
     encoded: bytes = b"",
+    text: str = "",
+    allowance: Allowance | None = None,
 ) -> Iterator[CategoryHit]:
     """Every special-category term, judged by the context stage. A tag ending in '!' (an
     admin term that needs no subject) always counts. One judgement per sentence and category:
-    a long text full of one topic costs one model call per sentence."""
+    a long text full of one topic costs one model call per sentence. `text` and `allowance`:
+    see ContextStage.judge."""
     hit: Hit[str]
     hits = topic_hits(lexicon, words, found, encoded)
     if not hits:
@@ -286,7 +309,7 @@ def categories(
         prior = seen.get(key)
         if prior is not None and (prior.confidence >= 0.95 or not hit.token[len(hit.stem) :]):
             continue
-        judged = stage.judge(folded, hit, people, hit.tag)
+        judged = stage.judge(folded, hit, people, hit.tag, text, allowance)
         if prior is None or judged.confidence > prior.confidence:
             seen[key] = judged
             yield judged

@@ -70,7 +70,11 @@ class ClassifierCache:
         return kept
 
     def _build(self, config: SensitivityConfig) -> Classifier:
-        return Classifier(config, offload=self._offload)
+        classifier = Classifier(config, offload=self._offload)
+        # in this worker thread: loading the judge's model (~1-2 s) would otherwise fall on
+        # the first request that needs it
+        classifier.warm_judge()
+        return classifier
 
     def _keep(self, compiled: CompiledPolicy, classifier: Classifier) -> Classifier:
         self._classifier, self._sha = classifier, compiled.sha256

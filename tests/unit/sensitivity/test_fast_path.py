@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from gateway.sensitivity import context as ctx
 from gateway.sensitivity.classifier import Classifier, TextCache
-from gateway.sensitivity.config import SensitivityConfig
+from gateway.sensitivity.config import Judge, SensitivityConfig
 from gateway.sensitivity.context import Words, factor, split_alternatives
 from gateway.sensitivity.evaluate import DEFAULT_SET
 from gateway.sensitivity.result import Sensitivity
@@ -25,10 +25,15 @@ ROWS: list[str] = [
 ]
 VOCAB: list[str] = sorted({w for r in ROWS for w in r.split()})
 PATTERNS: list[Words] = [v for v in vars(ctx).values() if isinstance(v, Words)] + [SUBJECT]
+# without the language-model judge: its per-request cap makes a text's answer depend on what
+# else the request holds and on the cache (a remembered judged answer beats the fallback), and
+# it is slow; these tests are about the detectors' fast paths
+_OFF = Judge(enabled=False)
 CONFIGS: dict[str, SensitivityConfig] = {
-    "default": SensitivityConfig(time_budget_ms=60_000),
+    "default": SensitivityConfig(time_budget_ms=60_000, judge=_OFF),
     "custom": SensitivityConfig(
         time_budget_ms=60_000,
+        judge=_OFF,
         allow_list=("0532 123 45 67", "info@example.com"),
         custom_terms={"health": ("kanser tedavisi", "xyzzy")},
         custom_patterns=(
@@ -38,6 +43,7 @@ CONFIGS: dict[str, SensitivityConfig] = {
     ),
     "some_off": SensitivityConfig(
         time_budget_ms=60_000,
+        judge=_OFF,
         detectors={"email": False, "phone": False, "person_name": False},  # type: ignore[arg-type]
         thresholds={"personal": 0.3, "special": 0.2},  # type: ignore[arg-type]
     ),

@@ -38,10 +38,10 @@ class _CountingRun:
         self._run = clf._detectors.run
         clf._detectors.run = self  # type: ignore[method-assign]
 
-    def __call__(self, text: str, personal: float) -> object:
+    def __call__(self, text: str, personal: float, *allowance: object) -> object:
         self.calls += 1
         self.threads.add(threading.current_thread().name)
-        return self._run(text, personal)
+        return self._run(text, personal, *allowance)
 
 
 async def _with_probe(clf: Classifier, request: ChatRequest) -> tuple[object, int]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from gateway.sensitivity.classifier import Classifier
-from gateway.sensitivity.config import SensitivityConfig
+from gateway.sensitivity.config import Judge, SensitivityConfig
 from gateway.sensitivity.detect import Detectors
 from gateway.sensitivity.subject import SubjectModel, load_model
 
@@ -148,7 +148,7 @@ def test_a_judgement_between_the_band_limits_is_uncertain() -> None:
 
 
 def test_uncertain_band_reaches_the_result() -> None:
-    clf = Classifier()
+    clf = Classifier(SensitivityConfig(judge=Judge(enabled=False)))  # the context model's band
     clf._detectors = Detectors(clf.config, model=SubjectModel({}, -0.4))  # p = 0.40
     res = clf.classify(["Hastam kanser."])
     assert res.data_class == "public" and res.band == "uncertain" and res.stage == "model"
