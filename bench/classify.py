@@ -4,8 +4,8 @@
     python bench/classify.py [SET.jsonl ...]     # quality of each labelled set, then speed
     python bench/classify.py --speed-only
     python bench/classify.py --quality-only [SET.jsonl ...]
-    python bench/classify.py --quality-only --judge [SET.jsonl ...]   # with the language-model
-                                        # judge on (the `local` extra), time budget 1000 ms
+    python bench/classify.py --quality-only --no-judge [SET.jsonl ...]   # the context model
+                                        # alone, without the language-model judge
 
 Quality (bench/classify_quality.py): leak, special leak, over-block, special recall per
 category and the rates per slice, the share of records the second stage judged and its p50/p95
@@ -122,6 +122,50 @@ def chat_prompt(clf: Classifier, repeat: int) -> None:
         )
 
 
+# topic-bearing prompts of the kinds that reach the second stage: general talk and statements
+# about someone, several of them ones the context model is unsure about (the judge's band)
+TOPIC_PROMPTS = (
+    "Komşunun oğlu da şeker hastası, onun için tatlı tarifi lazım.",
+    "Ekipte diyabetli biri var, toplantıda ikram ne olsun?",
+    "Sendikaya üye olanların listesi İK'da duruyor.",
+    "Depresyon belirtileri nelerdir, ne zaman doktora gidilmeli?",
+    "Our new hire mentioned she is on insulin, should we change the shift plan?",
+    "Write a short article about how HIV is transmitted.",
+)
+
+
+def topic_requests(repeat: int) -> None:
+    """The request path (classify_request_bounded) for prompts where a topic fires, with the
+    default settings (the judge on, loaded as at start-up): p50/p95 and the share the judge
+    decided. Each prompt is made distinct every run (a cache miss, as a new message is)."""
+    import asyncio
+
+    clf = Classifier()
+    loaded = clf.warm_judge()
+    reqs = [
+        ChatRequest.model_validate({"model": "m", "messages": [{"role": "user", "content": t}]})
+        for base in TOPIC_PROMPTS
+        for t in distinct(base + " ....", repeat)
+    ]
+
+    async def run() -> tuple[list[float], int]:
+        times, judged = [], 0
+        for r in reqs:
+            t0 = time.perf_counter()
+            res = await clf.classify_request_bounded(r)
+            times.append(time.perf_counter() - t0)
+            judged += res.stage == "judge"
+        return times, judged
+
+    times, judged = asyncio.run(run())
+    times.sort()
+    print(
+        f"topic-bearing request, classify_request_bounded (judge {'loaded' if loaded else 'off'})"
+        f": p50 {times[len(times) // 2] * 1000:.1f} ms, p95 {times[int(len(times) * 0.95)] * 1000:.1f}"
+        f" ms, decided by the judge {judged}/{len(times)}"
+    )
+
+
 def load() -> str:
     return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -130,11 +174,12 @@ def quality(paths: list[Path], judge: bool) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from classify_quality import measure
 
-    config = None
-    if judge:  # the recommended setting with the judge on: a budget that fits a model call
-        config = SensitivityConfig(time_budget_ms=1000, judge={"enabled": True})  # type: ignore[arg-type]
+    # the default settings (the judge on, with its own time on top of the detectors'), or
+    # the context model alone
+    off = SensitivityConfig(time_budget_ms=60_000, judge={"enabled": False})  # type: ignore[arg-type]
+    config = None if judge else off
     for path in paths:
-        print(measure(path, config).render(str(path) + (" (judge on)" if judge else "")))
+        print(measure(path, config).render(str(path) + ("" if judge else " (judge off)")))
 
 
 def main() -> None:
@@ -142,7 +187,7 @@ def main() -> None:
     sets = [Path(a) for a in args if not a.startswith("--")]
     if "--speed-only" not in args:
         dev = Path(__file__).resolve().parents[1] / "tests" / "data" / "sensitivity_eval.jsonl"
-        quality(sets or [dev], "--judge" in args)
+        quality(sets or [dev], "--no-judge" not in args)
     if "--quality-only" in args:
         return
     clf = Classifier(SensitivityConfig(time_budget_ms=60_000))
@@ -150,6 +195,7 @@ def main() -> None:
         if clf.classify([make_text(size, size)]).categories:
             raise SystemExit("the speed texts must not fire a special category")
     print(load())
+    topic_requests(5)
     chat_prompt(clf, 5000)
     print(f"{'size':>8} {'cold ms':>10} {'us/KB':>8} {'cpu ms':>8} {'warm ms':>10}")
     for size, repeat in ((2 * 1024, 1000), (32 * 1024, 100), (512 * 1024, 25)):

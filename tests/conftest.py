@@ -19,6 +19,19 @@ from gateway.emulators.base import EmulatorServer
 from gateway.emulators.openai import build_app as openai_app
 
 
+@pytest.fixture(scope="session", autouse=True)
+def judge_loaded() -> None:
+    """The language-model judge is on by default and, when no start-up warmed it, loads in
+    the background on first need, the context model deciding meanwhile: a test's answer would
+    depend on how far loading had got. Loaded once here (~2-4 s), every in-process classifier
+    with the default judge settings answers as the gateway does after its start-up; without
+    the `local` extra the context model decides, as it would in the gateway."""
+    from gateway.sensitivity.config import Judge
+    from gateway.sensitivity.judge import shared_judge
+
+    shared_judge(Judge()).load()
+
+
 @pytest.fixture
 def openai_emulator() -> Iterator[EmulatorServer]:
     with EmulatorServer(openai_app) as srv:

@@ -109,7 +109,10 @@ def build_router() -> APIRouter:
             raise InvalidRequest(f"unknown model '{body.model}'", param="model")
         stats = rt.stats.snapshot(rt.clock.monotonic())
         try:
-            trace: dict[str, Any] = explain_text(
+            # in a worker thread: building a classifier compiles the lexicons and the judge
+            # may read a sentence, neither of which the event loop should wait for
+            trace: dict[str, Any] = await asyncio.to_thread(
+                explain_text,
                 compiled,
                 body.model,
                 body.text,

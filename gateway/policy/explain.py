@@ -132,9 +132,13 @@ def explain_text(
         {"model": alias, "messages": [{"role": "user", "content": text}]}
     )
     ctx = RequestContext(request_id="explain", tenant=tenant, app=app, headers=dict(headers or {}))
+    classifier = Classifier(compiled.policy.sensitivity)
+    # the judge's model is the process's (in the gateway, loaded at start-up): the explanation
+    # is the answer the gateway gives, not the context model's while the model loads
+    classifier.warm_judge()
     decision = route(
         compiled,
-        Classifier(compiled.policy.sensitivity),
+        classifier,
         ctx,
         request,
         stats=stats,

@@ -36,10 +36,11 @@ def classify(config_json: str, texts: Sequence[str], deadline: float) -> Sensiti
     """`Classifier.classify` with its time budget ending at `deadline` (time.monotonic())."""
     left = remaining(deadline)
     classifier = _classifier(config_json)
-    budget_s = classifier.config.time_budget_ms / 1000
+    budget_s = classifier.wall_budget_s
     if left <= 0:  # the parent gave up while the job waited in the queue
         return fail_closed("time budget exceeded (waited for a child process)", budget_s * 1000)
-    # `started` such that the classifier's own deadline (started + budget) is `deadline`
+    # `started` such that the classification's longest end (started + wall budget) is
+    # `deadline`: time the job waited in the queue is taken from the detectors' budget
     started = time.perf_counter() + left - budget_s
     return classifier.classify(texts, started)
 

@@ -142,7 +142,7 @@ class Classifier:
     async def classify_request_bounded(self, request: ChatRequest) -> Sensitivity:
         """`classify_request` for the event loop: a request with more text than
         `offload_chars` is classified in a child process (a worker thread without one), and
-        when `time_budget_ms` runs out the answer is `special` at once (fail closed); the
+        when `wall_budget_s` runs out the answer is `special` at once (fail closed); the
         worker stops at its next deadline check (every text, every window of a long one).
 
         A short request is classified on the event loop without the language-model judge;
@@ -164,23 +164,28 @@ class Classifier:
             return await self._in_child(self._offload, texts)
         return await self._in_thread(texts, time.perf_counter())
 
+    @property
+    def wall_budget_s(self) -> float:
+        """The longest one classification takes: the detectors' time budget and, with a
+        judge, the judge's own on top."""
+        judge_ms = self.config.judge.time_budget_ms if self.judge is not None else 0.0
+        return (self.config.time_budget_ms + judge_ms) / 1000
+
     async def _in_thread(self, texts: list[str], started: float) -> Sensitivity:
-        budget_s = self.config.time_budget_ms / 1000 - (time.perf_counter() - started)
+        budget_s = self.wall_budget_s - (time.perf_counter() - started)
         work = asyncio.ensure_future(asyncio.to_thread(self.classify, texts, started))
         try:
             return await asyncio.wait_for(asyncio.shield(work), max(0.0, budget_s))
         except TimeoutError:
             work.add_done_callback(_drop_result)
             elapsed = (time.perf_counter() - started) * 1000
-            return fail_closed(
-                f"time budget exceeded ({elapsed:.1f} ms > {self.config.time_budget_ms} ms)",
-                elapsed,
-            )
+            limit = self.wall_budget_s * 1000
+            return fail_closed(f"time budget exceeded ({elapsed:.1f} ms > {limit:.0f} ms)", elapsed)
 
     async def _in_child(self, pool: ChildPool, texts: list[str]) -> Sensitivity:
         from gateway.sensitivity import child  # it imports this module
 
-        budget_s = self.config.time_budget_ms / 1000
+        budget_s = self.wall_budget_s
         started = time.perf_counter()
         deadline = time.monotonic() + budget_s
         try:
@@ -225,22 +230,15 @@ class Classifier:
     ) -> tuple[Sensitivity, int]:
         """The classification, failing closed; and how many sentences wanted the judge but
         did not get it (`judge_sentences`: how many it may read)."""
-        budget_s = self.config.time_budget_ms / 1000
-        allowance = Allowance(
-            judge_sentences,
-            started + budget_s,
-            self.config.judge.reserve_ms / 1000,
-            # the model stops with a fifth of the budget left (at least 30 ms): a text with
-            # dozens of topic hits needs that long for the context model on the rest
-            max(0.03, budget_s / 5),
-        )
+        judge = self.config.judge
+        allowance = Allowance(judge_sentences, judge.time_budget_ms / 1000, judge.reserve_ms / 1000)
         try:
             return self._classify(texts, started, allowance), allowance.wanted
         except _BudgetExceeded:
             elapsed = (time.perf_counter() - started) * 1000
+            own = elapsed - allowance.spent_s * 1000
             return fail_closed(
-                f"time budget exceeded ({elapsed:.1f} ms > {self.config.time_budget_ms} ms)",
-                elapsed,
+                f"time budget exceeded ({own:.1f} ms > {self.config.time_budget_ms} ms)", elapsed
             ), 0
         except Exception as exc:
             # only the exception type: a message could quote the text
@@ -257,7 +255,11 @@ class Classifier:
             return detectors.run(text, threshold, allowance)
 
         cache = self._cache
-        clock = time.perf_counter
+
+        def clock() -> float:
+            """The detectors' own time: what the judge spent has its own budget."""
+            return time.perf_counter() - allowance.spent_s
+
         findings: list[Finding] = []
         best_below = 0.0
         tokens = 0
@@ -303,7 +305,8 @@ class Classifier:
             if clock() > deadline:
                 raise _BudgetExceeded
         band, stage = _verdict(findings, above, below)
-        return _result(findings, best_below, (clock() - started) * 1000, tokens, band, stage)
+        elapsed = (time.perf_counter() - started) * 1000
+        return _result(findings, best_below, elapsed, tokens, band, stage)
 
 
 def _verdict(

@@ -87,23 +87,20 @@ def load_head(path: Path = HEAD_PATH) -> Head | None:
 
 @dataclass(slots=True)
 class Allowance:
-    """What one classification may still spend on the judge: sentences and time. `wanted`
-    counts the sentences the judge would have read but was not allowed to (the cap, the time
-    budget, or an allowance of none): such a result is not remembered per text."""
+    """What one classification may still spend on the judge: sentences and the judge's own
+    time (`time_s`, on top of the detectors' time budget; waiting for the model counts).
+    `wanted` counts the sentences the judge would have read but was not allowed to (the cap,
+    its time, or an allowance of none): such a result is not remembered per text."""
 
     sentences: int
-    deadline: float  # time.perf_counter()
+    time_s: float
     reserve_s: float
-    # how long before the deadline the model is stopped: llama.cpp checks between the steps
-    # of its computation (one step, the 262,144-row output layer, takes ~5-20 ms of a busy
-    # core) and the rest of the text's topic hits still need the context model
-    margin_s: float = 0.03
     wanted: int = 0
     judged: int = 0
     spent_s: float = 0.0
 
     def take(self) -> bool:
-        if self.sentences <= 0 or time.perf_counter() + self.reserve_s > self.deadline:
+        if self.sentences <= 0 or self.spent_s + self.reserve_s > self.time_s:
             self.wanted += 1
             return False
         self.sentences -= 1
@@ -161,8 +158,8 @@ class Judge:
     def probability(self, sentence: str, context_p: float, allowance: Allowance) -> float | None:
         """The judge's probability that `sentence` concerns a person, or None when it may not
         or cannot answer in time (the context model's `context_p` then stands). The model is
-        stopped at the allowance's deadline less a margin for the rest of the
-        classification, so the judge never makes the classifier overrun its time budget."""
+        stopped when the allowance's time is spent, so the judge never adds more than its own
+        time budget to a classification."""
         head = self.head
         if head is None or not allowance.take():
             return None
@@ -171,11 +168,12 @@ class Judge:
             self._load_in_background()
             allowance.wanted += self._error is None  # asked again once it is there
             return None
-        stop = allowance.deadline - allowance.margin_s
-        if not self._lock.acquire(timeout=max(0.0, stop - time.perf_counter())):
-            allowance.wanted += 1  # another thread held the model until the deadline
-            return None
         started = time.perf_counter()
+        stop = started + allowance.time_s - allowance.spent_s
+        if not self._lock.acquire(timeout=max(0.0, stop - started)):
+            allowance.wanted += 1  # another thread held the model all the time there was
+            allowance.spent_s += time.perf_counter() - started
+            return None
         try:
             from gateway.sensitivity.judge_model import JudgeTimeout
 

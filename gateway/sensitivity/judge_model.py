@@ -47,12 +47,15 @@ YES_TOKEN: Final = " Yes"
 NO_TOKEN: Final = " No"
 MAX_SENTENCE_TOKENS: Final = 96
 N_FEATURES: Final = 1 + len(FEATURE_TOKENS)
-# the prefix (~260 tokens) and one sentence (<= 96 + 5) fit in 512 positions; the prefix is
-# one batch. The batch sizes change llama.cpp's arithmetic slightly (a micro-batch of 32
-# moved the features by up to 0.9): they are part of what the head was trained for.
+# the prefix (~260 tokens) and one sentence (<= 96 + 5) fit in 512 positions. llama.cpp
+# reserves its compute buffer for a micro-batch whose every position has logits: 128
+# positions x 262,144 vocabulary entries take 129 MB of private memory in every process,
+# 512 took 515 MB (a sentence costs ~5% more time at 128). The batch sizes change llama.cpp's
+# arithmetic slightly (a micro-batch of 32 moved the features by up to 0.9): they are part
+# of what the head was trained for.
 _CTX: Final = 1024
 _BATCH: Final = 512
-_UBATCH: Final = 512
+_UBATCH: Final = 128
 
 
 class JudgeModelError(RuntimeError):
@@ -64,11 +67,14 @@ class JudgeTimeout(JudgeModelError):
 
 
 def prompt_digest() -> str:
-    """What a trained head depends on: the model file, the prompt and the feature tokens. A
-    head whose digest differs was trained for other features and is not used."""
+    """What a trained head depends on: the model file, the prompt, the feature tokens and the
+    batch sizes (they change the arithmetic). A head whose digest differs was trained for
+    other features and is not used."""
     from gateway.sensitivity.judge_file import SHA256
 
-    spec = json.dumps([SHA256, PROMPT_PREFIX, PROMPT_SUFFIX, FEATURE_TOKENS, MAX_SENTENCE_TOKENS])
+    spec = json.dumps(
+        [SHA256, PROMPT_PREFIX, PROMPT_SUFFIX, FEATURE_TOKENS, MAX_SENTENCE_TOKENS, _BATCH, _UBATCH]
+    )
     return hashlib.sha256(spec.encode("utf-8")).hexdigest()
 
 
@@ -83,7 +89,9 @@ class JudgeModel:
         lib.llama_backend_init()
         lib.llama_log_set(_QUIET, ctypes.c_void_p(0))
         params = lib.llama_model_default_params()
-        params.use_mmap = True  # processes share the file's pages
+        # memory-mapped: the weights are the page cache's clean pages of one file, which
+        # every process of the host shares
+        params.load_mode = lib.LLAMA_LOAD_MODE_MMAP
         self._model = lib.llama_model_load_from_file(str(path).encode(), params)
         if not self._model:
             raise JudgeModelError(f"llama.cpp could not load {path.name}")

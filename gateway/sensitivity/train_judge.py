@@ -15,6 +15,7 @@ head."""
 from __future__ import annotations
 
 import argparse
+import hashlib
 import random
 import sys
 import time
@@ -28,7 +29,7 @@ from gateway.sensitivity.config import Judge as JudgeSettings
 from gateway.sensitivity.config import SensitivityConfig
 from gateway.sensitivity.detect import _NAME_KINDS, Detectors
 from gateway.sensitivity.judge import HEAD_PATH, Head
-from gateway.sensitivity.judge_file import model_file
+from gateway.sensitivity.judge_file import default_cache_dir, model_file
 from gateway.sensitivity.judge_model import N_FEATURES, JudgeModel, prompt_digest
 from gateway.sensitivity.special import Entity, People, _sentence, topic_hits
 from gateway.sensitivity.subject import SubjectModel
@@ -144,10 +145,45 @@ def fit_head(
     return Head(weights, bias, BAND[0], BAND[1], prompt_digest())
 
 
+def features_of(sentences: Sequence[str], cache: Path | None) -> npt.NDArray[np.float64]:
+    """The judge model's features of each sentence, from `cache` where it holds them (keyed
+    by the sentence's digest, for this prompt digest only: the file's name carries it);
+    the cache is rewritten with every sentence computed."""
+    known: dict[str, npt.NDArray[np.float64]] = {}
+    if cache is not None and cache.name and cache.is_file():
+        with np.load(cache) as stored:
+            known = dict(zip(stored["keys"].tolist(), stored["features"], strict=True))
+    keys = [hashlib.sha256(s.encode("utf-8")).hexdigest() for s in sentences]
+    missing = [(k, s) for k, s in zip(keys, sentences, strict=True) if k not in known]
+    if missing:
+        model = JudgeModel(model_file(), threads=1)
+        for k, s in missing:
+            known[k] = np.asarray(model.features(s), dtype=np.float64)
+        model.close()
+        if cache is not None and cache.name:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cache.with_suffix(".tmp.npz")
+            np.savez(tmp, keys=np.array(list(known)), features=np.stack(list(known.values())))
+            tmp.replace(cache)
+    print(f"{len(sentences) - len(missing)} of {len(sentences)} sentences' features cached")
+    out = np.empty((len(sentences), N_FEATURES))
+    for j, k in enumerate(keys):
+        out[j] = known[k]
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m gateway.sensitivity.train_judge")
     ap.add_argument("--out", type=Path, default=HEAD_PATH)
     ap.add_argument("--generated", type=int, default=2200)
+    ap.add_argument(
+        "--features-cache",
+        type=Path,
+        default=default_cache_dir() / f"judge-features-{prompt_digest()[:16]}.npz",
+        help="the model's features of sentences already computed (they depend only on the "
+        "sentence and the prompt, not on the context model): a rebuild after a lexicon or "
+        "training change computes only the new sentences' ('' turns it off)",
+    )
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     data = [(e, False) for e in examples(seed=13)] + [(e, True) for e in handwritten()]
@@ -156,10 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     chosen.update(random.Random(_SEED).sample(generated, min(args.generated, len(generated))))
     rows = rows_of(data, chosen)
     print(f"{len(rows)} sentences from {len(chosen)} examples ({time.perf_counter() - t0:.0f} s)")
-    model = JudgeModel(model_file(), threads=1)
-    feats = np.empty((len(rows), N_FEATURES))
-    for j, (sentence, _, _, _) in enumerate(rows):
-        feats[j] = model.features(sentence)
+    feats = features_of([r[0] for r in rows], args.features_cache)
     print(f"features of {len(rows)} sentences ({time.perf_counter() - t0:.0f} s)")
     head = fit_head(
         feats,

@@ -112,11 +112,11 @@ def test_a_cap_of_zero_turns_the_judge_off(with_judge: list[Judge]) -> None:
 
 
 def test_the_time_budget_is_honoured() -> None:
-    allowance = Allowance(sentences=5, deadline=time.perf_counter() + 0.05, reserve_s=0.1)
+    allowance = Allowance(sentences=5, time_s=0.05, reserve_s=0.1)
     judge = _judge(FakeModel())
     assert judge.probability(UNSURE[0], 0.5, allowance) is None
     assert allowance.wanted == 1 and allowance.judged == 0
-    allowance = Allowance(sentences=5, deadline=time.perf_counter() + 10, reserve_s=0.1)
+    allowance = Allowance(sentences=5, time_s=10, reserve_s=0.1)
     assert judge.probability(UNSURE[0], 0.5, allowance) == pytest.approx(1 / (1 + math.exp(-5)))
     assert allowance.judged == 1
 
@@ -192,12 +192,67 @@ def test_a_head_for_another_prompt_is_not_used(with_judge: list[Judge]) -> None:
     assert judge.error is not None and "another prompt" in judge.error
 
 
-def test_off_by_default_there_is_no_judge() -> None:
-    assert not SensitivityConfig().judge.enabled
-    clf = Classifier()
+def test_on_by_default_and_off_when_the_policy_says_so() -> None:
+    assert SensitivityConfig().judge.enabled
+    assert Classifier().judge is not None
+    clf = Classifier(SensitivityConfig(judge=JudgeSettings(enabled=False)))
     assert clf.judge is None
     assert not clf.warm_judge()
+    assert clf.wall_budget_s == pytest.approx(clf.config.time_budget_ms / 1000)
     assert clf.classify([UNSURE[0]]).stage == "model"
+
+
+class SlowModel(FakeModel):
+    """A model that takes `cost_s` per sentence and, like llama.cpp's abort callback, stops
+    at the deadline it is given."""
+
+    def __init__(self, cost_s: float, feature: float = 5.0) -> None:
+        super().__init__(feature)
+        self.cost_s = cost_s
+
+    def features(self, sentence: str, deadline: float = math.inf) -> list[float]:
+        from gateway.sensitivity.judge_model import JudgeTimeout
+
+        self.sentences.append(sentence)
+        left = deadline - time.perf_counter()
+        time.sleep(max(0.0, min(self.cost_s, left)))
+        if left < self.cost_s:
+            raise JudgeTimeout("late")
+        return [self.feature]
+
+
+def test_the_judges_time_comes_on_top_of_the_detectors_budget(with_judge: list[Judge]) -> None:
+    """A model call longer than the detectors' whole budget does not make the classification
+    fail closed: the judge has its own time."""
+    with_judge.append(_judge(SlowModel(0.12), JudgeSettings(enabled=True, time_budget_ms=500)))
+    config = SensitivityConfig(
+        time_budget_ms=60, judge=JudgeSettings(enabled=True, time_budget_ms=500)
+    )
+    res = Classifier(config, cache_entries=0).classify([UNSURE[0]])
+    assert res.reason is None
+    assert res.stage == "judge" and res.data_class == "special"
+
+
+def test_the_judges_own_budget_bounds_what_it_adds(with_judge: list[Judge]) -> None:
+    """A second sentence that would overrun the judge's time is stopped at it, a third is not
+    started; the context model decides those, and the classification is not failed."""
+    model = SlowModel(0.08)
+    settings = JudgeSettings(enabled=True, max_sentences=3, time_budget_ms=120, reserve_ms=0)
+    with_judge.append(_judge(model, settings))
+    config = SensitivityConfig(time_budget_ms=60_000, judge=settings)
+    res = Classifier(config, cache_entries=0).classify(list(UNSURE))
+    assert model.sentences == list(UNSURE[:2])  # the second was stopped, the third not begun
+    assert res.reason is None and res.data_class == "special"
+
+
+async def test_the_event_loop_waits_for_the_judges_time_too(with_judge: list[Judge]) -> None:
+    """The request path waits for the detectors' budget and the judge's, not the first only."""
+    settings = JudgeSettings(enabled=True, time_budget_ms=500)
+    with_judge.append(_judge(SlowModel(0.12), settings))
+    clf = Classifier(SensitivityConfig(time_budget_ms=60, judge=settings), cache_entries=0)
+    assert clf.wall_budget_s == pytest.approx(0.56)
+    res = await clf.classify_request_bounded(_request(UNSURE[1]))
+    assert res.reason is None and res.stage == "judge"
 
 
 def _request(text: str) -> ChatRequest:
@@ -258,7 +313,7 @@ def _own_opinion(judge: Judge, text: str) -> float | None:
     from gateway.sensitivity.train_judge import LEAN
 
     neutral = 1 / (1 + math.exp(LEAN))
-    return judge.probability(text, neutral, Allowance(1, time.perf_counter() + 60, 0.0))
+    return judge.probability(text, neutral, Allowance(1, 60.0, 0.0))
 
 
 # clear cases each way
@@ -308,7 +363,7 @@ def test_real_model_decides_an_unsure_sentence_in_the_classifier(
 
 @real_model
 def test_real_model_is_stopped_at_the_deadline(real_judge: Judge) -> None:
-    allowance = Allowance(1, time.perf_counter() + 0.01, 0.0)
+    allowance = Allowance(1, 0.01, 0.0)
     t0 = time.perf_counter()
     assert real_judge.probability(ABOUT_A_PERSON[0], 0.5, allowance) is None
     assert time.perf_counter() - t0 < 0.05 and allowance.wanted == 1
