@@ -188,6 +188,21 @@ def features(
     return out
 
 
+def someone(cues: Cues) -> bool:
+    """Whether any cue points at a person the sentence could concern."""
+    return (
+        cues.first_person_suffix
+        or cues.identifier
+        or cues.named
+        or cues.possessive
+        or cues.first_person
+        or cues.third_person
+        or cues.marker
+        or cues.person_before
+        or cues.clinical
+    )
+
+
 def slot(name: str) -> int:
     return zlib.crc32(name.encode("utf-8")) & _DIM_MASK
 
