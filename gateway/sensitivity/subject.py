@@ -83,6 +83,13 @@ _GENERAL: Final = re.compile(
     rb"|function|column|field|schema|json|api|regex|test verisi|fake|sample|ornek)(?![a-z0-9])"
 )
 
+_WE_OR_ROLE: Final = re.compile(
+    rb"[a-z](?:iyoruz|uyoruz|yoruz|dik|duk|tik|tuk|mistik|mustuk|irsem|ursem|arsam|ersem|irsam"
+    rb"|ursam|sem|sam|eyim|ayim)(?![a-z0-9])"
+    rb"|(?<![a-z0-9])(?:aday|basvuran|sanik|supheli|davali|davaci|magdur|danisan|muvekkil"
+    rb"|the claimant|the applicant|the candidate|the defendant|the accused)(?![a-z0-9])"
+)
+
 _CODE_WORDS: Final = re.compile(
     rb"(?<![a-z0-9])(?:string|int|integer|bool|boolean|varchar|nullable|null|none|returns"
     rb"|return|import|const|enum|struct|true|false|select|insert|update|alter|create table"
@@ -106,6 +113,9 @@ class Cues:
     code: bool  # source code, a schema or a query rather than prose
     person_before: bool = False  # a person named in the sentence before
     clinical: bool = False  # the register of a clinical note ('45 yaşında', 'presented with')
+    # 'we' as a verb ending, 'if I' ('yapiyoruz', 'kaydettik', 'degistirirsem') or a lone role
+    # word as a subject ('Aday ...', 'Sanik ...'): not model features, but someone may be meant
+    we_or_role: bool = False
 
 
 def cues_of(
@@ -138,6 +148,7 @@ def cues_of(
         question=b"?" in sentence,
         marker=marker,
         clinical=_CLINICAL.search(sentence) is not None or _CLINICAL.search(before) is not None,
+        we_or_role=_WE_OR_ROLE.search(sentence) is not None,
         code=_CODE_WORDS.search(sentence) is not None
         or sum(sentence.count(c) for c in b"(){}[];=_<>") >= 3,
     )
@@ -200,6 +211,7 @@ def someone(cues: Cues) -> bool:
         or cues.marker
         or cues.person_before
         or cues.clinical
+        or cues.we_or_role
     )
 
 

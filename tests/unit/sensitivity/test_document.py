@@ -8,6 +8,8 @@ from gateway.sensitivity.classifier import Classifier
 from gateway.sensitivity.config import SensitivityConfig
 from gateway.sensitivity.document import CAP, FREE, corrected
 from gateway.sensitivity.special import CategoryHit
+from gateway.sensitivity.subject import cues_of, someone
+from gateway.sensitivity.textnorm import fold
 
 # a yearly report on wellbeing and equality at work: every paragraph names a special
 # category, none concerns anyone (written for this test)
@@ -42,13 +44,27 @@ def _classify(text: str) -> str:
     return clf.classify([text]).data_class
 
 
-def test_few_judgements_are_left_as_they_are() -> None:
-    hits = [_hit(0.6) for _ in range(FREE)]
-    assert corrected(hits, 0.3, 0.7) == hits
+def test_a_judgement_about_no_one_must_be_surer_than_even() -> None:
+    hits = [_hit(0.55) for _ in range(FREE)]
+    assert all(h.confidence < 0.5 for h in corrected(hits, 0.3, 0.7))
+    assert corrected([_hit(0.7)], 0.3, 0.7)[0].confidence > 0.5
+    sure = [_hit(0.55, someone=True) for _ in range(FREE)]
+    assert corrected(sure, 0.3, 0.7) == sure
+
+
+def test_we_and_a_lone_role_word_point_at_someone() -> None:
+    def cue(text: str) -> bool:
+        return someone(cues_of(fold(text).encode("ascii"), False, False, False, False))
+
+    assert cue("Kapıdaki yüz tanıma sistemine fotoğrafımızı kaydettik.")
+    assert cue("Sanık, cezaevinde Hristiyanlığa geçtiğini beyan etti.")
+    assert cue("If we moved, would my iris scan be deleted?")
+    assert not cue("Biyometrik sistemlerin doğruluğu ülkeden ülkeye değişir.")
+    assert not cue("Yüz tanıma teknolojisinin hata oranları tartışılıyor.")
 
 
 def test_many_judgements_about_no_one_need_more_confidence() -> None:
-    hits = [_hit(0.65)] + [_hit(0.1) for _ in range(CAP)]
+    hits = [_hit(0.75)] + [_hit(0.1) for _ in range(CAP)]
     out = corrected(hits, 0.3, 0.7)
     assert out[0].confidence < 0.5
     assert out[0].band == "uncertain"
