@@ -41,6 +41,9 @@ _POSSESSIVE_ROLE: Final = re.compile(
 _FIRST_PERSON_EN: Final = re.compile(
     rb"(?<![a-z0-9])(?:i|i'm|im|i've|ive|i'd|my|me|myself|mine|we've|our)(?![a-z0-9])"
 )
+_FIRST_PERSON_EN_NOT_OUR: Final = re.compile(
+    rb"(?<![a-z0-9])(?:i|i'm|im|i've|ive|i'd|my|me|myself|mine|we've)(?![a-z0-9])"
+)
 _THIRD_PERSON_EN: Final = re.compile(
     rb"(?<![a-z0-9])(?:he|she|his|her|him|they've|mr|mrs|ms|dr|patient|client|employee"
     rb"|applicant|candidate|tenant|customer|member of staff|staff member|colleague|coworker"
@@ -116,6 +119,8 @@ class Cues:
     # 'we' as a verb ending, 'if I' ('yapiyoruz', 'kaydettik', 'degistirirsem') or a lone role
     # word as a subject ('Aday ...', 'Sanik ...'): not model features, but someone may be meant
     we_or_role: bool = False
+    # only 'our' speaks for the writer ('our clinic', 'our policy'): an organisation, no one
+    only_our: bool = False
 
 
 def cues_of(
@@ -149,6 +154,8 @@ def cues_of(
         marker=marker,
         clinical=_CLINICAL.search(sentence) is not None or _CLINICAL.search(before) is not None,
         we_or_role=_WE_OR_ROLE.search(sentence) is not None,
+        only_our=_FIRST_PERSON_EN_NOT_OUR.search(sentence) is None
+        and _FIRST_PERSON_TR.search(sentence) is None,
         code=_CODE_WORDS.search(sentence) is not None
         or sum(sentence.count(c) for c in b"(){}[];=_<>") >= 3,
     )
@@ -206,7 +213,7 @@ def someone(cues: Cues) -> bool:
         or cues.identifier
         or cues.named
         or cues.possessive
-        or cues.first_person
+        or (cues.first_person and not cues.only_our)
         or cues.third_person
         or cues.marker
         or cues.person_before

@@ -60,6 +60,9 @@ def test_we_and_a_lone_role_word_point_at_someone() -> None:
     assert cue("Sanık, cezaevinde Hristiyanlığa geçtiğini beyan etti.")
     assert cue("If we moved, would my iris scan be deleted?")
     assert not cue("Biyometrik sistemlerin doğruluğu ülkeden ülkeye değişir.")
+    # 'our' alone is an organisation speaking: our clinic, our policy
+    assert not cue("Our clinic now offers free hepatitis screening on Saturdays.")
+    assert cue("Our son was diagnosed with hepatitis last spring.")
     assert not cue("Yüz tanıma teknolojisinin hata oranları tartışılıyor.")
 
 
