@@ -26,8 +26,8 @@ from typing import Final
 
 from gateway.sensitivity.special import Band, CategoryHit
 
-FREE: Final = 2
-CAP: Final = 8
+FREE: Final = 2  # judgements a text may hold before the count raises the bar
+CAP: Final = 8  # beyond this many the bar rises no more: odds / (CAP / FREE) at most
 NOBODY_ODDS: Final = 1.5  # a judgement about no one counts from p = 0.6, not 0.5
 _JUDGED: Final = frozenset({"model", "judge"})
 
