@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from gateway.core.tokens import count_encoded_tokens, estimate_text_tokens
 from gateway.sensitivity.checksums import CHECKSUMS, strip_separators
 from gateway.sensitivity.config import SensitivityConfig
+from gateway.sensitivity.document import corrected
 from gateway.sensitivity.emails import emails
 from gateway.sensitivity.framed import FRAMED_TOKENS
 from gateway.sensitivity.identifiers import (
@@ -162,19 +163,19 @@ class Detectors:
                 for e in ents
                 if e.confidence >= personal_threshold or e.kind == "AD"
             ]
-            cats.extend(
-                categories(
-                    self.special,
-                    self.context,
-                    folded,
-                    words,
-                    tokens,
-                    people,
-                    encoded,
-                    text,
-                    allowance,
-                )
+            judged = categories(
+                self.special,
+                self.context,
+                folded,
+                words,
+                tokens,
+                people,
+                encoded,
+                text,
+                allowance,
             )
+            # a long text judged sentence by sentence has many chances to be wrong once
+            cats.extend(corrected(list(judged), self.context.low, self.context.high))
         cats.extend(self.custom_categories(text))
         n_tokens = count_encoded_tokens(encoded) if exact else estimate_text_tokens(text)
         return ents, cats, n_tokens

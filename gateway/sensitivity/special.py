@@ -29,6 +29,7 @@ from gateway.sensitivity.subject import (
     cues_of,
     features,
     rules_probability,
+    someone,
 )
 from gateway.sensitivity.textnorm import fold_term
 from gateway.sensitivity.typos import Taken, typo_terms
@@ -98,6 +99,8 @@ class CategoryHit:
     confidence: float  # the probability that the statement concerns an individual
     band: Band = "confident"
     stage: Stage = "lexicon"
+    # whether the sentence names or points at anyone (a name, I, a kin or role word...)
+    someone: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,7 +240,7 @@ class ContextStage:
                 if q is not None:
                     p, stage = q, "judge"
         band: Band = "uncertain" if self.low <= p < self.high else "confident"
-        return CategoryHit(category, hit.start, hit.end, p, band, stage)
+        return CategoryHit(category, hit.start, hit.end, p, band, stage, someone(cues))
 
 
 _FIRST_NAMES: Final = frozenset(fold_term(n).encode("ascii", "ignore") for n in FIRST_NAMES)

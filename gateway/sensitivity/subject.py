@@ -41,6 +41,9 @@ _POSSESSIVE_ROLE: Final = re.compile(
 _FIRST_PERSON_EN: Final = re.compile(
     rb"(?<![a-z0-9])(?:i|i'm|im|i've|ive|i'd|my|me|myself|mine|we've|our)(?![a-z0-9])"
 )
+_FIRST_PERSON_EN_NOT_OUR: Final = re.compile(
+    rb"(?<![a-z0-9])(?:i|i'm|im|i've|ive|i'd|my|me|myself|mine|we've)(?![a-z0-9])"
+)
 _THIRD_PERSON_EN: Final = re.compile(
     rb"(?<![a-z0-9])(?:he|she|his|her|him|they've|mr|mrs|ms|dr|patient|client|employee"
     rb"|applicant|candidate|tenant|customer|member of staff|staff member|colleague|coworker"
@@ -83,6 +86,13 @@ _GENERAL: Final = re.compile(
     rb"|function|column|field|schema|json|api|regex|test verisi|fake|sample|ornek)(?![a-z0-9])"
 )
 
+_WE_OR_ROLE: Final = re.compile(
+    rb"[a-z](?:iyoruz|uyoruz|yoruz|dik|duk|tik|tuk|mistik|mustuk|irsem|ursem|arsam|ersem|irsam"
+    rb"|ursam|sem|sam|eyim|ayim)(?![a-z0-9])"
+    rb"|(?<![a-z0-9])(?:aday|basvuran|sanik|supheli|davali|davaci|magdur|danisan|muvekkil"
+    rb"|the claimant|the applicant|the candidate|the defendant|the accused)(?![a-z0-9])"
+)
+
 _CODE_WORDS: Final = re.compile(
     rb"(?<![a-z0-9])(?:string|int|integer|bool|boolean|varchar|nullable|null|none|returns"
     rb"|return|import|const|enum|struct|true|false|select|insert|update|alter|create table"
@@ -106,6 +116,11 @@ class Cues:
     code: bool  # source code, a schema or a query rather than prose
     person_before: bool = False  # a person named in the sentence before
     clinical: bool = False  # the register of a clinical note ('45 yaşında', 'presented with')
+    # 'we' as a verb ending, 'if I' ('yapiyoruz', 'kaydettik', 'degistirirsem') or a lone role
+    # word as a subject ('Aday ...', 'Sanik ...'): not model features, but someone may be meant
+    we_or_role: bool = False
+    # only 'our' speaks for the writer ('our clinic', 'our policy'): an organisation, no one
+    only_our: bool = False
 
 
 def cues_of(
@@ -138,6 +153,9 @@ def cues_of(
         question=b"?" in sentence,
         marker=marker,
         clinical=_CLINICAL.search(sentence) is not None or _CLINICAL.search(before) is not None,
+        we_or_role=_WE_OR_ROLE.search(sentence) is not None,
+        only_our=_FIRST_PERSON_EN_NOT_OUR.search(sentence) is None
+        and _FIRST_PERSON_TR.search(sentence) is None,
         code=_CODE_WORDS.search(sentence) is not None
         or sum(sentence.count(c) for c in b"(){}[];=_<>") >= 3,
     )
@@ -186,6 +204,22 @@ def features(
     if ti + 1 < len(toks):
         out.append("N:" + toks[ti + 1])
     return out
+
+
+def someone(cues: Cues) -> bool:
+    """Whether any cue points at a person the sentence could concern."""
+    return (
+        cues.first_person_suffix
+        or cues.identifier
+        or cues.named
+        or cues.possessive
+        or (cues.first_person and not cues.only_our)
+        or cues.third_person
+        or cues.marker
+        or cues.person_before
+        or cues.clinical
+        or cues.we_or_role
+    )
 
 
 def slot(name: str) -> int:

@@ -1,0 +1,51 @@
+"""The second stage's verdicts over a whole text: a judgement about no one must be surer, and
+more so in a long text, which gets more chances to be wrong.
+
+Each sentence where a topic fires is judged on its own, and one judgement at or above the
+threshold makes the whole text special. A report, an article or the minutes of a meeting that
+discuss health, religion or unions in general terms fire in dozens of sentences; if a plain
+sentence is wrongly taken for a statement about someone one time in forty, such a document is
+blocked about half the time. So the more sentences the context model judged in one text, the
+more confident its judgement must be to count: the odds of each judgement are divided by the
+number of judgements beyond the first few (`FREE`), up to `CAP` (a Bonferroni-like correction).
+
+Only judgements of sentences that point at no one are corrected: no name, no I or we, no kin or
+role word, nobody in the sentence before (subject.someone). Those are the context model's
+guesses from the frame alone, and even in a short text they must reach odds of `NOBODY_ODDS`
+rather than 1:1 (most general questions it took for statements sat just above 0.5). A
+statement about a person in a long public text still counts as before. The rules' verdicts (a
+first-person ending, an identifier next to the topic) and an admin's term are left as they
+are."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Final
+
+from gateway.sensitivity.special import Band, CategoryHit
+
+FREE: Final = 2  # judgements a text may hold before the count raises the bar
+CAP: Final = 8  # beyond this many the bar rises no more: odds / (CAP / FREE) at most
+NOBODY_ODDS: Final = 1.5  # a judgement about no one counts from p = 0.6, not 0.5
+_JUDGED: Final = frozenset({"model", "judge"})
+
+
+def corrected(hits: Sequence[CategoryHit], low: float, high: float) -> list[CategoryHit]:
+    """`hits` of one text, the model's and the judge's confidences about no one corrected for
+    how many judgements there are; `low`/`high`: the uncertain band, recomputed."""
+    n = sum(1 for h in hits if h.stage in _JUDGED)
+    shift = math.log(NOBODY_ODDS * max(1.0, min(n, CAP) / FREE))
+    if shift <= 0.0:
+        return list(hits)
+    out = []
+    for h in hits:
+        if h.someone or h.stage not in _JUDGED or h.confidence <= 0.0 or h.confidence >= 1.0:
+            out.append(h)
+            continue
+        z = math.log(h.confidence / (1.0 - h.confidence)) - shift
+        p = 1.0 / (1.0 + math.exp(-z))
+        band: Band = "uncertain" if low <= p < high else "confident"
+        out.append(replace(h, confidence=p, band=band))
+    return out
