@@ -61,6 +61,11 @@ def _occurrences(words: bytes) -> dict[bytes, list[int]]:
         ("babam valtrex kullaniyor, ucuk yine cikti", "health"),
         ("My mum uses a walking frame since the fall and needs the ground floor room.", "health"),
         ("Annem her sabah seccadesini serip teheccüde kalkar.", "religion"),
+        ("My son's husband is joining us for Christmas.", "sexual_life"),
+        ("Çalışanımızın erkek eşi izin formunda yakını olarak yazılmış.", "sexual_life"),
+        ("dedem hemsinli, evde hemsince konusurduk", "ethnicity"),
+        ("my uncle was a delegate at the party conference last year", "political_opinion"),
+        ("my cousin did three years for burglary", "criminal_record"),
     ],
 )
 def test_a_category_shown_about_a_person_is_special(
@@ -102,6 +107,13 @@ def test_shown_wording_fires_in_any_case_and_without_turkish_letters(
         "Explain how newborn screening with a heel prick works.",
         "Koltuk değneği fiyatları eczanede ne kadar?",
         "Seccade yıkanır mı, makinede hangi programda yıkanmalı?",
+        # everyday senses of words that are a topic only in another frame
+        "I came out of the store with way too many snacks.",
+        "I did two years of French at school.",
+        "His brother's wife is a doctor.",
+        "Our son's wife is expecting in May.",
+        "Bu bina aslen bir hamamdı, sonra müzeye çevrildi.",
+        "How do I politely say I'm not into team sports?",
     ],
 )
 def test_general_talk_about_the_same_things_stays_public(clf: Classifier, text: str) -> None:
