@@ -49,9 +49,11 @@ _ADVERB: Final = (
     rb"also|actually|openly|half|partially|legally|registered|completely|totally|now|still"
     rb"|both|all|fully|profoundly|colour|color"
 )
-# the words before a framed word, ending at it: [name or person] copula [adverbs]
+# the words before a framed word, ending at it: [name or person] copula [adverbs]; a comma
+# may close an apposition before the copula ('Mr. Dragan Petrovic, is ...'), which the word
+# view leaves as more spaces (a letter outside Windows-1254 is one too)
 _FRAME: Final = re.compile(
-    rb"(?:^| )(?P<who>[a-z]+) (?:" + _COPULA + rb")(?: (?:" + _ADVERB + rb")){0,2} $"
+    rb"(?:^| )(?P<who>[a-z]+) {1,3}(?:" + _COPULA + rb")(?: (?:" + _ADVERB + rb")){0,2} $"
 )
 _PERSON_WORD: Final = re.compile(rb"(?:" + _PERSON + rb")(?:s)?")
 

@@ -41,7 +41,8 @@ _POLITICAL = (
     "placard*", "demonstrator*", "sit-in*", "signed a petition", "petitioned",
     "against the government", "against the regime", "hukumete karsi*", "iktidara karsi*",
     "rejim karsit*", "climate strike*", "climate march*", "school strike*", "iklim grev*",
-    "iklim yuruyus*", "hunger strike*", "political prisoner*", "flyers for", "leaflets for",
+    "iklim yuruyus*", "hunger strike*", "political prisoner*", "door-knocking", "knocked on doors",
+    "knocking on doors", "opposition party", "ruling party", "flyers for", "leaflets for",
     "delegate to the", "delegate at the", "party conference*", "party congress*",
     "party convention*", "partinin il", "partinin ilce*", "partinin genel*", "partinin meclis*",
     "partinin yonetim*", "partinin kongre*", "parti yonetim*", "ilce yonetimin*", "ilce teskilat*",
@@ -55,20 +56,23 @@ _SEXUAL = (
     "female partner*", "male spouse*", "female spouse*", "date women", "date men", "dates women",
     "dates men", "dated women", "dated men", "dating girls", "dating guys", "into guys",
     "into girls", "into men", "into women", "into boys", "dating another woman",
-    "dating another man", "erkeklerle gorus*", "kadinlarla gorus*", "erkeklerle bulus*",
-    "kadinlarla bulus*", "erkeklerle iliski*", "kadinlarla iliski*", "bir erkekle gorus*",
-    "bir kadinla gorus*", "bir kadinla evlen*", "bir erkekle evlen*", "kadinla nikah*",
-    "erkekle nikah*", "erkek esi*", "erkek esim*", "kadin esi*", "kadinlarla birlikte ol*",
-    "erkeklerle birlikte ol*", "kadinlarla yat*", "erkeklerle yat*", "biriyle yatt*",
-    "biriyle yatmis*", "onunla yatt*", "onunla yatmis*", "baska biriyle yat*",
-    "baska biriyle iliski*", "baska biriyle birlikte*", "baska biriyle evlen*", "attracted to men",
-    "attracted to women", "attracted to guys", "attracted to girls", "attracted to the same",
-    "attracted to both", "same gender", "openly gay", "openly lesbian", "openly bisexual",
-    "openly trans", "husband and husband", "wife and wife", "two dads", "two mums", "two moms",
-    "iki babali", "iki anneli", "ailesine acildi*", "ailesine acilamadi*", "onur yuruyus*",
-    "onur haftasi*", "pride march*", "pride parade*", "travesti*", "transvestit*", "cross-dress*",
-    "drag queen*", "cinsiyet disfori*", "gender dysphoria", "cinsiyet gecis*", "non binary",
-    "ikili olmayan",
+    "dating another man", "bir kadinla evli*", "bir erkekle evli*", "bir erkekle birlikte*",
+    "bir kadinla birlikte*", "hayat arkadasi*", "hooks up*", "hooking up", "opusur*", "opustu*",
+    "opusme*", "vajinismus*", "vaginismus", "disparoni*", "dyspareunia", "erken bosalma*",
+    "premature ejaculation", "iliski yasanama*", "iliskiye gireme*", "erkeklerle gorus*",
+    "kadinlarla gorus*", "erkeklerle bulus*", "kadinlarla bulus*", "erkeklerle iliski*",
+    "kadinlarla iliski*", "bir erkekle gorus*", "bir kadinla gorus*", "bir kadinla evlen*",
+    "bir erkekle evlen*", "kadinla nikah*", "erkekle nikah*", "erkek esi*", "erkek esim*",
+    "kadin esi*", "kadinlarla birlikte ol*", "erkeklerle birlikte ol*", "kadinlarla yat*",
+    "erkeklerle yat*", "biriyle yatt*", "biriyle yatmis*", "onunla yatt*", "onunla yatmis*",
+    "baska biriyle yat*", "baska biriyle iliski*", "baska biriyle birlikte*",
+    "baska biriyle evlen*", "attracted to men", "attracted to women", "attracted to guys",
+    "attracted to girls", "attracted to the same", "attracted to both", "same gender",
+    "openly gay", "openly lesbian", "openly bisexual", "openly trans", "husband and husband",
+    "wife and wife", "two dads", "two mums", "two moms", "iki babali", "iki anneli",
+    "ailesine acildi*", "ailesine acilamadi*", "onur yuruyus*", "onur haftasi*", "pride march*",
+    "pride parade*", "travesti*", "transvestit*", "cross-dress*", "drag queen*",
+    "cinsiyet disfori*", "gender dysphoria", "cinsiyet gecis*", "non binary", "ikili olmayan",
     # sexual activity, relationships outside marriage and their health side
     "had sex", "have sex", "having sex", "iliskiye gir*", "iliski yasadi*", "nikahsiz*",
     "evlilik oncesi iliski*", "kizlik zar*", "unfaithful*", "infidelity", "mistress*", "cheats on",
@@ -84,8 +88,9 @@ _ETHNICITY = (
     # a people, a region's people, a migration
     "dogulu*", "guneydogulu*", "asiret*", "ahiska*", "nogay*", "karapapak*", "terekeme*",
     "muhacir*", "mubadil*", "balkan gocmen*", "balkan kokenli*", "selanik gocmen*", "afroturk*",
-    "hemsinli*", "hemsince*", "pontuslu*", "pontus rum*", "megrel*", "domari", "ubih*",
-    "afro turk*", "afro-turk*", "kizilderili*", "nasturi*", "immigrant famil*",
+    "hemsinli*", "hemsince*", "adige*", "kafkas gocmen*", "kafkasya gocmen*", "kafkas kokenli*",
+    "ghanaian*", "eritrean*", "congolese", "sudanese", "pontuslu*", "pontus rum*", "megrel*",
+    "domari", "ubih*", "afro turk*", "afro-turk*", "kizilderili*", "nasturi*", "immigrant famil*",
     "immigrant parent*", "immigrant background", "migrant background", "refugee background",
     "second-generation*", "second generation immigrant*", "first-generation immigrant*",
     "brown skinned", "brown-skinned", "olive skinned", "olive-skinned", "black skinned", "tribe",
@@ -117,8 +122,8 @@ _APPEARANCE = (
     "wears the hijab", "wears hijab", "wears a headscarf", "wear a headscarf",
     # the body as others see it
     "albino*", "albinizm*", "albinism", "cuce*", "dwarfism", "kilolu*", "peceyle", "peceye",
-    "peceyi", "pecenin", "pecede", "peceden", "overweight", "birth mark*", "facial hair",
-    "shaved head",
+    "peceyi", "pecenin", "pecede", "peceden", "overweight", "birth mark*", "locs", "ortulu",
+    "ortuluyum", "ortuluydu*", "facial hair", "shaved head",
 )
 
 _MEMBERSHIP = (
@@ -127,7 +132,9 @@ _MEMBERSHIP = (
     "is birakma*", "branch secretary", "branch chair*", "shop-floor rep*", "staff rep*",
     "workplace rep*", "paid-up member*", "membership dues", "alumni association*",
     "residents association*", "tenants association*", "tenants union*", "parents association*",
-    "executive committee of", "muhendisleri odasi*", "muhendisleri odasin*", "eczacilar odasi*",
+    "executive committee of", "women's institute", "womens institute", "nurses association",
+    "nursing association", "teachers association", "doctors association", "elected rep",
+    "elected reps", "muhendisleri odasi*", "muhendisleri odasin*", "eczacilar odasi*",
     "odasi uye*", "odasinin uye*", "odasina uye*", "odasina kayit*", "veterans association*",
     "member of the * union", "member of the * association", "member of the * society",
     "member of the * lodge", "member of the * club",
@@ -152,16 +159,17 @@ _CRIMINAL = (
     "correctional facilit*", "penitentiary", "convict", "convicts", "ex-offender*", "reoffend*",
     "arraign*", "on remand", "awaiting trial", "stood trial", "went to trial", "found guilty",
     "found not guilty", "year sentence", "month sentence", "suspended sentence*",
-    "criminal conviction*",
+    "criminal conviction*", "yaklasma yasag*", "yaklasmasi yasak*", "koruma tedbir*",
+    "no-contact order*", "non-molestation order*",
 )
 
 _GENETIC = (
     # genetic testing and what it finds
     "ancestry test*", "carrier screen*", "carrier status", "newborn screen*", "heel prick",
     "topuk kani*", "yenidogan tarama*", "embriyo tarama*", "embryo screen*", "preimplantation*",
-    "pgd", "pgt", "inherited * gene*", "familial*", "familyal*", "hemokromatoz*",
-    "haemochromatosis", "hemochromatosis", "spinal muskuler*", "spinal muscular*", "akraba evli*",
-    "kuzen evlilig*", "genini tasi*",
+    "pgd", "pgt", "inherited * gene*", "familial*", "hla typing", "hla tipleme*", "doku grubu*",
+    "tissue typing", "familyal*", "hemokromatoz*", "haemochromatosis", "hemochromatosis",
+    "spinal muskuler*", "spinal muscular*", "akraba evli*", "kuzen evlilig*", "genini tasi*",
 )
 
 _HEALTH = (
@@ -186,6 +194,8 @@ _HEALTH = (
     "cochlear*", "isaret diliyle*", "braille*", "walking frame", "zimmer frame", "oksijen tup*",
     "oksijen konsantrator*", "bipap", "ostomy bag*", "hasta bezi*", "idrar kacir*", "engel oran*",
     "kulak arkasi cihaz*", "kulak ici cihaz*", "isaret dili kullan*", "gtn", "glyceryl trinitrate",
+    "feeding tube*", "peg tube*", "beslenme tupu*", "nazogastrik*", "on the spectrum",
+    "spektrumda*", "otizm spektrum*", "maluliyet*", "malul", "ozurlu*", "sakatlig*",
     "pip assessment",
 )
 
@@ -195,14 +205,23 @@ _RELIGION = (
     "pazar ayin*", "komunyon*", "eucharist", "holy communion", "churches", "mandir", "monastery",
     "manastir*", "yeshiva*", "madrasa*", "madrassa*", "christened", "baptized", "novena",
     "ash wednesday", "tithe*", "ondalik ver*", "zakat", "sadaka ver*", "dhikr", "mevlid*",
-    "mevlud*", "tasbih", "misbaha", "five daily prayers", "mass every", "nikah kiydir*",
+    "mevlud*", "teblig grub*", "tebligci*", "dini sohbet*", "hoca efendi*", "tasbih", "misbaha",
+    "five daily prayers", "mass every", "nikah kiydir*",
 )
 
 _PHILOSOPHY = (
     "anti-capitalis*", "anticapitalis*", "anti-war", "savas karsit*", "militarizm karsit*",
     "askerlik yapmay*", "askerligi reddet*", "refused military service", "plant-based for ethical",
     "etik vegan*", "hayvan haklari savunucu*", "animal liberation", "new age", "astrolojiye inan*",
-    "believes in astrology",
+    "believes in astrology", "abolisyonist*", "abolitionist*", "idam karsit*",
+    "olum cezasina karsi*", "panteist*", "panteizm*", "pantheis*", "panentheis*", "animist*",
+    "animizm*", "animism", "spinozaci*", "sovereign citizen*", "confucian*", "konfucyus*",
+)
+
+_BIOMETRIC = (
+    # a face or a body stored as numbers or images by a recognition system
+    "face vector*", "face encoding*", "face descriptor*", "face embedding*", "arcface*",
+    "facenet*", "insightface", "yuz goruntu*", "yuz vektor*", "yuz kaydi*", "yuz imaj*",
 )
 
 SHOWN_TERMS: Final = MappingProxyType(
@@ -217,5 +236,6 @@ SHOWN_TERMS: Final = MappingProxyType(
         "health": _HEALTH,
         "religion": _RELIGION,
         "philosophical_belief": _PHILOSOPHY,
+        "biometric": _BIOMETRIC,
     }
 )

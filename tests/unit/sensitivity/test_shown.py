@@ -66,6 +66,11 @@ def _occurrences(words: bytes) -> dict[bytes, list[int]]:
         ("dedem hemsinli, evde hemsince konusurduk", "ethnicity"),
         ("my uncle was a delegate at the party conference last year", "political_opinion"),
         ("my cousin did three years for burglary", "criminal_record"),
+        ("Our new tenant, Mr. Stefan Horvat, is Roma and keeps to himself.", "ethnicity"),
+        ("Danışanımız Ece vajinismus nedeniyle terapiye başladı.", "sexual_life"),
+        ("kuzenim idam karşıtı ve abolisyonist bir avukat", "philosophical_belief"),
+        ("My brother's on the spectrum and needs a quiet desk.", "health"),
+        ("Abimin eski eşine yaklaşma yasağı var.", "criminal_record"),
     ],
 )
 def test_a_category_shown_about_a_person_is_special(
@@ -114,6 +119,8 @@ def test_shown_wording_fires_in_any_case_and_without_turkish_letters(
         "Our son's wife is expecting in May.",
         "Bu bina aslen bir hamamdı, sonra müzeye çevrildi.",
         "How do I politely say I'm not into team sports?",
+        "What was the abolitionist movement in the 19th century?",
+        "Hayat arkadaşı seçerken nelere dikkat edilmeli, genel tavsiyeler?",
     ],
 )
 def test_general_talk_about_the_same_things_stays_public(clf: Classifier, text: str) -> None:
