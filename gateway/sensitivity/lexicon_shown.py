@@ -137,10 +137,13 @@ _MEMBERSHIP = (
     "residents association*", "tenants association*", "tenants union*", "parents association*",
     "executive committee of", "women's institute", "womens institute", "nurses association",
     "nursing association", "teachers association", "doctors association", "elected rep",
-    "elected reps", "muhendisleri odasi*", "muhendisleri odasin*", "eczacilar odasi*",
-    "odasi uye*", "odasinin uye*", "odasina uye*", "odasina kayit*", "veterans association*",
-    "member of the * union", "member of the * association", "member of the * society",
-    "member of the * lodge", "member of the * club",
+    "elected reps", "young farmers", "kooperatif orta*", "kooperatifin orta*",
+    "kooperatifinin orta*", "joined the * club", "joined the * society",
+    "joined the * association", "joined the * union", "muhendisleri odasi*",
+    "muhendisleri odasin*", "eczacilar odasi*", "odasi uye*", "odasinin uye*", "odasina uye*",
+    "odasina kayit*", "veterans association*", "member of the * union",
+    "member of the * association", "member of the * society", "member of the * lodge",
+    "member of the * club",
     # unions and associations by their own names
     "diske", "diskli*", "disk'li*", "keskli*", "turk-is'li*", "hak-is'li*", "sosyal-is*",
     "enerji-sen*", "deri-is*", "gida-is*", "tekgida-is*", "kristal-is*", "dok gemi-is*",
@@ -163,7 +166,8 @@ _CRIMINAL = (
     "arraign*", "on remand", "awaiting trial", "stood trial", "went to trial", "found guilty",
     "found not guilty", "year sentence", "month sentence", "suspended sentence*",
     "criminal conviction*", "yaklasma yasag*", "yaklasmasi yasak*", "koruma tedbir*",
-    "no-contact order*", "non-molestation order*", "icerde yat*",
+    "no-contact order*", "non-molestation order*", "caution on file", "cautioned for",
+    "icerde yat*",
 )
 
 _GENETIC = (
@@ -225,6 +229,11 @@ _BIOMETRIC = (
     # a face or a body stored as numbers or images by a recognition system
     "face vector*", "face encoding*", "face descriptor*", "face embedding*", "arcface*",
     "facenet*", "insightface", "yuz goruntu*", "yuz vektor*", "yuz kaydi*", "yuz imaj*",
+    "matched my face", "match my face", "matched his face", "matched her face", "e-gate*",
+    "egate*", "enrolled my palm", "enrolled my face", "enrolled my finger*",
+    "enrolled his finger*", "enrolled her finger*", "register my finger*", "register his finger*",
+    "register her finger*", "fingers scanned", "finger scan*", "finger vein*", "palm scanner*",
+    "palm reader*", "palm recognition", "sesli dogrulama*", "sesli kimlik dogrulama*",
 )
 
 SHOWN_TERMS: Final = MappingProxyType(

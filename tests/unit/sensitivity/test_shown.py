@@ -71,6 +71,8 @@ def _occurrences(words: bytes) -> dict[bytes, list[int]]:
         ("kuzenim idam karşıtı ve abolisyonist bir avukat", "philosophical_belief"),
         ("My brother's on the spectrum and needs a quiet desk.", "health"),
         ("Abimin eski eşine yaklaşma yasağı var.", "criminal_record"),
+        ("The airport e-gate matched my face to my passport photo.", "biometric"),
+        ("esimin sesini bankanin sesli dogrulama sistemine kaydetmisler", "biometric"),
     ],
 )
 def test_a_category_shown_about_a_person_is_special(
@@ -121,6 +123,8 @@ def test_shown_wording_fires_in_any_case_and_without_turkish_letters(
         "How do I politely say I'm not into team sports?",
         "What was the abolitionist movement in the 19th century?",
         "Hayat arkadaşı seçerken nelere dikkat edilmeli, genel tavsiyeler?",
+        "How do airport e-gates work in general?",
+        "The company joined the industry association last year.",
     ],
 )
 def test_general_talk_about_the_same_things_stays_public(clf: Classifier, text: str) -> None:
