@@ -238,16 +238,9 @@ _BIOMETRIC = (
 
 SHOWN_TERMS: Final = MappingProxyType(
     {
-        "political_opinion": _POLITICAL,
-        "sexual_life": _SEXUAL,
-        "ethnicity": _ETHNICITY,
-        "appearance": _APPEARANCE,
-        "membership": _MEMBERSHIP,
-        "criminal_record": _CRIMINAL,
-        "genetic": _GENETIC,
-        "health": _HEALTH,
-        "religion": _RELIGION,
-        "philosophical_belief": _PHILOSOPHY,
-        "biometric": _BIOMETRIC,
+        "political_opinion": _POLITICAL, "sexual_life": _SEXUAL, "ethnicity": _ETHNICITY,
+        "appearance": _APPEARANCE, "membership": _MEMBERSHIP, "criminal_record": _CRIMINAL,
+        "genetic": _GENETIC, "health": _HEALTH, "religion": _RELIGION,
+        "philosophical_belief": _PHILOSOPHY, "biometric": _BIOMETRIC,
     }
 )
