@@ -27,6 +27,10 @@ _AFTER_COPULA: Final = (
     (b"black", "ethnicity"),
     (b"asian", "ethnicity"),
     (b"african", "ethnicity"),
+    (b"white", "ethnicity"),
+    (b"brown", "ethnicity"),
+    (b"mixed", "ethnicity"),
+    (b"straight", "sexual_life"),
     (b"bi", "sexual_life"),
     (b"ace", "sexual_life"),
     (b"blind", "health"),
@@ -45,9 +49,11 @@ _ADVERB: Final = (
     rb"also|actually|openly|half|partially|legally|registered|completely|totally|now|still"
     rb"|both|all|fully|profoundly|colour|color"
 )
-# the words before a framed word, ending at it: [name or person] copula [adverbs]
+# the words before a framed word, ending at it: [name or person] copula [adverbs]; a comma
+# may close an apposition before the copula ('Mr. Dragan Petrovic, is ...'), which the word
+# view leaves as more spaces (a letter outside Windows-1254 is one too)
 _FRAME: Final = re.compile(
-    rb"(?:^| )(?P<who>[a-z]+) (?:" + _COPULA + rb")(?: (?:" + _ADVERB + rb")){0,2} $"
+    rb"(?:^| )(?P<who>[a-z]+) {1,3}(?:" + _COPULA + rb")(?: (?:" + _ADVERB + rb")){0,2} $"
 )
 _PERSON_WORD: Final = re.compile(rb"(?:" + _PERSON + rb")(?:s)?")
 
@@ -60,11 +66,15 @@ _TYPE_CODES: Final = frozenset({b"1", b"2", b"one", b"two", b"i", b"ii"})
 # the possessive (a same-sex couple); a state only a person has ('her breakdown', 'his
 # condition'), which is an everyday word after 'the' or 'a' ('a cost breakdown')
 _HERS: Final = (b"his", b"her", b"my", b"their", b"your")
+# a man's or a woman's own spouse: 'his husband', and "my son's husband", "her sister's wife"
+# (in the word view "son s husband")
+_HIS: Final = (b"his", b"son", b"brother", b"father", b"dad", b"uncle", b"nephew", b"grandson")
+_HER: Final = (b"her", b"daughter", b"sister", b"mother", b"mum", b"mom", b"aunt", b"niece")
 _POSSESSED: Final = (
-    (b"husband", (b"his",), "sexual_life"),
-    (b"husbands", (b"his",), "sexual_life"),
-    (b"wife", (b"her",), "sexual_life"),
-    (b"wives", (b"her",), "sexual_life"),
+    (b"husband", _HIS, "sexual_life"),
+    (b"husbands", _HIS, "sexual_life"),
+    (b"wife", _HER, "sexual_life"),
+    (b"wives", _HER, "sexual_life"),
     (b"breakdown", _HERS, "health"),
     (b"condition", _HERS, "health"),
     (b"injury", _HERS, "health"),
@@ -105,8 +115,11 @@ def framed_words(
     for word, owners, topic in _POSSESSED:
         for start in found.get(word, ()):
             owner = _word_before(words, start)
+            at = start - len(owner) - 1
+            if owner == b"s" and owners is not _HERS:
+                owner = _word_before(words, at)
+                at -= len(owner) + 1
             if owner in owners:
-                at = start - len(owner) - 1
                 yield at, start + len(word), owner + b" " + word, topic
     for key in (b"type", b"tip"):
         for start in found.get(key, ()):

@@ -19,6 +19,7 @@ from gateway.sensitivity.lexicon import Hit, Lexicon, Occurrences
 from gateway.sensitivity.lexicon_colloquial import COLLOQUIAL_TERMS
 from gateway.sensitivity.lexicon_indirect import INDIRECT_TERMS
 from gateway.sensitivity.lexicon_names import FIRST_NAMES, SURNAMES
+from gateway.sensitivity.lexicon_shown import SHOWN_TERMS
 from gateway.sensitivity.lexicon_special import FIRST_PERSON_SUFFIX, SPECIAL_TERMS
 from gateway.sensitivity.lexicon_spoken import SPOKEN_TERMS
 from gateway.sensitivity.morphology import medical_words, softened_terms
@@ -164,7 +165,7 @@ def _last_end(folded: bytes, lo: int, hi: int) -> int:
 def build_lexicon(custom: Iterable[tuple[str, str]] = ()) -> Lexicon[str]:
     terms = [
         (t, cat)
-        for table in (SPECIAL_TERMS, INDIRECT_TERMS, COLLOQUIAL_TERMS, SPOKEN_TERMS)
+        for table in (SPECIAL_TERMS, INDIRECT_TERMS, COLLOQUIAL_TERMS, SPOKEN_TERMS, SHOWN_TERMS)
         for cat, ts in table.items()
         for t in ts
     ]
