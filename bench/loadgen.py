@@ -56,7 +56,11 @@ def tag(n: int) -> str:
             return out
 
 
-def chat_body(model: str, stream: bool, prompt: str = PROMPT + " (talep " + MARK + ")") -> bytes:
+# the code is glued to "zq": on its own, a letter code spells now and then an abbreviation the
+# classifier knows ("ibd", "hiv", "ocd": 81 of the first 20,000 codes), which made 0.4% of
+# the hot-path load a special-category topic and sent it to the language-model judge
+# (~0.1-0.2 s of one core each); "zq..." is no word
+def chat_body(model: str, stream: bool, prompt: str = PROMPT + " (talep zq" + MARK + ")") -> bytes:
     body: dict[str, Any] = {
         "model": model,
         "max_tokens": 64,
