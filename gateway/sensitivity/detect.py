@@ -20,6 +20,7 @@ from gateway.sensitivity.framed import FRAMED_TOKENS
 from gateway.sensitivity.identifiers import (
     DOB_TOKENS,
     PASSPORT_TOKENS,
+    PHONE_TOKENS,
     PLATE_TOKENS,
     Candidate,
     digit_identifiers,
@@ -94,6 +95,7 @@ class Detectors:
             exact=[
                 *(k for lex in lexicons for k in lex.exact_keys),
                 *PLATE_TOKENS,
+                *PHONE_TOKENS,
                 *PASSPORT_TOKENS,
                 *DOB_TOKENS,
                 *FRAMED_TOKENS,

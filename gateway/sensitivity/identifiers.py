@@ -81,6 +81,16 @@ LANDLINE_AREAS: Final = frozenset(
     " 370 372 374 376 378 380 382 384 386 388 412 414 416 422 424 426 428 432 434 436 438 442"
     " 446 452 454 456 458 462 464 466 472 474 476 478 482 484 486 488".split()
 )
+# the words that make a short digit group ('412 58 37') a phone number, looked for only when one
+# of them is in the text
+PHONE_TOKENS: Final = frozenset(
+    b"tel telefon telefonu telefonum numaram numarasi numarami numaramiz cep gsm whatsapp phone "
+    b"mobile call reach ring arayin ara arasin sms dahili ext".split()
+)
+# a local number in Turkish grouping ('412 58 37', '412-5837', '412 5837'), its area code
+# written apart or in words ('sıfır beş yüz otuz iki 412 58 37')
+LOCAL_PHONE: Final = re.compile(rb"[2-9][0-9]{2}(?:[ .\-][0-9]{2}[ .\-][0-9]{2}|[ .\-]?[0-9]{4})$")
+_DE_MOBILE: Final = frozenset({"15", "16", "17"})
 CARD_PREFIX: Final = re.compile(r"^(?:4|5[1-5]|2[2-7]|3[47]|6|9792|35|36|30)")
 
 
@@ -150,6 +160,9 @@ def _classify_digits(
 def _phone(d: str, start: int, end: int, plus_before: bool, around: _Around) -> Candidate | None:
     national: str | None = None
     prefixed = False
+    if d.startswith("00") and 10 <= len(d) <= 17 and d[2] != "0":
+        # '0090 532 ...', '0049 30 ...': the international prefix dialled instead of '+'
+        d, plus_before = d[2:], True
     if len(d) == 12 and d.startswith("90"):
         national, prefixed = d[2:], True
     elif len(d) == 11 and d.startswith("0"):
@@ -171,7 +184,44 @@ def _phone(d: str, start: int, end: int, plus_before: bool, around: _Around) -> 
             return None
     if plus_before and 8 <= len(d) <= 15 and not d.startswith("90"):
         return Candidate("TELEFON", start, end, 0.3 if around.lookalike else 0.75, "phone_intl")
+    return _foreign_phone(d, start, end, around)
+
+
+def _foreign_phone(d: str, start: int, end: int, around: _Around) -> Candidate | None:
+    """A number in another country's national format: '07700 900123' and '0151 23456789' (a
+    UK or German mobile, shaped so that few other numbers are), or any 10 to 13 digits that
+    start with a trunk '0' ('020 7946 0958') or are called a phone right before them."""
+    n = len(d)
+    if d[0] == "0" and d[1] != "0":
+        if (n == 11 and d[1] == "7" and d[2] != "0") or (11 <= n <= 12 and d[1:3] in _DE_MOBILE):
+            return Candidate(
+                "TELEFON", start, end, around.conf(0.6, ctx.PHONE_CTX, 0.9, 0.3), "phone_intl"
+            )
+        if n <= 12 and around.near(ctx.PHONE_CTX, before=40, after=16) and not around.lookalike:
+            return Candidate("TELEFON", start, end, 0.7, "phone_intl")
+    elif n <= 13 and end - start > n and _called_phone(around):
+        # grouped digits ('45 12 34 56 78') right after a phone word, not a tax or id number
+        return Candidate("TELEFON", start, end, 0.6, "phone_intl")
     return None
+
+
+def _called_phone(around: _Around) -> bool:
+    return (
+        around.near(ctx.PHONE_CTX, before=12, after=0)
+        and not around.lookalike
+        and not around.near(ctx.VKN_CTX)
+        and not around.near(ctx.TCKN_CTX)
+    )
+
+
+def _local_phone(raw: bytes, start: int, end: int, folded: bytes) -> Candidate | None:
+    """Seven digits grouped the Turkish way ('412 58 37') right after a phone word, the rest
+    of the number left out or spelled in words."""
+    if LOCAL_PHONE.match(raw) is None or not ctx.near(folded, start, end, ctx.PHONE_CTX, 60, 8):
+        return None
+    if ctx.near(folded, start, end, ctx.LOOKALIKE_CTX):
+        return None
+    return Candidate("TELEFON", start, end, 0.6, "phone_local")
 
 
 def _iban_heads(shape: bytes) -> list[int]:
@@ -242,12 +292,16 @@ def digit_identifiers(
                 if plate is not None:
                     yield plate
     want_passport = on.passport and not PASSPORT_TOKENS.isdisjoint(tokens)
+    want_local = on.phone and not PHONE_TOKENS.isdisjoint(tokens)
+    locals_left = (
+        64 if want_local else 0
+    )  # seven-digit groups looked at: a handful in real text, bounded in hostile
     want_dob = on.birth_date and not DOB_TOKENS.isdisjoint(tokens)
     if want_dob:
         yield from _word_dates(folded, tokens)
     heads = _iban_heads(shape) if on.iban else []
     covered = 0
-    runs = RUN if heads or want_dob or want_passport else LONG_RUN
+    runs = RUN if heads or want_dob or want_passport or want_local else LONG_RUN
     for run in runs.finditer(shape):
         start, end = run.span()
         if start < covered:
@@ -259,9 +313,15 @@ def digit_identifiers(
                 yield iban
                 continue
         ndigits = shape.count(b"0", start, end)
-        if ndigits < 10 and not want_dob and not want_passport:
+        if ndigits < 10 and not want_dob and not want_passport and not locals_left:
             continue  # the common case in prose: dates, amounts, order numbers
         raw = folded[start:end]
+        if want_local and ndigits == 7 and locals_left > 0:
+            locals_left -= 1
+            local = _local_phone(raw, start, end, folded)
+            if local is not None:
+                yield local
+                continue
         if want_dob and DATE.match(raw) and ctx.near(folded, start, end, ctx.DOB_CTX):
             yield Candidate("DOGUM_TARIHI", start, end, 0.8, "birth_date")
             continue

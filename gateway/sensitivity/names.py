@@ -16,6 +16,13 @@ from gateway.sensitivity.lexicon_names import (
     TITLES_AFTER,
     TITLES_BEFORE,
 )
+from gateway.sensitivity.name_cues import (
+    CUE_TERMS,
+    MAX_LOOKS,
+    apostrophe_names,
+    cue_names,
+    surname_ending_names,
+)
 from gateway.sensitivity.textnorm import fold as _fold_word
 
 # words that label the name after them in forms, tickets and introductions ('alıcı: doğan
@@ -28,7 +35,8 @@ LABELS: Final = frozenset(
     """.split()
 )
 NAME_LEXICON: Final[Lexicon[str]] = Lexicon(
-    [(n, "first") for n in FIRST_NAMES]
+    CUE_TERMS
+    + [(n, "first") for n in FIRST_NAMES]
     + [(t, "title_before") for t in TITLES_BEFORE]
     + [(t, "title_after") for t in TITLES_AFTER]
 )
@@ -120,7 +128,11 @@ _OUR_ROLE: Final = re.compile(r"(?:[iıuü]m[iıuü]z|m[iıuü]z|n[iıuü]z|[iı
 
 
 def person_names(text: str, words: bytes, found: Occurrences) -> Iterator[Candidate]:
-    """Full names with a known surname or a title; a lone first name stays below threshold."""
+    """Full names with a known surname or a title, or told by the words around them
+    (name_cues); a lone first name stays below threshold."""
+    yield from surname_ending_names(text, words)
+    yield from apostrophe_names(text)
+    cues = 0
     for hit in NAME_LEXICON.find(words, found):
         if hit.tag == "first":
             # looked for from the first name, which is rarer than the label words
@@ -133,6 +145,10 @@ def person_names(text: str, words: bytes, found: Occurrences) -> Iterator[Candid
                 yield from _lower_full_name(text, hit.start, hit.end)
         elif hit.tag == "title_before":
             yield from _after_title(text, hit.start, hit.end)
+        elif hit.tag in ("cue_after", "cue_before"):
+            cues += 1
+            if cues <= MAX_LOOKS:
+                yield from cue_names(text, hit.start, hit.end, hit.tag == "cue_after")
         else:  # title_after: "Ayşe Hanım", "ayşe hanım"
             yield from _before_title(text, hit.start)
 

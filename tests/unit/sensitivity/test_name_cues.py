@@ -1,0 +1,110 @@
+"""Names nobody listed, told by the words around them (greetings, sign-offs, labels, verbs of
+people, job titles in apposition, '-oğlu' and case endings), and phone numbers in foreign or
+partly spelled formats; with the capitalised phrases and numbers that must stay public."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from gateway.sensitivity.classifier import Classifier
+
+
+@pytest.fixture(scope="module")
+def clf() -> Classifier:
+    return Classifier(cache_entries=0)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kind regards,\nMagdalena Wróblewska\nSupply Planner",
+        "Saygılarımla,\nSüreyya Kantarcıoğlu",
+        "Hello Ingeborg Vasquez, your parcel is waiting at the depot.",
+        "Attn: Oyelaran Babatunde, accounts payable",
+        "Rutger Haverkamp asked us to move the visit to Thursday.",
+        "Teodora Vukić, Senior Analyst, joins the review on Monday.",
+        "Toplantıyı Nevra Yelkencioğlu ile yarın yapacağız.",
+        "Bu dosya Işıl Karabağlı'nın masasında kaldı.",
+    ],
+)
+def test_unlisted_names_found_by_their_context(clf: Classifier, text: str) -> None:
+    result = clf.classify([text])
+    assert result.data_class == "personal"
+    assert any(e.type == "AD_SOYAD" for e in result.entities)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Best regards,\nThe Platform Team",
+        "Saygılarımla,\nBilgi İşlem Müdürlüğü",
+        "Merhaba ekip, yarın ofis kapalı.",
+        "Hi everyone, the retro moved to 4pm.",
+        "Thanks Apple Pay for the quick refund.",
+        "Northwind Traders will ship the order next week.",
+        "Quarterly Planning Review will start at ten.",
+        "Product Owner, Lead Developer and Data Analyst roles are open.",
+        "Boğaziçi Üniversitesi'nin kayıtları başladı.",
+        "Sayın Müşterimiz, faturanız hazır.",
+    ],
+)
+def test_capitalised_phrases_that_are_not_people_stay_public(clf: Classifier, text: str) -> None:
+    assert clf.classify([text]).data_class == "public"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ring me on 07911 123456 after six.",
+        "Unsere Nummer: 0172 9876543, bitte zurückrufen.",
+        "Our office line is 020 8123 4567 if the mobile is off.",
+        "Whatsapp: 0044 7911 123456",
+        "numaram sıfır beş yüz kırk iki 318 64 27, akşam ara",
+        "Phone 31 62 48 91 07, ask for the night desk.",
+    ],
+)
+def test_phone_numbers_in_other_formats(clf: Classifier, text: str) -> None:
+    result = clf.classify([text])
+    assert result.data_class == "personal"
+    assert any(e.type == "TELEFON" for e in result.entities)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Firmamızın vergi numarası 3821647590, faturayı buna kesin.",
+        "Sipariş numarası 318 64 27, kargoya verildi, telefonla sorabilirsiniz.",
+        "The invoice total was 318 64 27 units, call finance with questions.",
+        "Release 2024 build 4417 ran 1 234 567 tests.",
+    ],
+)
+def test_numbers_that_are_not_phones_stay_public(clf: Classifier, text: str) -> None:
+    assert clf.classify([text]).data_class == "public"
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        "Regards, ",
+        "Aaaa Bbbb said ",
+        "Xxxx Yyyy, Zzzz Wwww Manager ",
+        "Ccccoglu ",
+        "Dddd Eeeelu'nun ",
+        "tel 412 58 37 ",
+        "'",
+    ],
+)
+def test_hostile_repetition_stays_linear(unit: str) -> None:
+    """A text made of nothing but cues grows the time with its length, not faster."""
+    clf = Classifier(cache_entries=0)
+    small = unit * (32768 // len(unit))
+    big = unit * (131072 // len(unit))
+    t0 = time.perf_counter()
+    clf.classify([small])
+    t_small = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    clf.classify([big])
+    t_big = time.perf_counter() - t0
+    assert t_big < 8 * t_small + 0.05
