@@ -12,10 +12,19 @@ from gateway.sensitivity.identifiers import Candidate
 
 _LOCAL: Final = re.compile(r"[A-Za-z0-9._%+\-]{1,64}$")
 _DOMAIN: Final = re.compile(r"@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63})*\.[A-Za-z]{2,24}")
+# words a shared mailbox is named with; a local part made of nothing else ('ir', 'investor.
+# relations', 'customer-service2') belongs to a function, not to a person
 ROLE_ACCOUNTS: Final = frozenset(
     "info destek support noreply no-reply iletisim contact sales satis admin hr ik muhasebe "
     "kvkk bilgi help hello team office webmaster postmaster billing fatura careers kariyer "
-    "press basin privacy abuse security".split()
+    "press basin privacy abuse security ir pr investor investors relations media medya jobs "
+    "is basvuru legal hukuk compliance dpo accounts accounting finance finans orders order "
+    "siparis customer customers service services servis musteri hizmet hizmetleri hizmetler "
+    "marketing pazarlama news newsletter bulten feedback enquiries inquiries enquiry booking "
+    "bookings reservations rezervasyon it ops alerts notifications bildirim donotreply do not "
+    "reply mail email user test demo ornek sample example yatirimci iliskileri kurumsal "
+    "corporate partners partner procurement satinalma purchasing ap ar payroll bordro "
+    "helpdesk servicedesk operations all everyone staff".split()
 )
 PLACEHOLDER_DOMAINS: Final = frozenset(
     {
@@ -31,6 +40,21 @@ PLACEHOLDER_DOMAINS: Final = frozenset(
         "localhost",
     }
 )
+# top-level names reserved for documentation and tests (RFC 2606, RFC 6761): no mailbox there
+# is anyone's
+_RESERVED_TLDS: Final = frozenset({"example", "test", "invalid", "localhost"})
+_LOCAL_PARTS: Final = re.compile(r"[a-z]+")
+
+
+def generic_address(local: str, domain: str) -> bool:
+    """A shared or made-up address: a role mailbox ('ir@', 'customer.service@') or any
+    mailbox at a domain reserved for examples ('ayse@example.com', 'ir@firma.example')."""
+    if domain in PLACEHOLDER_DOMAINS or domain.rsplit(".", 1)[-1] in _RESERVED_TLDS:
+        return True
+    if domain.endswith((".example.com", ".example.org", ".example.net")):
+        return True
+    parts = _LOCAL_PARTS.findall(local)
+    return bool(parts) and all(p in ROLE_ACCOUNTS for p in parts)
 
 
 # 'name [at] domain [dot] com', 'name(at)domain.com'
@@ -54,7 +78,7 @@ def emails(text: str) -> Iterator[Candidate]:
         if left is not None and right is not None:
             local = left.group(0).lower().strip(".")
             domain = right.group(0)[1:].lower()
-            generic = local in ROLE_ACCOUNTS or domain in PLACEHOLDER_DOMAINS
+            generic = generic_address(local, domain)
             yield Candidate("EPOSTA", left.start(), right.end(), 0.35 if generic else 0.9, "email")
             i = text.find("@", right.end())
         else:

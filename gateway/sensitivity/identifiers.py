@@ -91,6 +91,9 @@ PHONE_TOKENS: Final = frozenset(
 # written apart or in words ('sıfır beş yüz otuz iki 412 58 37')
 LOCAL_PHONE: Final = re.compile(rb"[2-9][0-9]{2}(?:[ .\-][0-9]{2}[ .\-][0-9]{2}|[ .\-]?[0-9]{4})$")
 _DE_MOBILE: Final = frozenset({"15", "16", "17"})
+# a number nobody is reachable at, written in code samples, forms and docs: the subscriber part
+# one digit over and over ('0527 000 00 00', '0532 555 55 55') or a run of six zeros
+_PLACEHOLDER_PHONE: Final = re.compile(r"(\d)\1{5}\d?$|0{6}")
 CARD_PREFIX: Final = re.compile(r"^(?:4|5[1-5]|2[2-7]|3[47]|6|9792|35|36|30)")
 
 
@@ -158,6 +161,15 @@ def _classify_digits(
 
 
 def _phone(d: str, start: int, end: int, plus_before: bool, around: _Around) -> Candidate | None:
+    phone = _phone_shape(d, start, end, plus_before, around)
+    if phone is not None and _PLACEHOLDER_PHONE.search(d) is not None:
+        return Candidate("TELEFON", start, end, 0.2, "phone_placeholder")
+    return phone
+
+
+def _phone_shape(
+    d: str, start: int, end: int, plus_before: bool, around: _Around
+) -> Candidate | None:
     national: str | None = None
     prefixed = False
     if d.startswith("00") and 10 <= len(d) <= 17 and d[2] != "0":
@@ -219,6 +231,8 @@ def _local_phone(raw: bytes, start: int, end: int, folded: bytes) -> Candidate |
     of the number left out or spelled in words."""
     if LOCAL_PHONE.match(raw) is None or not ctx.near(folded, start, end, ctx.PHONE_CTX, 60, 8):
         return None
+    if _PLACEHOLDER_PHONE.search(raw.translate(None, b" .-").decode("ascii")) is not None:
+        return Candidate("TELEFON", start, end, 0.2, "phone_placeholder")
     if ctx.near(folded, start, end, ctx.LOOKALIKE_CTX):
         return None
     return Candidate("TELEFON", start, end, 0.6, "phone_local")

@@ -166,4 +166,13 @@ NOT_SURNAMES: Final[frozenset[str]] = frozenset(
     hastanesi universitesi okulu lisesi kuvvetleri cami camii koprusu the and of for inc ltd
     street road avenue university hospital school bank group corp company park bridge
     """.split()
+) | frozenset(
+    # feasts, holy nights and their eves named after a word that is also a first name
+    # ('Ramazan Bayramı', 'Kadir Gecesi', 'Berat Kandili'): the second word is the feast's,
+    # in the forms it takes in a sentence
+    """
+    bayrami bayraminda bayramini bayraminiz bayraminizi bayramlari bayramdan bayramina
+    gecesi gecesinde gecesini gecesiniz kandili kandilinde kandiliniz kandilini kandilimiz
+    arifesi arifesinde yortusu yortusunda orucu
+    """.split()
 )
