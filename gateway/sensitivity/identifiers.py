@@ -24,6 +24,7 @@ from gateway.sensitivity.checksums import (
     vkn_valid,
 )
 from gateway.sensitivity.config import Detectors
+from gateway.sensitivity.digit_runs import Looks, numbers_in_run
 
 # On the shape view ('0' digit, 'a' letter, '.' for . / ( ), ' ' and '-' kept). A run is a
 # maximal chain of digits joined by at most two separators, with six digits or more: nothing
@@ -66,7 +67,6 @@ WORD_DATE: Final = re.compile(
     + rb" (?:0?[1-9]|[12][0-9]|3[01])(?:st|nd|rd|th)?,? "
     rb"(?:19|20)[0-9]{2})(?![0-9])"
 )
-GROUP: Final = re.compile(rb"\d+")
 IBAN_TAIL: Final = re.compile(rb"[a-z]{2}\d{2}(?:[ \-]?[a-z0-9]){8,32}")
 PLATE: Final = re.compile(
     r"(0[1-9]|[1-7]\d|8[01])[ -]?([A-PR-VYZ]{1,3}|[a-pr-vyz]{1,3})[ -]?(\d{2,5})(?![\w])"
@@ -285,14 +285,6 @@ def _iban(text_folded: bytes, begin: int) -> Candidate | None:
     return best
 
 
-def _groups(raw: bytes, base: int) -> list[tuple[int, int, str]]:
-    if raw.isdigit():  # written without separators (the usual TCKN): no regex needed
-        return [(base, base + len(raw), raw.decode("ascii"))]
-    return [
-        (base + m.start(), base + m.end(), m.group(0).decode("ascii")) for m in GROUP.finditer(raw)
-    ]
-
-
 def digit_identifiers(
     text: str, folded: bytes, shape: bytes, on: Detectors, tokens: Collection[bytes]
 ) -> Iterator[Candidate]:
@@ -314,6 +306,12 @@ def digit_identifiers(
     if want_dob:
         yield from _word_dates(folded, tokens)
     heads = _iban_heads(shape) if on.iban else []
+    looks = Looks()
+
+    def classify(d: str, s: int, e: int) -> Candidate | None:
+        cand = _classify_digits(d, folded, s, e, _plus_before(folded, s), on)
+        return None if cand is None else _plus_span(folded, cand)
+
     covered = 0
     runs = RUN if heads or want_dob or want_passport or want_local else LONG_RUN
     for run in runs.finditer(shape):
@@ -336,10 +334,15 @@ def digit_identifiers(
             if local is not None:
                 yield local
                 continue
-        if want_dob and DATE.match(raw) and ctx.near(folded, start, end, ctx.DOB_CTX):
+        if (
+            want_dob
+            and DATE.match(raw)
+            and looks.take()
+            and ctx.near(folded, start, end, ctx.DOB_CTX)
+        ):
             yield Candidate("DOGUM_TARIHI", start, end, 0.8, "birth_date")
             continue
-        if want_passport and 6 <= ndigits <= 9 and start >= 1:
+        if want_passport and 6 <= ndigits <= 9 and start >= 1 and looks.take():
             pp = _passport(text, folded, start, end)
             if pp is not None:
                 yield pp
@@ -350,7 +353,23 @@ def digit_identifiers(
                 yield iban
                 continue
         if ndigits >= 10:
-            yield from _numbers_in_run(raw, start, folded, on)
+            unread = yield from numbers_in_run(raw, start, classify, looks)
+            if looks.left <= 0:
+                # a window of nothing but numbers: the first MAX_NUMBER_LOOKS were checked
+                yield from _dense_rest(looks, shape, unread)
+                return
+
+
+def _dense_rest(looks: Looks, shape: bytes, unread: int) -> Iterator[Candidate]:
+    """The numbers of a window dense with identifiers left unchecked, taken for the kind most
+    found, so that redaction still hides them: one stretch from the first unchecked digit to
+    the window's last (one finding per number would cost the later stages what the looks
+    saved); as sure as any finding, so that none inside it (a name, an id) drops it when
+    overlaps are resolved. Nothing when few of the looks found an identifier."""
+    kind = looks.dense_kind()
+    last = shape.rfind(b"0") + 1
+    if kind is not None and unread < last:
+        yield Candidate(kind, unread, last, 1.0, "dense_numbers")
 
 
 def _word_dates(folded: bytes, tokens: Collection[bytes]) -> Iterator[Candidate]:
@@ -378,44 +397,6 @@ def _iban_without_country(raw: bytes, start: int, end: int, folded: bytes) -> Ca
     if not iban_valid("TR" + digits) or not ctx.near(folded, start, end, ctx.IBAN_CTX):
         return None
     return Candidate("IBAN", start, end, 0.9, "iban")
-
-
-def _numbers_in_run(raw: bytes, start: int, folded: bytes, on: Detectors) -> Iterator[Candidate]:
-    if raw.isdigit():  # one group (the usual TCKN, written without separators)
-        if 10 <= len(raw) <= 19:
-            cand = _classify_digits(
-                raw.decode("ascii"),
-                folded,
-                start,
-                start + len(raw),
-                _plus_before(folded, start),
-                on,
-            )
-            if cand is not None:
-                yield _plus_span(folded, cand)
-        return
-    groups = _groups(raw, start)
-    used = [False] * len(groups)
-    windows: list[tuple[int, int]] = []
-    for i in range(len(groups)):
-        total = 0
-        for j in range(i, len(groups)):
-            total += len(groups[j][2])
-            if total > 19:
-                break
-            if total >= 10:
-                windows.append((i, j))
-    windows.sort(key=lambda w: (w[0] - w[1], w[0]))
-    for i, j in windows:
-        if any(used[i : j + 1]):
-            continue
-        s, e = groups[i][0], groups[j][1]
-        d = "".join(g[2] for g in groups[i : j + 1])
-        cand = _classify_digits(d, folded, s, e, _plus_before(folded, s), on)
-        if cand is not None:
-            for k in range(i, j + 1):
-                used[k] = True
-            yield _plus_span(folded, cand)
 
 
 def _plus_before(folded: bytes, s: int) -> bool:

@@ -64,7 +64,6 @@ _PAIR_BEFORE: Final = re.compile(
     r"(?<![^\W\d_])(" + _W + r")[ \t]{1,2}(" + _W + r")[ \t]{0,2}(?:[,(–\-][ \t]{0,2})?"
     r"(?:[^\W\d_]{1,20}[ \t]{1,2}){0,2}$"
 )
-_PAIR_ENDING: Final = re.compile(r"(" + _W + r")[ \t]{1,2}$")
 _GREETING_END: Final = re.compile(r"[ \t]{0,2}(?:[,!:;\r\n]|$)")
 _NEXT_CAPITAL: Final = re.compile(r"[ \t]{1,2}(" + _W + r")")
 _SUFFIX_AFTER: Final = re.compile(r"['’][a-zçğıöşü]{1,5}(?![\w])")
@@ -185,6 +184,26 @@ def _before_is_lower(text: str, m: re.Match[str]) -> bool:
     return i >= 0 and text[i].islower()
 
 
+def _word_before(text: str, at: int) -> tuple[int, int]:
+    """The word (start, end) that ends one or two spaces before offset `at`, read backwards a
+    character at a time (a regex search would try every start in the stretch), at most 30
+    letters and one hyphen or apostrophe inside ('Ayşe-Nur'); start == end when none."""
+    e = at
+    while e > 0 and at - e < 2 and text[e - 1] in " \t":
+        e -= 1
+    if e == at:
+        return at, at
+    s = e
+    while s > 0 and e - s < 30 and text[s - 1].isalpha():
+        s -= 1
+    if s > 1 and s < e and text[s - 1] in "-'’" and text[s - 2].isalpha():
+        inner = s - 1
+        s = inner
+        while s > 0 and inner - s < 29 and text[s - 1].isalpha():
+            s -= 1
+    return s, e
+
+
 def surname_ending_names(text: str, words: bytes) -> Iterator[Candidate]:
     """'Gökçen Tuzcuoğlu', 'Hülya Karaosmanoğlu': a capitalised word ending in '-oğlu' after
     another capitalised word is a full name."""
@@ -196,9 +215,9 @@ def surname_ending_names(text: str, words: bytes) -> Iterator[Candidate]:
         if end >= len(words) or words[end] == 32:
             ws = words.rfind(b" ", 0, i) + 1
             if ws < i and text[ws].isupper():
-                m = _PAIR_ENDING.search(text, max(0, ws - 32), ws)
-                if m is not None and _pair_ok(text, m.group(1), text[ws:end], end):
-                    yield Candidate("AD_SOYAD", m.start(1), end, 0.75, "name_cue")
+                s, e = _word_before(text, ws)
+                if s < e and _pair_ok(text, text[s:e], text[ws:end], end):
+                    yield Candidate("AD_SOYAD", s, end, 0.75, "name_cue")
         i = words.find(b"oglu", end)
 
 
@@ -214,8 +233,8 @@ def apostrophe_names(text: str) -> Iterator[Candidate]:
             while ws > 0 and i - ws < 30 and text[ws - 1].isalpha():
                 ws -= 1
             if ws < i and text[ws].isupper() and _SUFFIX_AFTER.match(text, i) is not None:
-                m = _PAIR_ENDING.search(text, max(0, ws - 32), ws)
+                s, e = _word_before(text, ws)
                 word = text[ws:i]
-                if m is not None and _surname_shaped(word) and _pair_ok(text, m.group(1), word, i):
-                    yield Candidate("AD_SOYAD", m.start(1), i, 0.7, "name_cue")
+                if s < e and _surname_shaped(word) and _pair_ok(text, text[s:e], word, i):
+                    yield Candidate("AD_SOYAD", s, i, 0.7, "name_cue")
             i = text.find(mark, i + 1)
