@@ -142,6 +142,19 @@ PUBLIC_FIGURES: Final[frozenset[str]] = frozenset(
         "michael jackson",
         "elizabeth ii",
         "paul graham",
+        # poets, writers and historical figures whose names come up in school questions
+        "mehmet akif",
+        "akif ersoy",
+        "yunus emre",
+        "mimar sinan",
+        "ismet inonu",
+        "orhan veli",
+        "sait faik",
+        "cemal sureya",
+        "halide edip",
+        "hamdi tanpinar",
+        "cahit arf",
+        "ahmet hamdi",
     }
 )
 
@@ -167,12 +180,12 @@ NOT_SURNAMES: Final[frozenset[str]] = frozenset(
     street road avenue university hospital school bank group corp company park bridge
     """.split()
 ) | frozenset(
-    # feasts, holy nights and their eves named after a word that is also a first name
-    # ('Ramazan Bayramı', 'Kadir Gecesi', 'Berat Kandili'): the second word is the feast's,
-    # in the forms it takes in a sentence
+    # feasts, holy nights, their eves, days, weeks and marches named after a word that is also
+    # a first name ('Ramazan Bayramı', 'Kadir Gecesi', 'Berat Kandili', 'Onur Yürüyüşü'): the
+    # second word is the feast's, in the forms it takes in a sentence
     """
     bayrami bayraminda bayramini bayraminiz bayraminizi bayramlari bayramdan bayramina
     gecesi gecesinde gecesini gecesiniz kandili kandilinde kandiliniz kandilini kandilimiz
-    arifesi arifesinde yortusu yortusunda orucu
+    arifesi arifesinde yortusu yortusunda orucu gunu gununde haftasi yuruyusu yuruyusunde
     """.split()
 )

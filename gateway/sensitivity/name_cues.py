@@ -43,6 +43,9 @@ _ROLES: Final = frozenset(
     developer designer coordinator specialist sorumlusu uzmani muduru mudur muhasebeci
     """.split()
 )
+_SIGN_OFFS: Final = frozenset(
+    "regards saygilarimla sevgilerimle selamlar thanks cheers sincerely tesekkurler".split()
+)
 CUE_TERMS: Final = (
     [(w, "cue_after") for w in _AFTER_CUES]
     + [(w, "cue_before") for w in _VERBS]
@@ -86,6 +89,9 @@ _NOT_NAME: Final = (
     cuma cumartesi pazar ocak subat mart nisan mayis haziran temmuz agustos eylul ekim kasim
     aralik istanbul ankara izmir london paris berlin turkey turkiye product owner project
     data senior junior head chief vice general insan kaynaklari there world us
+    desk helpdesk procurement purchasing operations legal marketing security payroll accounts
+    billing reception admissions recruitment facilities logistics engineering research
+    satinalma lojistik hukuk guvenlik bordro
     """.split()
     )
     | NOT_SURNAMES
@@ -130,6 +136,8 @@ def cue_names(text: str, start: int, end: int, after: bool) -> Iterator[Candidat
     if after:
         m = _PAIR_AFTER.match(text, end)
         if m is None or not _pair_ok(text, m.group(1), m.group(2), m.end()):
+            if fold(text[start:end]) in _SIGN_OFFS:
+                yield from _signed_first_name(text, end)
             return
         if fold(text[start:end]) in _GREETINGS:
             # 'Hi Laura Smith,': the greeting's name ends the line or takes a comma
@@ -238,3 +246,70 @@ def apostrophe_names(text: str) -> Iterator[Candidate]:
                 if s < e and _surname_shaped(word) and _pair_ok(text, text[s:e], word, i):
                     yield Candidate("AD_SOYAD", s, i, 0.7, "name_cue")
             i = text.find(mark, i + 1)
+
+
+# a sign-off, its comma or line break, and one word ending the line: 'Cheers,\nSiobhan'
+_LONE_AFTER: Final = re.compile(
+    r"[ \t]{0,3}[,!]?[ \t]{0,3}(?:\r?\n[ \t]{0,6})?(" + _W + r")[ \t]{0,3}[.!]?(?:\r?\n|$)"
+)
+
+
+def _signed_first_name(text: str, end: int) -> Iterator[Candidate]:
+    """'Cheers, Siobhan' at the end of a line: a listed first name alone after a sign-off
+    signs the message, where elsewhere a lone first name tells too little ('Thanks,
+    Marketing' stays text)."""
+    m = _LONE_AFTER.match(text, end)
+    if m is None or not any(c in text[end : m.start(1)] for c in ",\n"):
+        return
+    word = m.group(1)
+    if _word_ok(word) and not word.isupper() and fold(word) in FIRST_NAMES:
+        yield Candidate("AD", m.start(1), m.end(1), 0.6, "name_cue")
+
+
+# titles after which a lower-case word nobody listed is still a name: an English honorific
+# written with its full stop ('mr. whitfield'), 'sayın' or 'sn' before two words ('sayın
+# tuncer özkoç'); not the words that follow them without a name ('sayın yetkili')
+_HONORIFICS: Final = frozenset({"mr", "mrs", "ms"})
+_FORMAL: Final = frozenset({"sayin", "sn"})
+_LOWER_WORD: Final = re.compile(r"[ \t]{1,2}([a-zçğıöşüâîû]{2,30})(?![\w'’])")
+_NOT_LOWER_NAME: Final = (
+    frozenset(
+        """
+    the a an and or of to for in on at by with is was will be then so this that it its
+    not no please thanks ve ile icin de da bu su o bir olan gibi cok cok en
+    yetkili yetkilisi ilgili musteri veli hoca hocam ogretmen baskan baskanim baskani mudur
+    doktor avukat hakim savci makam makami kurul kurulu katilimci katilimcilar uye uyeler
+    personel calisan yonetici yonetim kullanici abone okur okuyucu yolcu misafir hasta aday
+    ogrenci bakan bakanim vekil vekilim milletvekili rektor dekan ailesi aile bay bayan
+    """.split()
+    )
+    | _NOT_NAME
+    | _ROLES
+)
+
+
+def lower_name_ok(word: str) -> bool:
+    """A lower-case word after a title that may be a name: no everyday or role word."""
+    return fold(word) not in _NOT_LOWER_NAME and _OUR_ROLE.search(word) is None
+
+
+def lower_after_title(text: str, start: int, end: int) -> Iterator[Candidate]:
+    """The unlisted lower-case name after the title at start..end ('mr. whitfield',
+    'sayın tuncer özkoç'): one word after an honorific with its full stop (not after a number:
+    '200 ms. retrying' is a time), two after 'sayın'."""
+    title = text[start:end]
+    t = fold(title)
+    if t in _HONORIFICS and text[end : end + 1] == "." and not title.isupper():
+        i = start - 1
+        while i >= 0 and text[i] == " ":
+            i -= 1
+        m = _LOWER_WORD.match(text, end + 1)
+        if m is not None and len(m.group(1)) >= 3 and lower_name_ok(m.group(1)):
+            if i < 0 or not text[i].isdigit():
+                yield Candidate("AD_SOYAD", m.start(1), m.end(1), 0.7, "name_title")
+    elif t in _FORMAL:
+        m = _LOWER_WORD.match(text, end + (text[end : end + 1] == "."))
+        m2 = None if m is None else _LOWER_WORD.match(text, m.end())
+        if m is not None and m2 is not None and lower_name_ok(m.group(1)):
+            if lower_name_ok(m2.group(1)):
+                yield Candidate("AD_SOYAD", m.start(1), m2.end(1), 0.7, "name_title")

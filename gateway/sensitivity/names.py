@@ -21,6 +21,8 @@ from gateway.sensitivity.name_cues import (
     MAX_LOOKS,
     apostrophe_names,
     cue_names,
+    lower_after_title,
+    lower_name_ok,
     surname_ending_names,
 )
 from gateway.sensitivity.textnorm import fold as _fold_word
@@ -175,11 +177,13 @@ def _after_title(text: str, start: int, end: int) -> Iterator[Candidate]:
         return
     m = _NEXT_LOWER.match(text, pos)
     if m is not None and _listed_name(m.group(1)):
-        end = m.end()
-        m2 = _NEXT_LOWER.match(text, end)
-        if m2 is not None and _fold_word(m2.group(1)) in SURNAMES:
-            end = m2.end()
-        yield Candidate("AD_SOYAD", m.start(1), end, 0.85, "name_title")
+        name_end = m.end()
+        m2 = _NEXT_LOWER.match(text, name_end)
+        if m2 is not None and (_fold_word(m2.group(1)) in SURNAMES or lower_name_ok(m2.group(1))):
+            name_end = m2.end()  # 'sayın tuncer özkoç': the surname, listed or not
+        yield Candidate("AD_SOYAD", m.start(1), name_end, 0.85, "name_title")
+    elif m is not None:
+        yield from lower_after_title(text, start, end)
 
 
 def _after_label(words: bytes, start: int, end: int) -> Candidate | None:

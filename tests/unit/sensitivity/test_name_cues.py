@@ -108,3 +108,37 @@ def test_hostile_repetition_stays_linear(unit: str) -> None:
     clf.classify([big])
     t_big = time.perf_counter() - t0
     assert t_big < 8 * t_small + 0.05
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Could you pass the contract to mrs. pemberton before Friday?", "pemberton"),
+        ("sayın gülizar tekbaş, randevunuz yarın saat onda.", "gülizar tekbaş"),
+        ("sn. oğuzhan beşikçi dilekçenizi aldık", "oğuzhan beşikçi"),
+        ("The slides are in the shared folder.\n\nCheers,\nSiobhan", "Siobhan"),
+        ("Yarın görüşürüz.\nSevgilerimle, Nilüfer", "Nilüfer"),
+        ("Priya Raman will send the revised budget tomorrow.", "Priya Raman"),
+    ],
+)
+def test_unlisted_lower_case_and_signed_names(clf: Classifier, text: str, name: str) -> None:
+    result = clf.classify([text])
+    assert result.data_class == "personal"
+    assert any(text[f.start : f.end] == name for f in result.findings)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sayın yetkili, ekteki belgeleri incelemenizi rica ederim.",
+        "Sayın ilgili makam, başvurum ektedir.",
+        "The export took 340 ms. retrying made it worse.",
+        "Thanks,\nMarketing",
+        "Regards,\nProcurement Desk",
+        "Valerian Kostova will lead nothing: Quarterly Report will ship.",
+        "Zafer Bayramı'nda ofis kapalı, Onur Yürüyüşü'nün güzergahı açıklandı.",
+        "Mehmet Akif Ersoy'un şiirlerinden birini özetle.",
+    ],
+)
+def test_titles_and_sign_offs_without_a_person_stay_public(clf: Classifier, text: str) -> None:
+    assert clf.classify([text]).data_class == "public"
