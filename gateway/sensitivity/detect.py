@@ -110,7 +110,9 @@ class Detectors:
         found: list[Candidate] = []
         if shape.count(b"0") >= 4:  # a plate has at least 4 digits
             found.extend(digit_identifiers(text, folded, shape, on, tokens))
-        if on.email and (b"@" in folded or b"at)" in folded or b"at]" in folded):
+        if on.email and (
+            b"@" in folded or b"at)" in folded or b"at]" in folded or b" at " in folded
+        ):  # ' at ': 'ad at gmail dot com', which emails() tells from the everyday word
             found.extend(emails(text))
         if on.person_name:
             found.extend(person_names(text, words, tokens))

@@ -57,20 +57,59 @@ def generic_address(local: str, domain: str) -> bool:
     return bool(parts) and all(p in ROLE_ACCOUNTS for p in parts)
 
 
-# 'name [at] domain [dot] com', 'name(at)domain.com'
-_DOT: Final = r"(?: ?[\[(]dot[\])] ?|\.)"
+# addresses spelled out: 'name [at] domain [dot] com', 'name(at)domain.com', 'name [@] domain
+# [.] com', 'name at gmail dot com', 'name @ yandex . com.tr', 'ad (at) gmail (nokta) com'.
+# A bare ' at ' or ' dot ' is an everyday word, so there the address must end in a known
+# top-level name ('look at this dot product' is none)
+_DOT: Final = r"(?: ?[\[(] ?(?:dot|nokta|\.) ?[\])] ?| (?:dot|nokta|punto) |\.| \. )"
+_LABEL: Final = r"[A-Za-z0-9\-]{1,63}"
+_TLD: Final = r"(?:com|net|org|edu|gov|info|biz|io|co|me|ai|dev|app|tr|de|uk|fr|nl|ru|az|pl)"
+# every label of the local part and the domain excludes '.', so each dot is read one way only
+# and a long text costs one short scan per word
+_LOCAL_SPELLED: Final = (
+    r"(?P<local>[A-Za-z0-9_%+\-]{1,64}(?:" + _DOT + r"[A-Za-z0-9_%+\-]{1,64}){0,3})"
+)
 _SPELLED: Final = re.compile(
-    r"[A-Za-z0-9._%+\-]{1,64} ?[\[(]at[\])] ?[A-Za-z0-9\-]{1,63}"
-    r"(?:" + _DOT + r"[A-Za-z0-9\-]{1,63})*" + _DOT + r"[A-Za-z]{2,24}",
+    r"(?<![\w.%+\-])"
+    + _LOCAL_SPELLED
+    # a bracketed 'at' or '@': any top-level name; a bare one: a known one
+    + r"(?: ?[\[(] ?(?:at|@) ?[\])] ?(?P<domain>"
+    + _LABEL
+    + r"(?:"
+    + _DOT
+    + _LABEL
+    + r"){0,2}"
+    + _DOT
+    + r"[A-Za-z]{2,24})| (?:at|@) (?P<bare>"
+    + _LABEL
+    + r"(?:"
+    + _DOT
+    + _LABEL
+    + r"){0,2}"
+    + _DOT
+    + _TLD
+    + r"))(?![\w])",
     re.IGNORECASE,
 )
-_BRACKETED_AT: Final = ("[at]", "(at)", "[AT]", "(AT)")
+_DOTS: Final = re.compile(_DOT, re.IGNORECASE)
+# what the text must hold before the spelled form is looked for (each a C-level find)
+_SPELLED_AT: Final = ("[at]", "(at)", "[AT]", "(AT)", "[@]", "(@)", " @ ", "( at )", "[ at ]")
+_SPELLED_DOT: Final = (" dot ", " nokta ", "(nokta)", "[nokta]", "[dot]", "(dot)")
+
+
+def _spelled(text: str) -> bool:
+    if any(b in text for b in _SPELLED_AT):
+        return True
+    return " at " in text and any(d in text for d in _SPELLED_DOT)
 
 
 def emails(text: str) -> Iterator[Candidate]:
-    if any(b in text for b in _BRACKETED_AT):
+    if _spelled(text):
         for m in _SPELLED.finditer(text):
-            yield Candidate("EPOSTA", m.start(), m.end(), 0.85, "email")
+            local = _DOTS.sub(".", m.group("local").lower())
+            domain = m.group("domain") or m.group("bare")
+            generic = generic_address(local, _DOTS.sub(".", domain.lower()))
+            yield Candidate("EPOSTA", m.start(), m.end(), 0.35 if generic else 0.85, "email")
     i = text.find("@")
     while i >= 0:
         left = _LOCAL.search(text, max(0, i - 64), i)

@@ -60,3 +60,31 @@ def test_real_contacts_next_to_them_still_count(clf: Classifier, text: str) -> N
 )
 def test_generic_address(local: str, domain: str, generic: bool) -> None:
     assert generic_address(local, domain) is generic
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Yazışma için adresim nilay.korkmaz [@] proton [.] me, akşam bakarım.",
+        "reach me: d.vance at fastmail dot com",
+        "mailim tunahan_eker (at) gmail (nokta) com",
+        "cv'mi yolladım, adresim umay.berk @ yandex . com.tr",
+        "Contact: lukas.brandt [at] posteo [dot] de",
+    ],
+)
+def test_addresses_spelled_to_dodge_scrapers(clf: Classifier, text: str) -> None:
+    result = clf.classify([text])
+    assert result.data_class == "personal"
+    assert any(f.kind == "EPOSTA" for f in result.findings)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Look at this dot product before the standup.",
+        "We met at noon. Dot matrix printers at home. Com ports were busy.",
+        "Yatırımcılar için: ir [at] holding [dot] com",
+    ],
+)
+def test_at_and_dot_as_everyday_words_stay_public(clf: Classifier, text: str) -> None:
+    assert clf.classify([text]).data_class == "public"
