@@ -85,8 +85,10 @@ LANDLINE_AREAS: Final = frozenset(
 # of them is in the text
 PHONE_TOKENS: Final = frozenset(
     b"tel telefon telefonu telefonum numaram numarasi numarami numaramiz cep gsm whatsapp phone "
-    b"mobile call reach ring arayin ara arasin sms dahili ext".split()
+    b"mobile call reach ring arayin ara arasin sms dahili ext sifir".split()
 )
+# a mobile's area code spelled out right before the local group: 'sıfır beş yüz otuz 466 26 93'
+_SPELLED_AREA: Final = re.compile(rb"sifir bes yuz(?: [a-z]{2,7}){0,3} ?$")
 # a local number in Turkish grouping ('412 58 37', '412-5837', '412 5837'), its area code
 # written apart or in words ('sıfır beş yüz otuz iki 412 58 37')
 LOCAL_PHONE: Final = re.compile(rb"[2-9][0-9]{2}(?:[ .\-][0-9]{2}[ .\-][0-9]{2}|[ .\-]?[0-9]{4})$")
@@ -227,9 +229,13 @@ def _called_phone(around: _Around) -> bool:
 
 
 def _local_phone(raw: bytes, start: int, end: int, folded: bytes) -> Candidate | None:
-    """Seven digits grouped the Turkish way ('412 58 37') right after a phone word, the rest
-    of the number left out or spelled in words."""
-    if LOCAL_PHONE.match(raw) is None or not ctx.near(folded, start, end, ctx.PHONE_CTX, 60, 8):
+    """Seven digits grouped the Turkish way ('412 58 37') right after a phone word or after
+    a mobile area code spelled in words ('sıfır beş yüz otuz 466 26 93'), the rest of the
+    number left out or spelled."""
+    if LOCAL_PHONE.match(raw) is None:
+        return None
+    spelled = _SPELLED_AREA.search(folded, max(0, start - 48), start) is not None
+    if not spelled and not ctx.near(folded, start, end, ctx.PHONE_CTX, 60, 8):
         return None
     if _PLACEHOLDER_PHONE.search(raw.translate(None, b" .-").decode("ascii")) is not None:
         return Candidate("TELEFON", start, end, 0.2, "phone_placeholder")

@@ -142,3 +142,10 @@ def test_unlisted_lower_case_and_signed_names(clf: Classifier, text: str, name: 
 )
 def test_titles_and_sign_offs_without_a_person_stay_public(clf: Classifier, text: str) -> None:
     assert clf.classify([text]).data_class == "public"
+
+
+def test_local_group_after_a_spelled_mobile_area_code(clf: Classifier) -> None:
+    text = "Şu numarayı tanıyor musun: sıfır beş yüz elli bir 732 18 40, Oya diye kayıtlı."
+    result = clf.classify([text])
+    assert result.data_class == "personal"
+    assert any(f.kind == "TELEFON" for f in result.findings)
