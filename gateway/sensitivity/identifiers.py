@@ -228,6 +228,23 @@ def _called_phone(around: _Around) -> bool:
     )
 
 
+# '+49 (0)160 9645 8686', '+44 (0)20 7946 0958': the trunk zero in brackets, dialled only at home
+_TRUNK_ZERO: Final = re.compile(
+    rb"\+[1-9][0-9]{0,2} ?\(0\) ?[1-9][0-9]{1,4}(?:[ .\-]?[0-9]{2,5}){1,4}"
+)
+
+
+def _trunk_zero_phones(folded: bytes, looks: Looks) -> Iterator[Candidate]:
+    """Numbers written with the trunk zero in brackets: a phone's format and no other's, so
+    no order or tracking word near makes them one."""
+    for m in _TRUNK_ZERO.finditer(folded):
+        if not looks.take():
+            return
+        n = sum(48 <= c <= 57 for c in m.group(0)) - 1  # the bracketed zero is not dialled
+        if 8 <= n <= 15:
+            yield Candidate("TELEFON", m.start(), m.end(), 0.8, "phone_intl")
+
+
 def _local_phone(raw: bytes, start: int, end: int, folded: bytes) -> Candidate | None:
     """Seven digits grouped the Turkish way ('412 58 37') right after a phone word or after
     a mobile area code spelled in words ('sıfır beş yüz otuz 466 26 93'), the rest of the
@@ -313,6 +330,8 @@ def digit_identifiers(
         yield from _word_dates(folded, tokens)
     heads = _iban_heads(shape) if on.iban else []
     looks = Looks()
+    if on.phone and b"(0)" in folded:
+        yield from _trunk_zero_phones(folded, looks)
 
     def classify(d: str, s: int, e: int) -> Candidate | None:
         cand = _classify_digits(d, folded, s, e, _plus_before(folded, s), on)

@@ -63,6 +63,8 @@ def test_capitalised_phrases_that_are_not_people_stay_public(clf: Classifier, te
         "Whatsapp: 0044 7911 123456",
         "numaram sıfır beş yüz kırk iki 318 64 27, akşam ara",
         "Phone 31 62 48 91 07, ask for the night desk.",
+        "Bitte Rückruf an Frau Albers, +49 (0)171 5528 904, wegen der Lieferung.",
+        "Switchboard +44 (0)161 496 0732, then ask for accounts.",
     ],
 )
 def test_phone_numbers_in_other_formats(clf: Classifier, text: str) -> None:
