@@ -139,6 +139,14 @@ PHONE_CTX: Final = _words(
     "sms",
     "contact",
     "iletisim",
+    "reach",
+    "ring",
+    "text me",
+    "dahili",
+    "ext",
+    "nummer",
+    "handy",
+    "mobil",
 )
 COMPANY_CTX: Final = _words(
     "a.s",

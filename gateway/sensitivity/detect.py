@@ -21,6 +21,7 @@ from gateway.sensitivity.framed import FRAMED_TOKENS
 from gateway.sensitivity.identifiers import (
     DOB_TOKENS,
     PASSPORT_TOKENS,
+    PHONE_TOKENS,
     PLATE_TOKENS,
     Candidate,
     digit_identifiers,
@@ -95,6 +96,7 @@ class Detectors:
             exact=[
                 *(k for lex in lexicons for k in lex.exact_keys),
                 *PLATE_TOKENS,
+                *PHONE_TOKENS,
                 *PASSPORT_TOKENS,
                 *DOB_TOKENS,
                 *FRAMED_TOKENS,
@@ -109,7 +111,9 @@ class Detectors:
         found: list[Candidate] = []
         if shape.count(b"0") >= 4:  # a plate has at least 4 digits
             found.extend(digit_identifiers(text, folded, shape, on, tokens))
-        if on.email and (b"@" in folded or b"at)" in folded or b"at]" in folded):
+        if on.email and (
+            b"@" in folded or b"at)" in folded or b"at]" in folded or b" at " in folded
+        ):  # ' at ': 'ad at gmail dot com', which emails() tells from the everyday word
             found.extend(emails(text))
         if on.person_name:
             found.extend(person_names(text, words, tokens))

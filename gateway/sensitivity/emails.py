@@ -12,10 +12,19 @@ from gateway.sensitivity.identifiers import Candidate
 
 _LOCAL: Final = re.compile(r"[A-Za-z0-9._%+\-]{1,64}$")
 _DOMAIN: Final = re.compile(r"@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63})*\.[A-Za-z]{2,24}")
+# words a shared mailbox is named with; a local part made of nothing else ('ir', 'investor.
+# relations', 'customer-service2') belongs to a function, not to a person
 ROLE_ACCOUNTS: Final = frozenset(
     "info destek support noreply no-reply iletisim contact sales satis admin hr ik muhasebe "
     "kvkk bilgi help hello team office webmaster postmaster billing fatura careers kariyer "
-    "press basin privacy abuse security".split()
+    "press basin privacy abuse security ir pr investor investors relations media medya jobs "
+    "is basvuru legal hukuk compliance dpo accounts accounting finance finans orders order "
+    "siparis customer customers service services servis musteri hizmet hizmetleri hizmetler "
+    "marketing pazarlama news newsletter bulten feedback enquiries inquiries enquiry booking "
+    "bookings reservations rezervasyon it ops alerts notifications bildirim donotreply do not "
+    "reply mail email user test demo ornek sample example yatirimci iliskileri kurumsal "
+    "corporate partners partner procurement satinalma purchasing ap ar payroll bordro "
+    "helpdesk servicedesk operations all everyone staff".split()
 )
 PLACEHOLDER_DOMAINS: Final = frozenset(
     {
@@ -31,22 +40,76 @@ PLACEHOLDER_DOMAINS: Final = frozenset(
         "localhost",
     }
 )
+# top-level names reserved for documentation and tests (RFC 2606, RFC 6761): no mailbox there
+# is anyone's
+_RESERVED_TLDS: Final = frozenset({"example", "test", "invalid", "localhost"})
+_LOCAL_PARTS: Final = re.compile(r"[a-z]+")
 
 
-# 'name [at] domain [dot] com', 'name(at)domain.com'
-_DOT: Final = r"(?: ?[\[(]dot[\])] ?|\.)"
+def generic_address(local: str, domain: str) -> bool:
+    """A shared or made-up address: a role mailbox ('ir@', 'customer.service@') or any
+    mailbox at a domain reserved for examples ('ayse@example.com', 'ir@firma.example')."""
+    if domain in PLACEHOLDER_DOMAINS or domain.rsplit(".", 1)[-1] in _RESERVED_TLDS:
+        return True
+    if domain.endswith((".example.com", ".example.org", ".example.net")):
+        return True
+    parts = _LOCAL_PARTS.findall(local)
+    return bool(parts) and all(p in ROLE_ACCOUNTS for p in parts)
+
+
+# addresses spelled out: 'name [at] domain [dot] com', 'name(at)domain.com', 'name [@] domain
+# [.] com', 'name at gmail dot com', 'name @ yandex . com.tr', 'ad (at) gmail (nokta) com'.
+# A bare ' at ' or ' dot ' is an everyday word, so there the address must end in a known
+# top-level name ('look at this dot product' is none)
+_DOT: Final = r"(?: ?[\[(] ?(?:dot|nokta|\.) ?[\])] ?| (?:dot|nokta|punto) |\.| \. )"
+_LABEL: Final = r"[A-Za-z0-9\-]{1,63}"
+_TLD: Final = r"(?:com|net|org|edu|gov|info|biz|io|co|me|ai|dev|app|tr|de|uk|fr|nl|ru|az|pl)"
+# every label of the local part and the domain excludes '.', so each dot is read one way only
+# and a long text costs one short scan per word
+_LOCAL_SPELLED: Final = (
+    r"(?P<local>[A-Za-z0-9_%+\-]{1,64}(?:" + _DOT + r"[A-Za-z0-9_%+\-]{1,64}){0,3})"
+)
 _SPELLED: Final = re.compile(
-    r"[A-Za-z0-9._%+\-]{1,64} ?[\[(]at[\])] ?[A-Za-z0-9\-]{1,63}"
-    r"(?:" + _DOT + r"[A-Za-z0-9\-]{1,63})*" + _DOT + r"[A-Za-z]{2,24}",
+    r"(?<![\w.%+\-])"
+    + _LOCAL_SPELLED
+    # a bracketed 'at' or '@': any top-level name; a bare one: a known one
+    + r"(?: ?[\[(] ?(?:at|@) ?[\])] ?(?P<domain>"
+    + _LABEL
+    + r"(?:"
+    + _DOT
+    + _LABEL
+    + r"){0,2}"
+    + _DOT
+    + r"[A-Za-z]{2,24})| (?:at|@) (?P<bare>"
+    + _LABEL
+    + r"(?:"
+    + _DOT
+    + _LABEL
+    + r"){0,2}"
+    + _DOT
+    + _TLD
+    + r"))(?![\w])",
     re.IGNORECASE,
 )
-_BRACKETED_AT: Final = ("[at]", "(at)", "[AT]", "(AT)")
+_DOTS: Final = re.compile(_DOT, re.IGNORECASE)
+# what the text must hold before the spelled form is looked for (each a C-level find)
+_SPELLED_AT: Final = ("[at]", "(at)", "[AT]", "(AT)", "[@]", "(@)", " @ ", "( at )", "[ at ]")
+_SPELLED_DOT: Final = (" dot ", " nokta ", "(nokta)", "[nokta]", "[dot]", "(dot)")
+
+
+def _spelled(text: str) -> bool:
+    if any(b in text for b in _SPELLED_AT):
+        return True
+    return " at " in text and any(d in text for d in _SPELLED_DOT)
 
 
 def emails(text: str) -> Iterator[Candidate]:
-    if any(b in text for b in _BRACKETED_AT):
+    if _spelled(text):
         for m in _SPELLED.finditer(text):
-            yield Candidate("EPOSTA", m.start(), m.end(), 0.85, "email")
+            local = _DOTS.sub(".", m.group("local").lower())
+            domain = m.group("domain") or m.group("bare")
+            generic = generic_address(local, _DOTS.sub(".", domain.lower()))
+            yield Candidate("EPOSTA", m.start(), m.end(), 0.35 if generic else 0.85, "email")
     i = text.find("@")
     while i >= 0:
         left = _LOCAL.search(text, max(0, i - 64), i)
@@ -54,7 +117,7 @@ def emails(text: str) -> Iterator[Candidate]:
         if left is not None and right is not None:
             local = left.group(0).lower().strip(".")
             domain = right.group(0)[1:].lower()
-            generic = local in ROLE_ACCOUNTS or domain in PLACEHOLDER_DOMAINS
+            generic = generic_address(local, domain)
             yield Candidate("EPOSTA", left.start(), right.end(), 0.35 if generic else 0.9, "email")
             i = text.find("@", right.end())
         else:

@@ -24,6 +24,7 @@ from gateway.sensitivity.checksums import (
     vkn_valid,
 )
 from gateway.sensitivity.config import Detectors
+from gateway.sensitivity.digit_runs import Looks, numbers_in_run
 
 # On the shape view ('0' digit, 'a' letter, '.' for . / ( ), ' ' and '-' kept). A run is a
 # maximal chain of digits joined by at most two separators, with six digits or more: nothing
@@ -66,7 +67,6 @@ WORD_DATE: Final = re.compile(
     + rb" (?:0?[1-9]|[12][0-9]|3[01])(?:st|nd|rd|th)?,? "
     rb"(?:19|20)[0-9]{2})(?![0-9])"
 )
-GROUP: Final = re.compile(rb"\d+")
 IBAN_TAIL: Final = re.compile(rb"[a-z]{2}\d{2}(?:[ \-]?[a-z0-9]){8,32}")
 PLATE: Final = re.compile(
     r"(0[1-9]|[1-7]\d|8[01])[ -]?([A-PR-VYZ]{1,3}|[a-pr-vyz]{1,3})[ -]?(\d{2,5})(?![\w])"
@@ -81,6 +81,21 @@ LANDLINE_AREAS: Final = frozenset(
     " 370 372 374 376 378 380 382 384 386 388 412 414 416 422 424 426 428 432 434 436 438 442"
     " 446 452 454 456 458 462 464 466 472 474 476 478 482 484 486 488".split()
 )
+# the words that make a short digit group ('412 58 37') a phone number, looked for only when one
+# of them is in the text
+PHONE_TOKENS: Final = frozenset(
+    b"tel telefon telefonu telefonum numaram numarasi numarami numaramiz cep gsm whatsapp phone "
+    b"mobile call reach ring arayin ara arasin sms dahili ext sifir".split()
+)
+# a mobile's area code spelled out right before the local group: 'sıfır beş yüz otuz 466 26 93'
+_SPELLED_AREA: Final = re.compile(rb"sifir bes yuz(?: [a-z]{2,7}){0,3} ?$")
+# a local number in Turkish grouping ('412 58 37', '412-5837', '412 5837'), its area code
+# written apart or in words ('sıfır beş yüz otuz iki 412 58 37')
+LOCAL_PHONE: Final = re.compile(rb"[2-9][0-9]{2}(?:[ .\-][0-9]{2}[ .\-][0-9]{2}|[ .\-]?[0-9]{4})$")
+_DE_MOBILE: Final = frozenset({"15", "16", "17"})
+# a number nobody is reachable at, written in code samples, forms and docs: the subscriber part
+# one digit over and over ('0527 000 00 00', '0532 555 55 55') or a run of six zeros
+_PLACEHOLDER_PHONE: Final = re.compile(r"(\d)\1{5}\d?$|0{6}")
 CARD_PREFIX: Final = re.compile(r"^(?:4|5[1-5]|2[2-7]|3[47]|6|9792|35|36|30)")
 
 
@@ -148,8 +163,20 @@ def _classify_digits(
 
 
 def _phone(d: str, start: int, end: int, plus_before: bool, around: _Around) -> Candidate | None:
+    phone = _phone_shape(d, start, end, plus_before, around)
+    if phone is not None and _PLACEHOLDER_PHONE.search(d) is not None:
+        return Candidate("TELEFON", start, end, 0.2, "phone_placeholder")
+    return phone
+
+
+def _phone_shape(
+    d: str, start: int, end: int, plus_before: bool, around: _Around
+) -> Candidate | None:
     national: str | None = None
     prefixed = False
+    if d.startswith("00") and 10 <= len(d) <= 17 and d[2] != "0":
+        # '0090 532 ...', '0049 30 ...': the international prefix dialled instead of '+'
+        d, plus_before = d[2:], True
     if len(d) == 12 and d.startswith("90"):
         national, prefixed = d[2:], True
     elif len(d) == 11 and d.startswith("0"):
@@ -171,7 +198,67 @@ def _phone(d: str, start: int, end: int, plus_before: bool, around: _Around) -> 
             return None
     if plus_before and 8 <= len(d) <= 15 and not d.startswith("90"):
         return Candidate("TELEFON", start, end, 0.3 if around.lookalike else 0.75, "phone_intl")
+    return _foreign_phone(d, start, end, around)
+
+
+def _foreign_phone(d: str, start: int, end: int, around: _Around) -> Candidate | None:
+    """A number in another country's national format: '07700 900123' and '0151 23456789' (a
+    UK or German mobile, shaped so that few other numbers are), or any 10 to 13 digits that
+    start with a trunk '0' ('020 7946 0958') or are called a phone right before them."""
+    n = len(d)
+    if d[0] == "0" and d[1] != "0":
+        if (n == 11 and d[1] == "7" and d[2] != "0") or (11 <= n <= 12 and d[1:3] in _DE_MOBILE):
+            return Candidate(
+                "TELEFON", start, end, around.conf(0.6, ctx.PHONE_CTX, 0.9, 0.3), "phone_intl"
+            )
+        if n <= 12 and around.near(ctx.PHONE_CTX, before=40, after=16) and not around.lookalike:
+            return Candidate("TELEFON", start, end, 0.7, "phone_intl")
+    elif n <= 13 and end - start > n and _called_phone(around):
+        # grouped digits ('45 12 34 56 78') right after a phone word, not a tax or id number
+        return Candidate("TELEFON", start, end, 0.6, "phone_intl")
     return None
+
+
+def _called_phone(around: _Around) -> bool:
+    return (
+        around.near(ctx.PHONE_CTX, before=12, after=0)
+        and not around.lookalike
+        and not around.near(ctx.VKN_CTX)
+        and not around.near(ctx.TCKN_CTX)
+    )
+
+
+# '+49 (0)160 9645 8686', '+44 (0)20 7946 0958': the trunk zero in brackets, dialled only at home
+_TRUNK_ZERO: Final = re.compile(
+    rb"\+[1-9][0-9]{0,2} ?\(0\) ?[1-9][0-9]{1,4}(?:[ .\-]?[0-9]{2,5}){1,4}"
+)
+
+
+def _trunk_zero_phones(folded: bytes, looks: Looks) -> Iterator[Candidate]:
+    """Numbers written with the trunk zero in brackets: a phone's format and no other's, so
+    no order or tracking word near makes them one."""
+    for m in _TRUNK_ZERO.finditer(folded):
+        if not looks.take():
+            return
+        n = sum(48 <= c <= 57 for c in m.group(0)) - 1  # the bracketed zero is not dialled
+        if 8 <= n <= 15:
+            yield Candidate("TELEFON", m.start(), m.end(), 0.8, "phone_intl")
+
+
+def _local_phone(raw: bytes, start: int, end: int, folded: bytes) -> Candidate | None:
+    """Seven digits grouped the Turkish way ('412 58 37') right after a phone word or after
+    a mobile area code spelled in words ('sıfır beş yüz otuz 466 26 93'), the rest of the
+    number left out or spelled."""
+    if LOCAL_PHONE.match(raw) is None:
+        return None
+    spelled = _SPELLED_AREA.search(folded, max(0, start - 48), start) is not None
+    if not spelled and not ctx.near(folded, start, end, ctx.PHONE_CTX, 60, 8):
+        return None
+    if _PLACEHOLDER_PHONE.search(raw.translate(None, b" .-").decode("ascii")) is not None:
+        return Candidate("TELEFON", start, end, 0.2, "phone_placeholder")
+    if ctx.near(folded, start, end, ctx.LOOKALIKE_CTX):
+        return None
+    return Candidate("TELEFON", start, end, 0.6, "phone_local")
 
 
 def _iban_heads(shape: bytes) -> list[int]:
@@ -221,14 +308,6 @@ def _iban(text_folded: bytes, begin: int) -> Candidate | None:
     return best
 
 
-def _groups(raw: bytes, base: int) -> list[tuple[int, int, str]]:
-    if raw.isdigit():  # written without separators (the usual TCKN): no regex needed
-        return [(base, base + len(raw), raw.decode("ascii"))]
-    return [
-        (base + m.start(), base + m.end(), m.group(0).decode("ascii")) for m in GROUP.finditer(raw)
-    ]
-
-
 def digit_identifiers(
     text: str, folded: bytes, shape: bytes, on: Detectors, tokens: Collection[bytes]
 ) -> Iterator[Candidate]:
@@ -242,12 +321,24 @@ def digit_identifiers(
                 if plate is not None:
                     yield plate
     want_passport = on.passport and not PASSPORT_TOKENS.isdisjoint(tokens)
+    want_local = on.phone and not PHONE_TOKENS.isdisjoint(tokens)
+    locals_left = (
+        64 if want_local else 0
+    )  # seven-digit groups looked at: a handful in real text, bounded in hostile
     want_dob = on.birth_date and not DOB_TOKENS.isdisjoint(tokens)
     if want_dob:
         yield from _word_dates(folded, tokens)
     heads = _iban_heads(shape) if on.iban else []
+    looks = Looks()
+    if on.phone and b"(0)" in folded:
+        yield from _trunk_zero_phones(folded, looks)
+
+    def classify(d: str, s: int, e: int) -> Candidate | None:
+        cand = _classify_digits(d, folded, s, e, _plus_before(folded, s), on)
+        return None if cand is None else _plus_span(folded, cand)
+
     covered = 0
-    runs = RUN if heads or want_dob or want_passport else LONG_RUN
+    runs = RUN if heads or want_dob or want_passport or want_local else LONG_RUN
     for run in runs.finditer(shape):
         start, end = run.span()
         if start < covered:
@@ -259,13 +350,24 @@ def digit_identifiers(
                 yield iban
                 continue
         ndigits = shape.count(b"0", start, end)
-        if ndigits < 10 and not want_dob and not want_passport:
+        if ndigits < 10 and not want_dob and not want_passport and not locals_left:
             continue  # the common case in prose: dates, amounts, order numbers
         raw = folded[start:end]
-        if want_dob and DATE.match(raw) and ctx.near(folded, start, end, ctx.DOB_CTX):
+        if want_local and ndigits == 7 and locals_left > 0:
+            locals_left -= 1
+            local = _local_phone(raw, start, end, folded)
+            if local is not None:
+                yield local
+                continue
+        if (
+            want_dob
+            and DATE.match(raw)
+            and looks.take()
+            and ctx.near(folded, start, end, ctx.DOB_CTX)
+        ):
             yield Candidate("DOGUM_TARIHI", start, end, 0.8, "birth_date")
             continue
-        if want_passport and 6 <= ndigits <= 9 and start >= 1:
+        if want_passport and 6 <= ndigits <= 9 and start >= 1 and looks.take():
             pp = _passport(text, folded, start, end)
             if pp is not None:
                 yield pp
@@ -276,7 +378,23 @@ def digit_identifiers(
                 yield iban
                 continue
         if ndigits >= 10:
-            yield from _numbers_in_run(raw, start, folded, on)
+            unread = yield from numbers_in_run(raw, start, classify, looks)
+            if looks.left <= 0:
+                # a window of nothing but numbers: the first MAX_NUMBER_LOOKS were checked
+                yield from _dense_rest(looks, shape, unread)
+                return
+
+
+def _dense_rest(looks: Looks, shape: bytes, unread: int) -> Iterator[Candidate]:
+    """The numbers of a window dense with identifiers left unchecked, taken for the kind most
+    found, so that redaction still hides them: one stretch from the first unchecked digit to
+    the window's last (one finding per number would cost the later stages what the looks
+    saved); as sure as any finding, so that none inside it (a name, an id) drops it when
+    overlaps are resolved. Nothing when few of the looks found an identifier."""
+    kind = looks.dense_kind()
+    last = shape.rfind(b"0") + 1
+    if kind is not None and unread < last:
+        yield Candidate(kind, unread, last, 1.0, "dense_numbers")
 
 
 def _word_dates(folded: bytes, tokens: Collection[bytes]) -> Iterator[Candidate]:
@@ -304,44 +422,6 @@ def _iban_without_country(raw: bytes, start: int, end: int, folded: bytes) -> Ca
     if not iban_valid("TR" + digits) or not ctx.near(folded, start, end, ctx.IBAN_CTX):
         return None
     return Candidate("IBAN", start, end, 0.9, "iban")
-
-
-def _numbers_in_run(raw: bytes, start: int, folded: bytes, on: Detectors) -> Iterator[Candidate]:
-    if raw.isdigit():  # one group (the usual TCKN, written without separators)
-        if 10 <= len(raw) <= 19:
-            cand = _classify_digits(
-                raw.decode("ascii"),
-                folded,
-                start,
-                start + len(raw),
-                _plus_before(folded, start),
-                on,
-            )
-            if cand is not None:
-                yield _plus_span(folded, cand)
-        return
-    groups = _groups(raw, start)
-    used = [False] * len(groups)
-    windows: list[tuple[int, int]] = []
-    for i in range(len(groups)):
-        total = 0
-        for j in range(i, len(groups)):
-            total += len(groups[j][2])
-            if total > 19:
-                break
-            if total >= 10:
-                windows.append((i, j))
-    windows.sort(key=lambda w: (w[0] - w[1], w[0]))
-    for i, j in windows:
-        if any(used[i : j + 1]):
-            continue
-        s, e = groups[i][0], groups[j][1]
-        d = "".join(g[2] for g in groups[i : j + 1])
-        cand = _classify_digits(d, folded, s, e, _plus_before(folded, s), on)
-        if cand is not None:
-            for k in range(i, j + 1):
-                used[k] = True
-            yield _plus_span(folded, cand)
 
 
 def _plus_before(folded: bytes, s: int) -> bool:

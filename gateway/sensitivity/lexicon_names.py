@@ -142,6 +142,19 @@ PUBLIC_FIGURES: Final[frozenset[str]] = frozenset(
         "michael jackson",
         "elizabeth ii",
         "paul graham",
+        # poets, writers and historical figures whose names come up in school questions
+        "mehmet akif",
+        "akif ersoy",
+        "yunus emre",
+        "mimar sinan",
+        "ismet inonu",
+        "orhan veli",
+        "sait faik",
+        "cemal sureya",
+        "halide edip",
+        "hamdi tanpinar",
+        "cahit arf",
+        "ahmet hamdi",
     }
 )
 
@@ -165,5 +178,14 @@ NOT_SURNAMES: Final[frozenset[str]] = frozenset(
     bey hanim bank bankasi holding anonim sirketi limited caddesi sokak mahallesi parki
     hastanesi universitesi okulu lisesi kuvvetleri cami camii koprusu the and of for inc ltd
     street road avenue university hospital school bank group corp company park bridge
+    """.split()
+) | frozenset(
+    # feasts, holy nights, their eves, days, weeks and marches named after a word that is also
+    # a first name ('Ramazan Bayramı', 'Kadir Gecesi', 'Berat Kandili', 'Onur Yürüyüşü'): the
+    # second word is the feast's, in the forms it takes in a sentence
+    """
+    bayrami bayraminda bayramini bayraminiz bayraminizi bayramlari bayramdan bayramina
+    gecesi gecesinde gecesini gecesiniz kandili kandilinde kandiliniz kandilini kandilimiz
+    arifesi arifesinde yortusu yortusunda orucu gunu gununde haftasi yuruyusu yuruyusunde
     """.split()
 )

@@ -16,6 +16,15 @@ from gateway.sensitivity.lexicon_names import (
     TITLES_AFTER,
     TITLES_BEFORE,
 )
+from gateway.sensitivity.name_cues import (
+    CUE_TERMS,
+    MAX_LOOKS,
+    apostrophe_names,
+    cue_names,
+    lower_after_title,
+    lower_name_ok,
+    surname_ending_names,
+)
 from gateway.sensitivity.textnorm import fold as _fold_word
 
 # words that label the name after them in forms, tickets and introductions ('alıcı: doğan
@@ -28,7 +37,8 @@ LABELS: Final = frozenset(
     """.split()
 )
 NAME_LEXICON: Final[Lexicon[str]] = Lexicon(
-    [(n, "first") for n in FIRST_NAMES]
+    CUE_TERMS
+    + [(n, "first") for n in FIRST_NAMES]
     + [(t, "title_before") for t in TITLES_BEFORE]
     + [(t, "title_after") for t in TITLES_AFTER]
 )
@@ -120,7 +130,11 @@ _OUR_ROLE: Final = re.compile(r"(?:[iıuü]m[iıuü]z|m[iıuü]z|n[iıuü]z|[iı
 
 
 def person_names(text: str, words: bytes, found: Occurrences) -> Iterator[Candidate]:
-    """Full names with a known surname or a title; a lone first name stays below threshold."""
+    """Full names with a known surname or a title, or told by the words around them
+    (name_cues); a lone first name stays below threshold."""
+    yield from surname_ending_names(text, words)
+    yield from apostrophe_names(text)
+    cues = 0
     for hit in NAME_LEXICON.find(words, found):
         if hit.tag == "first":
             # looked for from the first name, which is rarer than the label words
@@ -133,6 +147,10 @@ def person_names(text: str, words: bytes, found: Occurrences) -> Iterator[Candid
                 yield from _lower_full_name(text, hit.start, hit.end)
         elif hit.tag == "title_before":
             yield from _after_title(text, hit.start, hit.end)
+        elif hit.tag in ("cue_after", "cue_before"):
+            cues += 1
+            if cues <= MAX_LOOKS:
+                yield from cue_names(text, hit.start, hit.end, hit.tag == "cue_after")
         else:  # title_after: "Ayşe Hanım", "ayşe hanım"
             yield from _before_title(text, hit.start)
 
@@ -159,11 +177,13 @@ def _after_title(text: str, start: int, end: int) -> Iterator[Candidate]:
         return
     m = _NEXT_LOWER.match(text, pos)
     if m is not None and _listed_name(m.group(1)):
-        end = m.end()
-        m2 = _NEXT_LOWER.match(text, end)
-        if m2 is not None and _fold_word(m2.group(1)) in SURNAMES:
-            end = m2.end()
-        yield Candidate("AD_SOYAD", m.start(1), end, 0.85, "name_title")
+        name_end = m.end()
+        m2 = _NEXT_LOWER.match(text, name_end)
+        if m2 is not None and (_fold_word(m2.group(1)) in SURNAMES or lower_name_ok(m2.group(1))):
+            name_end = m2.end()  # 'sayın tuncer özkoç': the surname, listed or not
+        yield Candidate("AD_SOYAD", m.start(1), name_end, 0.85, "name_title")
+    elif m is not None:
+        yield from lower_after_title(text, start, end)
 
 
 def _after_label(words: bytes, start: int, end: int) -> Candidate | None:
