@@ -106,8 +106,7 @@ class JudgeModel:
         cp.n_threads_batch = threads
         self._ctx = lib.llama_init_from_model(self._model, cp)
         if not self._ctx:
-            lib.llama_model_free(self._model)
-            raise JudgeModelError("llama.cpp could not create a context")
+            raise JudgeModelError("llama.cpp could not create a context")  # close() frees
         self._batch = lib.llama_batch_init(_BATCH, 0, 1)
         # llama.cpp asks this between the steps of a computation whether to stop: a sentence
         # is cut off at its deadline instead of overrunning the classifier's time budget
@@ -177,12 +176,20 @@ class JudgeModel:
         return [float(logits[self._yes]) - float(logits[self._no]), *picked]
 
     def close(self) -> None:
-        lib = self._lib
-        if self._ctx:
-            lib.llama_batch_free(self._batch)
-            lib.llama_free(self._ctx)
-            lib.llama_model_free(self._model)
-            self._ctx = None
+        # also after a constructor that failed part-way (a llama.cpp without these symbols,
+        # a file it cannot load): only what was made is freed, and nothing raises in __del__
+        lib = getattr(self, "_lib", None)
+        if lib is None:
+            return
+        batch, self._batch = getattr(self, "_batch", None), None
+        if batch is not None:
+            lib.llama_batch_free(batch)
+        ctx, self._ctx = getattr(self, "_ctx", None), None
+        if ctx:
+            lib.llama_free(ctx)
+        model, self._model = getattr(self, "_model", None), None
+        if model:
+            lib.llama_model_free(model)
 
     def __del__(self) -> None:
         self.close()

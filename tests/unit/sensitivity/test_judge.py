@@ -368,3 +368,26 @@ def test_real_model_is_stopped_at_the_deadline(real_judge: Judge) -> None:
     assert real_judge.probability(ABOUT_A_PERSON[0], 0.5, allowance) is None
     assert time.perf_counter() - t0 < 0.05 and allowance.wanted == 1
     assert real_judge.error is None
+
+
+def test_a_model_that_fails_part_way_frees_what_it_made_quietly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A llama.cpp that lacks what the judge needs (another build, a stand-in package) makes
+    loading fail with an error the judge records, never a traceback from the finaliser in
+    the gateway's log."""
+    import gc
+    import sys
+    import types
+    from pathlib import Path
+
+    pytest.importorskip("numpy")
+    from gateway.sensitivity.judge_model import JudgeModel
+
+    monkeypatch.setitem(sys.modules, "llama_cpp", types.ModuleType("llama_cpp"))
+    raised: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", raised.append)
+    with pytest.raises(AttributeError):
+        JudgeModel(Path("missing.gguf"))
+    gc.collect()
+    assert raised == []
