@@ -56,10 +56,30 @@ _THIRD_PERSON_EN: Final = re.compile(
 )
 _FIRST_PERSON_TR: Final = re.compile(
     rb"(?<![a-z0-9])(?:ben|benim|bende|bana|beni|benden|biz|bizim)(?![a-z0-9])"
-    rb"|[a-z](?:iyorum|uyorum|yorum|dim|dum|tim|tum|mistim|mustum|acagim|ecegim|iyim|uyum"
-    rb"|yim|yum|lim|lum|liyim|luyum|siyim|suyum|miyim|muyum)(?![a-z0-9])"
-    rb"|[a-z]{3}(?:lar|ler)(?:im|um)(?![a-z0-9])|[a-z]{3}(?:im|um) (?:var|yok)(?![a-z0-9])"
+    rb"|(?<![a-z0-9])([a-z]+(?:iyorum|uyorum|yorum|dim|dum|tim|tum|mistim|mustum|acagim|ecegim"
+    rb"|iyim|uyum|yim|yum|lim|lum|liyim|luyum|siyim|suyum|miyim|muyum))(?![a-z0-9])"
+    rb"|(?<![a-z0-9])([a-z]{3,}(?:lar|ler)(?:im|um))(?![a-z0-9])"
+    rb"|(?<![a-z0-9])([a-z]{3,}(?:im|um)) (?:var|yok)(?![a-z0-9])"
 )
+# Nouns whose -im/-um is part of the word, not 'my' or 'I' ('egitim', 'yonetim', 'teslim',
+# 'yazilim', 'bolum'): 'egitim var' or 'yonetim' says nothing about the writer.
+_NOT_FIRST_PERSON: Final = frozenset(
+    b"""
+    egitim yonetim uretim tuketim denetim ogretim iletim dagitim satim yardim adim edim tutum
+    teslim bilim iklim alim dilim yazilim bolum olum dolum giyim deneyim sayim uyum durum
+    kurum konum oturum kullanim donanim kazanim yatirim tanim victim
+    """.split()
+)
+
+
+def _first_person_tr(sentence: bytes) -> bool:
+    for m in _FIRST_PERSON_TR.finditer(sentence):
+        word = m.group(1) or m.group(2) or m.group(3)
+        if word is None or word not in _NOT_FIRST_PERSON:
+            return True
+    return False
+
+
 # the register of a clinical note: someone is being described
 _CLINICAL: Final = re.compile(
     rb"(?<![a-z0-9])(?:[0-9]{1,3} yasinda|yasinda|[0-9]{1,3} yas(?:li)? (?:erkek|kadin)"
@@ -138,16 +158,13 @@ def cues_of(
         and (
             _POSSESSIVE_ROLE.search(before) is not None
             or _FIRST_PERSON_EN.search(before) is not None
-            or _FIRST_PERSON_TR.search(before) is not None
+            or _first_person_tr(before)
         ),
         first_person_suffix=first_person_suffix,
         identifier=identifier,
         named=named,
         possessive=_POSSESSIVE_ROLE.search(sentence) is not None,
-        first_person=(
-            _FIRST_PERSON_EN.search(sentence) is not None
-            or _FIRST_PERSON_TR.search(sentence) is not None
-        ),
+        first_person=(_FIRST_PERSON_EN.search(sentence) is not None or _first_person_tr(sentence)),
         third_person=_THIRD_PERSON_EN.search(sentence) is not None,
         general=_GENERAL.search(sentence) is not None,
         question=b"?" in sentence,
@@ -155,7 +172,7 @@ def cues_of(
         clinical=_CLINICAL.search(sentence) is not None or _CLINICAL.search(before) is not None,
         we_or_role=_WE_OR_ROLE.search(sentence) is not None,
         only_our=_FIRST_PERSON_EN_NOT_OUR.search(sentence) is None
-        and _FIRST_PERSON_TR.search(sentence) is None,
+        and not _first_person_tr(sentence),
         code=_CODE_WORDS.search(sentence) is not None
         or sum(sentence.count(c) for c in b"(){}[];=_<>") >= 3,
     )

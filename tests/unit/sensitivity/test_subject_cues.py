@@ -1,0 +1,41 @@
+"""The second stage's rule cues: a Turkish noun whose -im/-um belongs to the word ('eğitim',
+'yönetim', 'teslim', 'yazılım') is not 'my' or 'I'; a verb or possessive that ends the same way
+still is."""
+
+from __future__ import annotations
+
+import pytest
+
+from gateway.sensitivity.subject import cues_of
+from gateway.sensitivity.textnorm import fold
+
+
+def _first_person(sentence: str) -> bool:
+    cues = cues_of(fold(sentence).encode("ascii", "ignore"), False, False, False, False)
+    return cues.first_person
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Diyabet eğitim programı yönetim kurulunda görüşülecek.",
+        "Yazılım ekibi sendika üyelik formunun teslim tarihini sordu.",
+        "Kanser bölüm başkanlığının deneyim raporu hazır.",
+        "Bu konuda eğitim var mı?",
+    ],
+)
+def test_nouns_ending_in_im_are_not_first_person(sentence: str) -> None:
+    assert not _first_person(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Dün doktora gittim, diyabet dediler.",
+        "Sendikaya üye oldum.",
+        "Bilgilerim silinsin.",
+        "Migren ağrım var.",
+    ],
+)
+def test_first_person_endings_still_count(sentence: str) -> None:
+    assert _first_person(sentence)
