@@ -95,9 +95,12 @@ _GENERAL: Final = re.compile(
     rb"|(?:an|any) (?:employee|applicant|individual|worker)|a (?:patient|worker|candidate)"
     rb"|users|customers|visitors|kullanicilar\w*|musterilerimiz\w*|ziyaretci\w*"
     rb"|edil(?:ir|meli|ebilir|mektedir)|alin(?:ir|mali|abilir)"
+    # a passive rule ('alinmali', 'islenir'), but not a question about the writer ('basvurabilir
+    # miyim': a stem that ends in -ur is no passive)
     rb"|[a-z]{3,}(?:il|ul|in|un)(?:mali|meli|malidir|melidir|ir|ur|ebilir|abilir)"
+    rb"(?! m[iu]y[iu][mz])"
     rb"|tarih|tarihi|tarihte|tarihsel\w*|tarihce\w*|istatistik\w*|oran\w*|yuzde|arastirma\w*|makale\w*|haber\w*|mevzuat\w*"
-    rb"|kanun\w*|yasa\w*|yonetmelik\w*|politika\w*|egitim\w*|sunum\w*|ozetle|acikla|anlat"
+    rb"|kanun\w*|yasa(?:si\w*|lar\w*|l|la\w*|ya|nin|dan|da|daki|disi\w*)?|yonetmelik\w*|politika\w*|egitim\w*|sunum\w*|ozetle|acikla|anlat"
     rb"|what|how|why|which|explain|summari[sz]e|overview|history(?! of)|statistics|rate|percent"
     rb"|research|study|studies|article|news|law|laws|policy|policies|guideline\w*|general"
     rb"|generally|in general|people|patients|employees|someone|anyone|a person|bir kisi"

@@ -39,3 +39,28 @@ def test_nouns_ending_in_im_are_not_first_person(sentence: str) -> None:
 )
 def test_first_person_endings_still_count(sentence: str) -> None:
     assert _first_person(sentence)
+
+
+def _general(sentence: str) -> bool:
+    cues = cues_of(fold(sentence).encode("ascii", "ignore"), False, False, False, False)
+    return cues.general
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Sabıka kaydım var, memurluğa başvurabilir miyim?",
+        "Seyahat yasağım hâlâ sürüyor.",
+        "Geçen yıl zor bir dönem yaşadım.",
+    ],
+)
+def test_first_person_questions_and_yasak_are_not_general_talk(sentence: str) -> None:
+    assert not _general(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Yasaya göre bu veri nasıl saklanır?", "Bu bilgi açık rıza olmadan işlenebilir."],
+)
+def test_law_and_passive_rules_stay_general_talk(sentence: str) -> None:
+    assert _general(sentence)
