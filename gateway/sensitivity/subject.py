@@ -38,16 +38,19 @@ _POSSESSIVE_ROLE: Final = re.compile(
     rb"|ev sahib|kayinco|uvey (?:kiz|ogl|anne|baba))"
     rb"(?:im|um|m|imiz|umuz|miz|muz|niz|iniz|unuz)[a-z]*"
 )
+# not after an apostrophe: a Turkish case ending ('template'i') is no English 'I'
 _FIRST_PERSON_EN: Final = re.compile(
-    rb"(?<![a-z0-9])(?:i|i'm|im|i've|ive|i'd|my|me|myself|mine|we've|our)(?![a-z0-9])"
+    rb"(?<![a-z0-9'])(?:i|i'm|im|i've|ive|i'd|my|me|myself|mine|we've|our)(?![a-z0-9])"
 )
 _FIRST_PERSON_EN_NOT_OUR: Final = re.compile(
-    rb"(?<![a-z0-9])(?:i|i'm|im|i've|ive|i'd|my|me|myself|mine|we've)(?![a-z0-9])"
+    rb"(?<![a-z0-9'])(?:i|i'm|im|i've|ive|i'd|my|me|myself|mine|we've)(?![a-z0-9])"
 )
+# "son" only after a determiner: alone it is the Turkish "last" ("son yillarda")
 _THIRD_PERSON_EN: Final = re.compile(
     rb"(?<![a-z0-9])(?:he|she|his|her|him|they've|mr|mrs|ms|dr|patient|client|employee"
     rb"|applicant|candidate|tenant|customer|member of staff|staff member|colleague|coworker"
-    rb"|co-worker|resident|pupil|son|daughter|wife|husband|mother|father|mum|mom|dad|brother"
+    rb"|co-worker|resident|pupil|(?:my|his|her|their|our|your|the|a|whose) son|daughter"
+    rb"|wife|husband|mother|father|mum|mom|dad|brother"
     rb"|sister|friend|neighbour|neighbor|boss|manager|fianc[e]+|girlfriend|boyfriend"
     rb"|roommate|flatmate|housemate|partner|uncle|aunt|cousin|nephew|niece|grandma|grandpa"
     rb"|grandmother|grandfather|granddad|grandson|granddaughter|stepson|stepdaughter"
@@ -67,7 +70,8 @@ _NOT_FIRST_PERSON: Final = frozenset(
     b"""
     egitim yonetim uretim tuketim denetim ogretim iletim dagitim satim yardim adim edim tutum
     teslim bilim iklim alim dilim yazilim bolum olum dolum giyim deneyim sayim uyum durum
-    kurum konum oturum kullanim donanim kazanim yatirim tanim victim
+    kurum konum oturum kullanim donanim kazanim yatirim tanim dagilim katilim kurulum gozetim
+    tanitim anlatim rihtim astim lityum selim victim muslim addendum postpartum
     """.split()
 )
 
@@ -160,7 +164,7 @@ def cues_of(
         person_before=bool(before)
         and (
             _POSSESSIVE_ROLE.search(before) is not None
-            or _FIRST_PERSON_EN.search(before) is not None
+            or _FIRST_PERSON_EN_NOT_OUR.search(before) is not None
             or _first_person_tr(before)
         ),
         first_person_suffix=first_person_suffix,
@@ -196,7 +200,9 @@ def features(
         (cues.identifier, "ident"),
         (cues.named, "named"),
         (cues.possessive, "poss"),
-        (cues.first_person, "fp"),
+        # 'our' alone speaks for an organisation ('our clinic', 'our dress code')
+        (cues.first_person and not cues.only_our, "fp"),
+        (cues.first_person and cues.only_our, "our"),
         (cues.third_person, "tp"),
         (cues.general, "gen"),
         (cues.question, "q"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from gateway.sensitivity.subject import cues_of
+from gateway.sensitivity.subject import cues_of, features
 from gateway.sensitivity.textnorm import fold
 
 
@@ -22,6 +22,8 @@ def _first_person(sentence: str) -> bool:
         "Yazılım ekibi sendika üyelik formunun teslim tarihini sordu.",
         "Kanser bölüm başkanlığının deneyim raporu hazır.",
         "Bu konuda eğitim var mı?",
+        "Biyometrik veri için bir DPIA template'i hazırla.",
+        "Etnik çeşitlilik belgeseli için tanıtım metni yaz.",
     ],
 )
 def test_nouns_ending_in_im_are_not_first_person(sentence: str) -> None:
@@ -64,3 +66,18 @@ def test_first_person_questions_and_yasak_are_not_general_talk(sentence: str) ->
 )
 def test_law_and_passive_rules_stay_general_talk(sentence: str) -> None:
     assert _general(sentence)
+
+
+def test_our_alone_is_an_organisation_not_the_writer() -> None:
+    sentence = fold("Our dress code allows religious attire.").encode("ascii")
+    cues = cues_of(sentence, False, False, False, False)
+    names = features(sentence, (4, 14), "appearance", b"", cues)
+    assert "R:our" in names
+    assert "R:fp" not in names
+
+
+def test_turkish_son_is_not_an_english_son() -> None:
+    sentence = fold("Kronik hastalıkların etkisi son yıllarda arttı.").encode("ascii")
+    assert not cues_of(sentence, False, False, False, False).third_person
+    sentence = fold("Her son has asthma.").encode("ascii")
+    assert cues_of(sentence, False, False, False, False).third_person
