@@ -264,7 +264,9 @@ class SubjectModel:
     def probability(self, names: Iterable[str]) -> float:
         w = self.weights
         z = self.bias
-        for n in names:
+        # each feature once, as in training: a word twice in the window ('is ... is') must not
+        # count twice
+        for n in dict.fromkeys(names):
             z += w.get(slot(n), 0.0)
         if z < -30:
             return 0.0

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from gateway.sensitivity.subject import cues_of, features
+from gateway.sensitivity.subject import SubjectModel, cues_of, features, slot
 from gateway.sensitivity.textnorm import fold
 
 
@@ -81,3 +81,8 @@ def test_turkish_son_is_not_an_english_son() -> None:
     assert not cues_of(sentence, False, False, False, False).third_person
     sentence = fold("Her son has asthma.").encode("ascii")
     assert cues_of(sentence, False, False, False, False).third_person
+
+
+def test_a_feature_counts_once_as_in_training() -> None:
+    model = SubjectModel({slot("w:is"): 1.0}, 0.0)
+    assert model.probability(["w:is", "w:is"]) == model.probability(["w:is"])
