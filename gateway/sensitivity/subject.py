@@ -63,6 +63,10 @@ _FIRST_PERSON_TR: Final = re.compile(
     rb"|iyim|uyum|yim|yum|lim|lum|liyim|luyum|siyim|suyum|miyim|muyum))(?![a-z0-9])"
     rb"|(?<![a-z0-9])([a-z]{3,}(?:lar|ler)(?:im|um))(?![a-z0-9])"
     rb"|(?<![a-z0-9])([a-z]{3,}(?:im|um)) (?:var|yok)(?![a-z0-9])"
+    # 'my' with a genitive or ablative ending ('partimin', 'gorevimden'; the other endings are
+    # those of nouns in -im: 'takvimi', 'bicimde') and 'that I ...' ('ettigimi', 'oldugumu')
+    rb"|(?<![a-z0-9])([a-z]{3,}(?:im|um))(?:in|un|den|dan)(?![a-z0-9])"
+    rb"|(?<![a-z0-9])[a-z]+(?:dig|tig|dug|tug)(?:im|um)[a-z]*(?![a-z0-9])"
 )
 # Nouns whose -im/-um is part of the word, not 'my' or 'I' ('egitim', 'yonetim', 'teslim',
 # 'yazilim', 'bolum'): 'egitim var' or 'yonetim' says nothing about the writer.
@@ -71,6 +75,8 @@ _NOT_FIRST_PERSON: Final = frozenset(
     egitim yonetim uretim tuketim denetim ogretim iletim dagitim satim yardim adim edim tutum
     teslim bilim iklim alim dilim yazilim bolum olum dolum giyim deneyim sayim uyum durum
     kurum konum oturum kullanim donanim kazanim yatirim tanim dagilim katilim kurulum gozetim
+    hakim mahkum minimum maksimum premium medium forum album bicim aktarim takvim birim izlenim
+    erisim etkilesim bakim surum gorunum donusum sempozyum tasarim birikim yonelim
     tanitim anlatim rihtim astim lityum selim victim muslim addendum postpartum
     """.split()
 )
@@ -78,7 +84,7 @@ _NOT_FIRST_PERSON: Final = frozenset(
 
 def _first_person_tr(sentence: bytes) -> bool:
     for m in _FIRST_PERSON_TR.finditer(sentence):
-        word = m.group(1) or m.group(2) or m.group(3)
+        word = m.group(1) or m.group(2) or m.group(3) or m.group(4)
         if word is None or word not in _NOT_FIRST_PERSON:
             return True
     return False
@@ -150,6 +156,17 @@ class Cues:
     only_our: bool = False
 
 
+def _general(sentence: bytes, named: bool, term_start: int) -> bool:
+    """Whether the sentence reads as general talk. 'hakkinda' ('about') before the topic in a
+    sentence that names someone is about that person ('Şüpheli Mert Avcı hakkında adli kontrol
+    kararı'), not a request for information ('diyabet hakkında bilgi')."""
+    for m in _GENERAL.finditer(sentence):
+        if named and m.group(0) == b"hakkinda" and m.end() < term_start:
+            continue
+        return True
+    return False
+
+
 def cues_of(
     sentence: bytes,
     first_person_suffix: bool,
@@ -157,9 +174,11 @@ def cues_of(
     named: bool,
     marker: bool,
     before: bytes = b"",
+    term_start: int = 0,
 ) -> Cues:
     """`before`: the text just before the sentence, where its subject may have been named
-    ('Annem 70 yaşında. Alzheimer başladı.')."""
+    ('Annem 70 yaşında. Alzheimer başladı.'); `term_start`: where the topic word starts in
+    the sentence."""
     return Cues(
         person_before=bool(before)
         and (
@@ -173,7 +192,7 @@ def cues_of(
         possessive=_POSSESSIVE_ROLE.search(sentence) is not None,
         first_person=(_FIRST_PERSON_EN.search(sentence) is not None or _first_person_tr(sentence)),
         third_person=_THIRD_PERSON_EN.search(sentence) is not None,
-        general=_GENERAL.search(sentence) is not None,
+        general=_general(sentence, named, term_start),
         question=b"?" in sentence,
         marker=marker,
         clinical=_CLINICAL.search(sentence) is not None or _CLINICAL.search(before) is not None,

@@ -24,6 +24,7 @@ def _first_person(sentence: str) -> bool:
         "Bu konuda eğitim var mı?",
         "Biyometrik veri için bir DPIA template'i hazırla.",
         "Etnik çeşitlilik belgeseli için tanıtım metni yaz.",
+        "Takvimin ilk haftası için bir eğitim biçiminden söz edildi.",
     ],
 )
 def test_nouns_ending_in_im_are_not_first_person(sentence: str) -> None:
@@ -37,6 +38,8 @@ def test_nouns_ending_in_im_are_not_first_person(sentence: str) -> None:
         "Sendikaya üye oldum.",
         "Bilgilerim silinsin.",
         "Migren ağrım var.",
+        "Partimin gençlik kolu için bir afiş hazırla.",
+        "Görevimden istifa ettiğimi bildiren bir mektup yaz.",
     ],
 )
 def test_first_person_endings_still_count(sentence: str) -> None:
@@ -86,3 +89,13 @@ def test_turkish_son_is_not_an_english_son() -> None:
 def test_a_feature_counts_once_as_in_training() -> None:
     model = SubjectModel({slot("w:is"): 1.0}, 0.0)
     assert model.probability(["w:is", "w:is"]) == model.probability(["w:is"])
+
+
+def test_about_a_named_person_is_not_general_talk() -> None:
+    sentence = fold("Şüpheli Mert Avcı hakkında adli kontrol kararı verildi.").encode("ascii")
+    term = sentence.index(b"adli kontrol")
+    assert not cues_of(sentence, False, False, True, False, term_start=term).general
+    # the same words without a name, or 'hakkında' after the topic, stay general talk
+    assert cues_of(sentence, False, False, False, False, term_start=term).general
+    sentence = fold("Adli kontrol hakkında bilgi ver.").encode("ascii")
+    assert cues_of(sentence, False, False, True, False, term_start=0).general
