@@ -111,7 +111,8 @@ _GENERAL: Final = re.compile(
     rb"(?! m[iu]y[iu][mz])"
     rb"|tarih|tarihi|tarihte|tarihsel\w*|tarihce\w*|istatistik\w*|oran\w*|yuzde|arastirma\w*|makale\w*|haber\w*|mevzuat\w*"
     rb"|kanun\w*|yasa(?:si\w*|lar\w*|l|la\w*|ya|nin|dan|da|daki|disi\w*)?|yonetmelik\w*|politika\w*|egitim\w*|sunum\w*|ozetle|acikla|anlat"
-    rb"|what|how|why|which|explain|summari[sz]e|overview|history(?! of)|statistics|rate|percent"
+    rb"|what|how|why|which|explain|summari[sz]e|overview|statistics|rate|percent"
+    rb"|history(?! of)"
     rb"|research|study|studies|article|news|law|laws|policy|policies|guideline\w*|general"
     rb"|generally|in general|people|patients|employees|someone|anyone|a person|bir kisi"
     rb"|kisiler\w*|insanlar\w*|hastalar\w*|calisanlar\w*|toplum\w*|nufus\w*|ulke\w*"
@@ -156,6 +157,9 @@ class Cues:
     only_our: bool = False
 
 
+_WHOSE: Final = re.compile(rb"(?<![a-z])(?:her|his|my|our|their|your)(?: [a-z]+)? $")
+
+
 def _general(sentence: bytes, named: bool, term_start: int) -> bool:
     """Whether the sentence reads as general talk. 'hakkinda' ('about') before the topic in a
     sentence that names someone is about that person ('Şüpheli Mert Avcı hakkında adli kontrol
@@ -163,6 +167,8 @@ def _general(sentence: bytes, named: bool, term_start: int) -> bool:
     for m in _GENERAL.finditer(sentence):
         if named and m.group(0) == b"hakkinda" and m.end() < term_start:
             continue
+        if m.group(0) == b"history" and _WHOSE.search(sentence, max(0, m.start() - 24), m.start()):
+            continue  # 'her (dating) history': someone's history, not history as a subject
         return True
     return False
 

@@ -99,3 +99,10 @@ def test_about_a_named_person_is_not_general_talk() -> None:
     assert cues_of(sentence, False, False, False, False, term_start=term).general
     sentence = fold("Adli kontrol hakkında bilgi ver.").encode("ascii")
     assert cues_of(sentence, False, False, True, False, term_start=0).general
+
+
+def test_her_history_is_not_history_as_a_subject() -> None:
+    sentence = fold("He asked about her dating history at work.").encode("ascii")
+    assert not cues_of(sentence, False, False, False, False).general
+    sentence = fold("Write a page on union history in Turkey.").encode("ascii")
+    assert cues_of(sentence, False, False, False, False).general
