@@ -36,7 +36,8 @@ _POSSESSIVE_ROLE: Final = re.compile(
     rb"|sekreter|asistan|kuzen|damad|gelin|koca|karim|kocam|eniste|yenge|kayinbirader"
     rb"|gorumce|baldiz|bacanak|elti|sef|amir|ustabasi|ev arkadas|oda arkadas"
     rb"|ev sahib|kayinco|uvey (?:kiz|ogl|anne|baba))"
-    rb"(?:im|um|m|imiz|umuz|miz|muz|niz|iniz|unuz)[a-z]*"
+    # an endearing diminutive before 'my' ('ablacigim', 'annecim')
+    rb"(?:c[iu]g|c[iu])?(?:im|um|m|imiz|umuz|miz|muz|niz|iniz|unuz)[a-z]*"
 )
 # not after an apostrophe: a Turkish case ending ('template'i') is no English 'I'
 _FIRST_PERSON_EN: Final = re.compile(
@@ -55,7 +56,9 @@ _THIRD_PERSON_EN: Final = re.compile(
     rb"|roommate|flatmate|housemate|partner|uncle|aunt|cousin|nephew|niece|grandma|grandpa"
     rb"|grandmother|grandfather|granddad|grandson|granddaughter|stepson|stepdaughter"
     rb"|mother-in-law|father-in-law|teammate|supervisor|student|intern|trainee|caller"
-    rb"|learner|volunteer|contractor|landlord|lodger)(?![a-z0-9])"
+    rb"|learner|volunteer|contractor|landlord|lodger"
+    # Turkish 'he/she himself/herself', which points back at someone named before
+    rb"|kendisi|kendisinin|kendisine|kendisini|kendisinde|kendisiyle)(?![a-z0-9])"
 )
 _FIRST_PERSON_TR: Final = re.compile(
     rb"(?<![a-z0-9])(?:ben|benim|bende|bana|beni|benden|biz|bizim)(?![a-z0-9])"

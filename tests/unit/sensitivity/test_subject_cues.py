@@ -106,3 +106,10 @@ def test_her_history_is_not_history_as_a_subject() -> None:
     assert not cues_of(sentence, False, False, False, False).general
     sentence = fold("Write a page on union history in Turkey.").encode("ascii")
     assert cues_of(sentence, False, False, False, False).general
+
+
+def test_endearing_kin_words_and_kendisi_point_at_someone() -> None:
+    sentence = fold("Ablacığımın bebeğinin tarama sonucu geldi.").encode("ascii")
+    assert cues_of(sentence, False, False, False, False).possessive
+    sentence = fold("Ayfer Hanım izin istedi; kendisine bilgi verin.").encode("ascii")
+    assert cues_of(sentence, False, False, False, False).third_person
