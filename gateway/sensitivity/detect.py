@@ -28,6 +28,7 @@ from gateway.sensitivity.identifiers import (
 )
 from gateway.sensitivity.judge import Allowance, Judge, shared_judge
 from gateway.sensitivity.lexicon import Lexicon, Occurrences, TokenScanner
+from gateway.sensitivity.lone_name import used_as_name
 from gateway.sensitivity.names import ADDRESS_LEXICON, NAME_LEXICON, addresses, person_names
 from gateway.sensitivity.special import (
     CategoryHit,
@@ -161,11 +162,13 @@ class Detectors:
         ents = self.entities(text, folded, words, shape_view(folded), tokens)
         cats: list[CategoryHit] = []
         if self.config.detectors.special_categories:
-            # a person nearby makes a term about that person; a lone first name counts here
+            # a person nearby makes a term about that person; a lone first name counts here when
+            # the text uses it as a name (lone_name.py)
             people: Sequence[Entity] = [
                 Entity(e.start, e.end, e.kind not in _NAME_KINDS, e.kind in _NAME_KINDS)
                 for e in ents
-                if e.confidence >= personal_threshold or e.kind == "AD"
+                if e.confidence >= personal_threshold
+                or (e.kind == "AD" and used_as_name(text, e.start, e.end))
             ]
             judged = categories(
                 self.special,

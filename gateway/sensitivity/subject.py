@@ -36,30 +36,63 @@ _POSSESSIVE_ROLE: Final = re.compile(
     rb"|sekreter|asistan|kuzen|damad|gelin|koca|karim|kocam|eniste|yenge|kayinbirader"
     rb"|gorumce|baldiz|bacanak|elti|sef|amir|ustabasi|ev arkadas|oda arkadas"
     rb"|ev sahib|kayinco|uvey (?:kiz|ogl|anne|baba))"
-    rb"(?:im|um|m|imiz|umuz|miz|muz|niz|iniz|unuz)[a-z]*"
+    # an endearing diminutive before 'my' ('ablacigim', 'annecim')
+    rb"(?:c[iu]g|c[iu])?(?:im|um|m|imiz|umuz|miz|muz|niz|iniz|unuz)[a-z]*"
 )
+# not after an apostrophe: a Turkish case ending ('template'i') is no English 'I'
 _FIRST_PERSON_EN: Final = re.compile(
-    rb"(?<![a-z0-9])(?:i|i'm|im|i've|ive|i'd|my|me|myself|mine|we've|our)(?![a-z0-9])"
+    rb"(?<![a-z0-9'])(?:i|i'm|im|i've|ive|i'd|my|me|myself|mine|we've|our)(?![a-z0-9])"
 )
 _FIRST_PERSON_EN_NOT_OUR: Final = re.compile(
-    rb"(?<![a-z0-9])(?:i|i'm|im|i've|ive|i'd|my|me|myself|mine|we've)(?![a-z0-9])"
+    rb"(?<![a-z0-9'])(?:i|i'm|im|i've|ive|i'd|my|me|myself|mine|we've)(?![a-z0-9])"
 )
+# "son" only after a determiner: alone it is the Turkish "last" ("son yillarda")
 _THIRD_PERSON_EN: Final = re.compile(
     rb"(?<![a-z0-9])(?:he|she|his|her|him|they've|mr|mrs|ms|dr|patient|client|employee"
     rb"|applicant|candidate|tenant|customer|member of staff|staff member|colleague|coworker"
-    rb"|co-worker|resident|pupil|son|daughter|wife|husband|mother|father|mum|mom|dad|brother"
+    rb"|co-worker|resident|pupil|(?:my|his|her|their|our|your|the|a|whose) son|daughter"
+    rb"|wife|husband|mother|father|mum|mom|dad|brother"
     rb"|sister|friend|neighbour|neighbor|boss|manager|fianc[e]+|girlfriend|boyfriend"
     rb"|roommate|flatmate|housemate|partner|uncle|aunt|cousin|nephew|niece|grandma|grandpa"
     rb"|grandmother|grandfather|granddad|grandson|granddaughter|stepson|stepdaughter"
     rb"|mother-in-law|father-in-law|teammate|supervisor|student|intern|trainee|caller"
-    rb"|learner|volunteer|contractor|landlord|lodger)(?![a-z0-9])"
+    rb"|learner|volunteer|contractor|landlord|lodger"
+    # Turkish 'he/she himself/herself', which points back at someone named before
+    rb"|kendisi|kendisinin|kendisine|kendisini|kendisinde|kendisiyle)(?![a-z0-9])"
 )
 _FIRST_PERSON_TR: Final = re.compile(
     rb"(?<![a-z0-9])(?:ben|benim|bende|bana|beni|benden|biz|bizim)(?![a-z0-9])"
-    rb"|[a-z](?:iyorum|uyorum|yorum|dim|dum|tim|tum|mistim|mustum|acagim|ecegim|iyim|uyum"
-    rb"|yim|yum|lim|lum|liyim|luyum|siyim|suyum|miyim|muyum)(?![a-z0-9])"
-    rb"|[a-z]{3}(?:lar|ler)(?:im|um)(?![a-z0-9])|[a-z]{3}(?:im|um) (?:var|yok)(?![a-z0-9])"
+    rb"|(?<![a-z0-9])([a-z]+(?:iyorum|uyorum|yorum|dim|dum|tim|tum|mistim|mustum|acagim|ecegim"
+    rb"|iyim|uyum|yim|yum|lim|lum|liyim|luyum|siyim|suyum|miyim|muyum))(?![a-z0-9])"
+    rb"|(?<![a-z0-9])([a-z]{3,}(?:lar|ler)(?:im|um))(?![a-z0-9])"
+    rb"|(?<![a-z0-9])([a-z]{3,}(?:im|um)) (?:var|yok)(?![a-z0-9])"
+    # 'my' with a genitive or ablative ending ('partimin', 'gorevimden'; the other endings are
+    # those of nouns in -im: 'takvimi', 'bicimde') and 'that I ...' ('ettigimi', 'oldugumu')
+    rb"|(?<![a-z0-9])([a-z]{3,}(?:im|um))(?:in|un|den|dan)(?![a-z0-9])"
+    rb"|(?<![a-z0-9])[a-z]+(?:dig|tig|dug|tug)(?:im|um)[a-z]*(?![a-z0-9])"
 )
+# Nouns whose -im/-um is part of the word, not 'my' or 'I' ('egitim', 'yonetim', 'teslim',
+# 'yazilim', 'bolum'): 'egitim var' or 'yonetim' says nothing about the writer.
+_NOT_FIRST_PERSON: Final = frozenset(
+    b"""
+    egitim yonetim uretim tuketim denetim ogretim iletim dagitim satim yardim adim edim tutum
+    teslim bilim iklim alim dilim yazilim bolum olum dolum giyim deneyim sayim uyum durum
+    kurum konum oturum kullanim donanim kazanim yatirim tanim dagilim katilim kurulum gozetim
+    hakim mahkum minimum maksimum premium medium forum album bicim aktarim takvim birim izlenim
+    erisim etkilesim bakim surum gorunum donusum sempozyum tasarim birikim yonelim
+    tanitim anlatim rihtim astim lityum selim victim muslim addendum postpartum
+    """.split()
+)
+
+
+def _first_person_tr(sentence: bytes) -> bool:
+    for m in _FIRST_PERSON_TR.finditer(sentence):
+        word = m.group(1) or m.group(2) or m.group(3) or m.group(4)
+        if word is None or word not in _NOT_FIRST_PERSON:
+            return True
+    return False
+
+
 # the register of a clinical note: someone is being described
 _CLINICAL: Final = re.compile(
     rb"(?<![a-z0-9])(?:[0-9]{1,3} yasinda|yasinda|[0-9]{1,3} yas(?:li)? (?:erkek|kadin)"
@@ -75,10 +108,14 @@ _GENERAL: Final = re.compile(
     rb"|(?:an|any) (?:employee|applicant|individual|worker)|a (?:patient|worker|candidate)"
     rb"|users|customers|visitors|kullanicilar\w*|musterilerimiz\w*|ziyaretci\w*"
     rb"|edil(?:ir|meli|ebilir|mektedir)|alin(?:ir|mali|abilir)"
+    # a passive rule ('alinmali', 'islenir'), but not a question about the writer ('basvurabilir
+    # miyim': a stem that ends in -ur is no passive)
     rb"|[a-z]{3,}(?:il|ul|in|un)(?:mali|meli|malidir|melidir|ir|ur|ebilir|abilir)"
+    rb"(?! m[iu]y[iu][mz])"
     rb"|tarih|tarihi|tarihte|tarihsel\w*|tarihce\w*|istatistik\w*|oran\w*|yuzde|arastirma\w*|makale\w*|haber\w*|mevzuat\w*"
-    rb"|kanun\w*|yasa\w*|yonetmelik\w*|politika\w*|egitim\w*|sunum\w*|ozetle|acikla|anlat"
-    rb"|what|how|why|which|explain|summari[sz]e|overview|history(?! of)|statistics|rate|percent"
+    rb"|kanun\w*|yasa(?:si\w*|lar\w*|l|la\w*|ya|nin|dan|da|daki|disi\w*)?|yonetmelik\w*|politika\w*|egitim\w*|sunum\w*|ozetle|acikla|anlat"
+    rb"|what|how|why|which|explain|summari[sz]e|overview|statistics|rate|percent"
+    rb"|history(?! of)"
     rb"|research|study|studies|article|news|law|laws|policy|policies|guideline\w*|general"
     rb"|generally|in general|people|patients|employees|someone|anyone|a person|bir kisi"
     rb"|kisiler\w*|insanlar\w*|hastalar\w*|calisanlar\w*|toplum\w*|nufus\w*|ulke\w*"
@@ -123,6 +160,22 @@ class Cues:
     only_our: bool = False
 
 
+_WHOSE: Final = re.compile(rb"(?<![a-z])(?:her|his|my|our|their|your)(?: [a-z]+)? $")
+
+
+def _general(sentence: bytes, named: bool, term_start: int) -> bool:
+    """Whether the sentence reads as general talk. 'hakkinda' ('about') before the topic in a
+    sentence that names someone is about that person ('Şüpheli Mert Avcı hakkında adli kontrol
+    kararı'), not a request for information ('diyabet hakkında bilgi')."""
+    for m in _GENERAL.finditer(sentence):
+        if named and m.group(0) == b"hakkinda" and m.end() < term_start:
+            continue
+        if m.group(0) == b"history" and _WHOSE.search(sentence, max(0, m.start() - 24), m.start()):
+            continue  # 'her (dating) history': someone's history, not history as a subject
+        return True
+    return False
+
+
 def cues_of(
     sentence: bytes,
     first_person_suffix: bool,
@@ -130,32 +183,31 @@ def cues_of(
     named: bool,
     marker: bool,
     before: bytes = b"",
+    term_start: int = 0,
 ) -> Cues:
     """`before`: the text just before the sentence, where its subject may have been named
-    ('Annem 70 yaşında. Alzheimer başladı.')."""
+    ('Annem 70 yaşında. Alzheimer başladı.'); `term_start`: where the topic word starts in
+    the sentence."""
     return Cues(
         person_before=bool(before)
         and (
             _POSSESSIVE_ROLE.search(before) is not None
-            or _FIRST_PERSON_EN.search(before) is not None
-            or _FIRST_PERSON_TR.search(before) is not None
+            or _FIRST_PERSON_EN_NOT_OUR.search(before) is not None
+            or _first_person_tr(before)
         ),
         first_person_suffix=first_person_suffix,
         identifier=identifier,
         named=named,
         possessive=_POSSESSIVE_ROLE.search(sentence) is not None,
-        first_person=(
-            _FIRST_PERSON_EN.search(sentence) is not None
-            or _FIRST_PERSON_TR.search(sentence) is not None
-        ),
+        first_person=(_FIRST_PERSON_EN.search(sentence) is not None or _first_person_tr(sentence)),
         third_person=_THIRD_PERSON_EN.search(sentence) is not None,
-        general=_GENERAL.search(sentence) is not None,
+        general=_general(sentence, named, term_start),
         question=b"?" in sentence,
         marker=marker,
         clinical=_CLINICAL.search(sentence) is not None or _CLINICAL.search(before) is not None,
         we_or_role=_WE_OR_ROLE.search(sentence) is not None,
         only_our=_FIRST_PERSON_EN_NOT_OUR.search(sentence) is None
-        and _FIRST_PERSON_TR.search(sentence) is None,
+        and not _first_person_tr(sentence),
         code=_CODE_WORDS.search(sentence) is not None
         or sum(sentence.count(c) for c in b"(){}[];=_<>") >= 3,
     )
@@ -176,7 +228,9 @@ def features(
         (cues.identifier, "ident"),
         (cues.named, "named"),
         (cues.possessive, "poss"),
-        (cues.first_person, "fp"),
+        # 'our' alone speaks for an organisation ('our clinic', 'our dress code')
+        (cues.first_person and not cues.only_our, "fp"),
+        (cues.first_person and cues.only_our, "our"),
         (cues.third_person, "tp"),
         (cues.general, "gen"),
         (cues.question, "q"),
@@ -238,7 +292,9 @@ class SubjectModel:
     def probability(self, names: Iterable[str]) -> float:
         w = self.weights
         z = self.bias
-        for n in names:
+        # each feature once, as in training: a word twice in the window ('is ... is') must not
+        # count twice
+        for n in dict.fromkeys(names):
             z += w.get(slot(n), 0.0)
         if z < -30:
             return 0.0

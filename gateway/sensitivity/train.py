@@ -20,6 +20,7 @@ from pathlib import Path
 from gateway.sensitivity.config import SensitivityConfig
 from gateway.sensitivity.detect import _NAME_KINDS, Detectors
 from gateway.sensitivity.evaluate import DEFAULT_SET, evaluate
+from gateway.sensitivity.lone_name import used_as_name
 from gateway.sensitivity.special import Entity, People, topic_hits
 from gateway.sensitivity.subject import MODEL_PATH, SubjectModel, slot
 from gateway.sensitivity.textnorm import encode_text, fold_encoded, shape_view, word_view
@@ -41,7 +42,8 @@ def hit_features(det: Detectors, text: str) -> list[list[str]]:
     people = [
         Entity(e.start, e.end, e.kind not in _NAME_KINDS, e.kind in _NAME_KINDS)
         for e in ents
-        if e.confidence >= det.config.thresholds.personal or e.kind == "AD"
+        if e.confidence >= det.config.thresholds.personal
+        or (e.kind == "AD" and used_as_name(text, e.start, e.end))
     ]
     index = People.of(people)
     out = []

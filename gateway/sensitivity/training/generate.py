@@ -44,10 +44,14 @@ TR_ABOUT_FRAMES = (
     "{S} {p} diye duydum, doğru mu?", "{S} {p}, sigorta başvurusu için yazı yaz.", "{S} {p}; epikriz yaz.",
     "{S} {p}, okula nasıl anlatalım?", "Dün öğrendim ki {s} {p}.", "{S} {p}, savunma dilekçesi hazırla.",
     "{S} {p} ama kimse bilmiyor.", "{S} {p}, vardiyasını değiştirelim mi?", "{S} {p}; bunu e-postaya yaz.",
+    # reported speech: what the person said about themselves
+    "{S} aradı, {p} dedi.", "{S} toplantıdan sonra anlattı: {p}.",
 )
 TR_TWO_SENTENCE_FRAMES = (
     "{S} {n} yaşında. {P}.", "{S} geçen hafta aradı. {P}, ne yapabiliriz?", "{S} hakkında not: {P}.",
     "{S} bugün gelmedi. {P} ve rapor getirecek.",
+    # the person named in the sentence before, then 'o' / 'kendisi' ('he', 'she')
+    "{S} dün aradı. O {p}.", "{S} ile görüştüm. Kendisi {p}.", "{S} izin istedi; kendisi {p}.",
 )
 TR_TWO_SENTENCE_NEGATIVE = (
     "Toplantı yarın saat onda. Gündem: {t}.", "Yeni broşürler geldi. Konu {t}.", "Sunum hazır. Son bölüm {t} hakkında.",
@@ -77,6 +81,8 @@ TR_ME_FRAMES = (
     "Ben {me_plain}.", "{me}, bunu kimseye söylemedim.", "Yıllardır {me_plain}.", "{me} ve işten çıkarılmaktan korkuyorum.",
     "Açıkçası {me_plain}.", "{me}, sigortam bunu karşılar mı?", "Selam, {me_plain}; bana bir plan hazırla.",
     "{me}, işte bazı düzenlemelere ihtiyacım var.", "{me}; esnek çalışma saati istiyorum.", "{me} ve yeni bir iş arıyorum.",
+    # a request for writing does not make the writer's own statement general talk
+    "{me}, kısa bir konuşma metni yazar mısın?", "{me}; etkinlik için bir duyuru hazırla.",
 )
 TR_GENERAL_FRAMES = (
     "{t} nedir?", "{t} belirtileri nelerdir?", "{t} hakkında bilgilendirme metni yaz.", "Türkiye'de {t} oranı son yıllarda arttı.",
@@ -99,6 +105,12 @@ TR_GENERAL_FRAMES = (
     "{t} olan biri işe alınabilir mi?", "{t} sırasında neler yaşanır?", "{t} için hangi belgeler istenir?", "{t} siparişi kargoya verildi.", "{t} fiyat listesi ekte.",
     "Stok durumu: {t} 30 adet kaldı.", "{t} kategorisindeki ürünlerde indirim var mı?", "{t} başlıklı rapor taslağı hazır.",
     "{t} kampanyası için görsel tasarla.", "Depoya {t} broşürlerinden 500 adet geldi.", "Karşılaştır: {t} ile {t2}.", "{t} kanunun hangi maddesinde düzenlenir?",
+    # the function words and note prefixes of the positive frames ('ve', 'not:', 'bu yüzden'),
+    # so that they do not by themselves read as 'about someone'
+    "{t} nedir ve nasıl önlenir?", "{t} hakkında bilgi ver ve kaynak öner.", "{t} broşürünü düzelt ve kısalt.",
+    "Not: {t} semineri cumaya ertelendi.", "Toplantı notu: {t} politikası güncellendi ve herkese duyuruldu.",
+    "{t} konusu gündemde ve bu yüzden rapor hazırlanıyor.", "Not: {t} bölümü raporda eksik kaldı.",
+    "Kısa not: {t} verileri anonim tutulmalı.", "{t} ile ilgili sorular arttı ama kaynak az.",
 )
 TR_NAMED_NOT_CONCERNED = (
     "{name} {t} hakkında bir sunum yapacak.", "Dr. {name} {t} üzerine bir makale yayımladı.", "{name}, {t} konulu paneli yönetecek.",
@@ -111,13 +123,16 @@ EN_ABOUT_FRAMES = (
     "Hi, {s} {p}. Can you help?", "FYI {s} {p}.", "{S} {p}, should HR know?", "Note: {s} {p}.", "{S} {p}; draft a letter to the insurer.",
     "{S} {p}, how do I support them?", "I just found out {s} {p}.", "{S} {p}, but nobody at work knows.", "{S} {p}; write the discharge summary.",
     "{S} {p}, can we still hire them?", "Urgent: {s} {p}.", "{S} {p} according to the file.",
+    # reported speech and 'he' / 'she' for someone named first
+    "{S} told me she {p}.", "{S} said he {p}.", "{S} came in this morning. She {p}.", "I spoke to {s} today. He {p}.",
 )
 EN_ME_FRAMES = (
     "I think {me_plain}.", "I found out {me_plain} last week.",
     "{me}.", "{me}, what should I do?", "{me} and I'm afraid to tell my boss.", "{me}; what should I ask my doctor?",
     "Honestly, {me_plain}.", "{me}, does my insurance cover it?", "Hi, {me_plain}. Please make me a plan.", "{me} and nobody knows.",
     "{me} and need a few adjustments at work.", "{me}; I need a quiet room at the office.", "{me}, so I'm asking for flexible hours.",
-    "{me} and I'm looking for a new job.", "Practising or not, {me_plain}.",
+    "{me} and I'm looking for a new job.", "Practising or not, {me_plain}.", "{me}; write me a short speech for the meeting.",
+    "{me}, so draft an announcement for me.",
 )
 EN_GENERAL_FRAMES = (
     "What is {t}?", "What are the symptoms of {t}?", "Write an explainer about {t}.", "Rates of {t} have risen in recent years.",
@@ -133,6 +148,10 @@ EN_GENERAL_FRAMES = (
     "Can an employee be fired because of {t}?", "Our service helps customers with {t}.", "Polls show {t} gaining ground.", "What should be done in case of {t}?", "Can someone with {t} be hired?", "The {t} order shipped today.", "Price list for {t} attached.", "Stock: 30 units of {t} left.",
     "Design a banner for the {t} campaign.", "The report titled {t} is ready for review.", "12% of our patients were referred for {t}.", "Our clinic is launching a programme for patients with {t}.",
     "We run {t} awareness training for our employees.", "What is the difference between {t} and {t2}?", "Patients with {t} often ask about side effects.",
+    # as above: the function words of the positive frames ('is', 'has', 'was', 'not', 'note:')
+    "{t} is a common topic in our training.", "Is {t} covered by the policy?", "The leaflet on {t} is ready and has been proofread.",
+    "Note: the {t} seminar was moved to Friday.", "{t} is not a reason to refuse service.", "The {t} chapter was not reviewed yet.",
+    "Note: the {t} data is anonymised.", "The {t} guideline has changed and is now online.", "FYI the {t} webinar was recorded.",
 )
 EN_NAMED_NOT_CONCERNED = (
     "{name} will give a talk on {t}.", "Dr {name} published a paper on {t}.", "{name} is moderating the panel on {t}.",
@@ -268,7 +287,7 @@ def examples(seed: int = 13, per_category: int = 900) -> Iterator[Example]:
             elif kind < 0.515:
                 s = _subject(rng, "tr")
                 p = rng.choice(t.tr_about)
-                text = _fill(rng.choice(TR_TWO_SENTENCE_FRAMES), S=s, n=str(rng.randint(3, 90)), P=p[:1].upper() + p[1:])
+                text = _fill(rng.choice(TR_TWO_SENTENCE_FRAMES), S=s, n=str(rng.randint(3, 90)), P=p[:1].upper() + p[1:], p=p)
                 yield Example(_style(rng, text), 1, cat, "tr")
             elif kind < 0.53:
                 s = _subject(rng, "tr")

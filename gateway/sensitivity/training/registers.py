@@ -33,6 +33,12 @@ EN_NOTE_FRAMES = (
     "Can you write to {name}'s manager? {first} {p}.",
     "For the record, {name} {p}.",
     "Tenant {name} {p} and asked for an extension.",
+    # someone named by a role in a file note ('Note to file:', 'Background check:')
+    "Note to file: {name} {p}.",
+    "Background check: {name} {p}.",
+    "Interview notes: candidate {name} {p}.",
+    "Customer {name} {p}; adjust the order.",
+    "Supplier owner {name} {p}; onboarding on hold.",
 )
 TR_NOTE_FRAMES = (
     "{name} için bir yazı hazırla: {p}.",
@@ -44,6 +50,12 @@ TR_NOTE_FRAMES = (
     "Kayıt: {name}, {p}.",
     "{name} adlı çalışanımız {p}.",
     "Sınıftaki {first} {p}, velisiyle görüşelim mi?",
+    # someone named by a role in a file note ('Mülakat notu:', 'Şüpheli ...')
+    "Şüpheli {name} için dosya kaydı: {p}.",
+    "Müşteri {name} {p}, siparişi buna göre hazırla.",
+    "Mülakat notu: aday {name} {p}.",
+    "Disiplin dosyası: {name} {p}.",
+    "Tedarikçi sahibi {name} {p}, süreç beklemede.",
 )
 BIO_RECORDS_EN = (
     "fingerprint template",
