@@ -16,8 +16,11 @@ from collections.abc import Callable, Generator
 from typing import Final, Protocol, TypeVar
 
 GROUP: Final = re.compile(rb"\d+")
-# groupings offered per text: real text holds a few dozen numbers per window
-MAX_NUMBER_LOOKS: Final = 64
+# groupings offered per text (one 16 KB window of a long one): more than a window holds of
+# real numbers (~1,300 of eleven digits with a separator), so an identifier after hundreds of
+# timestamps or amounts is still checked; only a hostile run of groupings reaches it (each
+# costs ~20 us: ~20 ms per window)
+MAX_NUMBER_LOOKS: Final = 1024
 # groups of one run sorted together, longest grouping first; a real run has far fewer
 _BLOCK: Final = 16
 # a run this short holds fewer groups than a block

@@ -245,11 +245,22 @@ def _trunk_zero_phones(folded: bytes, looks: Looks) -> Iterator[Candidate]:
             yield Candidate("TELEFON", m.start(), m.end(), 0.8, "phone_intl")
 
 
+def _inside_a_code(folded: bytes, start: int, end: int) -> bool:
+    """Digits with a letter or digit right before and right after: part of a code such as a
+    hex id ('call_925636e5095142851f0c64e8'), not a number someone dials."""
+    return start > 0 and folded[start - 1 : start].isalnum() and folded[end : end + 1].isalnum()
+
+
 def _local_phone(raw: bytes, start: int, end: int, folded: bytes) -> Candidate | None:
     """Seven digits grouped the Turkish way ('412 58 37') right after a phone word or after
     a mobile area code spelled in words ('sıfır beş yüz otuz 466 26 93'), the rest of the
     number left out or spelled."""
     if LOCAL_PHONE.match(raw) is None:
+        return None
+    # a short group glued to a letter or digit on either side is part of a code
+    if folded[start - 1 : start].isalnum() if start else False:
+        return None
+    if folded[end : end + 1].isalnum():
         return None
     spelled = _SPELLED_AREA.search(folded, max(0, start - 48), start) is not None
     if not spelled and not ctx.near(folded, start, end, ctx.PHONE_CTX, 60, 8):
@@ -335,7 +346,9 @@ def digit_identifiers(
 
     def classify(d: str, s: int, e: int) -> Candidate | None:
         cand = _classify_digits(d, folded, s, e, _plus_before(folded, s), on)
-        return None if cand is None else _plus_span(folded, cand)
+        if cand is None or (cand.kind == "TELEFON" and _inside_a_code(folded, s, e)):
+            return None
+        return _plus_span(folded, cand)
 
     covered = 0
     runs = RUN if heads or want_dob or want_passport or want_local else LONG_RUN

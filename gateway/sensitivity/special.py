@@ -138,10 +138,15 @@ class People:
     names: SpanIndex  # people's names
 
     @classmethod
-    def of(cls, entities: Sequence[Entity]) -> People:
+    def of(cls, entities: Sequence[Entity], topics: Iterable[Hit[str]] = ()) -> People:
+        """`topics`: the text's topic hits; a name inside one is part of the term, not a
+        person ('Onur' of 'Onur Yürüyüşü', the pride march)."""
+        terms = SpanIndex((h.start, h.end) for h in topics)
         return cls(
             SpanIndex((e.start, e.end) for e in entities if e.identifier),
-            SpanIndex((e.start, e.end) for e in entities if e.named),
+            SpanIndex(
+                (e.start, e.end) for e in entities if e.named and not terms.overlaps(e.start, e.end)
+            ),
         )
 
 
@@ -304,7 +309,7 @@ def categories(
     if not hits:
         return
     seen: dict[tuple[int, str], CategoryHit] = {}
-    people = People.of(entities)
+    people = People.of(entities, hits)
     for hit in hits:
         if hit.tag.endswith("!"):
             yield CategoryHit(hit.tag.rstrip("!"), hit.start, hit.end, 0.95)

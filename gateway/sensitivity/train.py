@@ -45,9 +45,10 @@ def hit_features(det: Detectors, text: str) -> list[list[str]]:
         if e.confidence >= det.config.thresholds.personal
         or (e.kind == "AD" and used_as_name(text, e.start, e.end))
     ]
-    index = People.of(people)
+    hits = topic_hits(det.special, words, tokens, encoded)
+    index = People.of(people, hits)
     out = []
-    for hit in topic_hits(det.special, words, tokens, encoded):
+    for hit in hits:
         if hit.tag.endswith("!"):
             continue
         _, names = det.context.examine(folded, hit, index, hit.tag)

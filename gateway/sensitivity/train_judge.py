@@ -31,6 +31,7 @@ from gateway.sensitivity.detect import _NAME_KINDS, Detectors
 from gateway.sensitivity.judge import HEAD_PATH, Head
 from gateway.sensitivity.judge_file import default_cache_dir, model_file
 from gateway.sensitivity.judge_model import N_FEATURES, JudgeModel, prompt_digest
+from gateway.sensitivity.lone_name import used_as_name
 from gateway.sensitivity.special import Entity, People, _sentence, topic_hits
 from gateway.sensitivity.subject import SubjectModel
 from gateway.sensitivity.textnorm import encode_text, fold_encoded, shape_view, word_view
@@ -64,15 +65,20 @@ def judged_sentences(det: Detectors, text: str) -> list[tuple[str, float]]:
     words = word_view(folded)
     tokens = det.scanner.scan(words)
     ents = det.entities(text, folded, words, shape_view(folded), tokens)
+    hits = topic_hits(det.special, words, tokens, encoded)
+    # the people the classifier sees at run time (detect.py), so the rows are the sentences
+    # it would put to the judge
     people = People.of(
         [
             Entity(e.start, e.end, e.kind not in _NAME_KINDS, e.kind in _NAME_KINDS)
             for e in ents
-            if e.confidence >= det.config.thresholds.personal or e.kind == "AD"
-        ]
+            if e.confidence >= det.config.thresholds.personal
+            or (e.kind == "AD" and used_as_name(text, e.start, e.end))
+        ],
+        hits,
     )
     out = []
-    for hit in topic_hits(det.special, words, tokens, encoded):
+    for hit in hits:
         if hit.tag.endswith("!"):
             continue
         judged = det.context.judge(folded, hit, people, hit.tag)

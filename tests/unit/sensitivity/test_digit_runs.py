@@ -60,8 +60,9 @@ def test_apostrophe_and_surname_text_checks_a_bounded_count(
 
 
 def test_a_dense_list_of_numbers_is_still_hidden_whole() -> None:
-    """Past the checked ones, a window full of phone numbers is hidden in stretches."""
-    rows = [f"Ayşe Yılmaz ({i}): +49 30 {1000 + i * 37} {2000 + i * 11}" for i in range(400)]
+    """A window holding hundreds of phone numbers has every one checked and hidden: the
+    bound on looks per window is above what real text holds."""
+    rows = [f"Ayşe Yılmaz ({i}): +49 30 {1000 + i * 7} {2000 + i * 11}" for i in range(400)]
     text = "\n".join(rows)
     result = Classifier(cache_entries=0).classify([text])
     assert result.data_class == "personal"
@@ -74,3 +75,13 @@ def test_a_dense_list_of_numbers_is_still_hidden_whole() -> None:
 def test_a_log_of_timestamps_stays_public() -> None:
     text = "\n".join(f"{1701234567890 + i * 7919} GET /health 200" for i in range(600))
     assert Classifier(cache_entries=0).classify([text]).data_class == "public"
+
+
+def test_an_identifier_after_hundreds_of_other_numbers_is_still_found() -> None:
+    """A log of timestamps does not use up the checks: the TCKN in its 300th line is found."""
+    from tests.unit.sensitivity.helpers import make_tckn
+
+    lines = [f"{1701234567890 + i * 7919} GET /health 200" for i in range(300)]
+    lines.append(f"1701236943590 POST /patients tckn={make_tckn('123456789')}")
+    found = Classifier(cache_entries=0).classify(["\n".join(lines)])
+    assert "TCKN" in {e.type for e in found.entities}
