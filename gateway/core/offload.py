@@ -17,6 +17,8 @@ import asyncio
 import concurrent.futures
 import importlib
 import multiprocessing
+import os
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
@@ -163,8 +165,22 @@ class ChildPool:
 
 
 def _import_all(modules: tuple[str, ...]) -> None:
+    _exit_with_parent(os.getppid())
     for name in modules:
         importlib.import_module(name)
+
+
+def _exit_with_parent(parent: int, every_s: float = 1.0) -> None:
+    """A child whose server was killed outright (SIGKILL, the OOM killer) would wait for jobs
+    forever, holding its memory (the judge's model among it): a daemon thread ends the child
+    once its parent is gone (it is then re-parented, so getppid() changes)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every_s)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="gecit-parent-watch", daemon=True).start()
 
 
 def _drop(future: concurrent.futures.Future[Any] | asyncio.Future[Any]) -> None:
