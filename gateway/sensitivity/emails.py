@@ -69,24 +69,16 @@ _TLD: Final = r"(?:com|net|org|edu|gov|info|biz|io|co|me|ai|dev|app|tr|de|uk|fr|
 _LOCAL_SPELLED: Final = (
     r"(?P<local>[A-Za-z0-9_%+\-]{1,64}(?:" + _DOT + r"[A-Za-z0-9_%+\-]{1,64}){0,3})"
 )
+# one to three labels and the dot before the top-level name, in either spelling of the dot
+_LABELS_DOT: Final = _LABEL + r"(?:" + _DOT + _LABEL + r"){0,2}" + _DOT
 _SPELLED: Final = re.compile(
     r"(?<![\w.%+\-])"
     + _LOCAL_SPELLED
     # a bracketed 'at' or '@': any top-level name; a bare one: a known one
     + r"(?: ?[\[(] ?(?:at|@) ?[\])] ?(?P<domain>"
-    + _LABEL
-    + r"(?:"
-    + _DOT
-    + _LABEL
-    + r"){0,2}"
-    + _DOT
+    + _LABELS_DOT
     + r"[A-Za-z]{2,24})| (?:at|@) (?P<bare>"
-    + _LABEL
-    + r"(?:"
-    + _DOT
-    + _LABEL
-    + r"){0,2}"
-    + _DOT
+    + _LABELS_DOT
     + _TLD
     + r"))(?![\w])",
     re.IGNORECASE,
