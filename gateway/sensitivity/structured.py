@@ -292,7 +292,8 @@ def field_hits(
 ) -> list[CategoryHit]:
     """Category hits for special-category fields of records that identify someone. `people`:
     the spans of the names and identifiers the detectors found in the text."""
-    starts = sorted(s for tok in FIELD_TOKENS for s in found.get(tok, ()))
+    # the scanner reports a few dozen tokens at most: walk those, not every field word
+    starts = sorted(s for tok, at in found.items() if tok in FIELD_TOKENS for s in at)
     if not starts:
         return []
     index = SpanIndex(people)
