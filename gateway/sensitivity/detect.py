@@ -17,6 +17,7 @@ from gateway.sensitivity.checksums import CHECKSUMS, strip_separators
 from gateway.sensitivity.config import SensitivityConfig
 from gateway.sensitivity.document import corrected
 from gateway.sensitivity.emails import emails
+from gateway.sensitivity.placeholder_names import without_stock_names
 from gateway.sensitivity.framed import FRAMED_TOKENS
 from gateway.sensitivity.identifiers import (
     DOB_TOKENS,
@@ -117,7 +118,7 @@ class Detectors:
         ):  # ' at ': 'ad at gmail dot com', which emails() tells from the everyday word
             found.extend(emails(text))
         if on.person_name:
-            found.extend(person_names(text, words, tokens))
+            found.extend(without_stock_names(text, person_names(text, words, tokens)))
         if on.address:
             found.extend(addresses(folded, words, tokens))
         for c in self.custom:
