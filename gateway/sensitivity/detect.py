@@ -17,7 +17,6 @@ from gateway.sensitivity.checksums import CHECKSUMS, strip_separators
 from gateway.sensitivity.config import SensitivityConfig
 from gateway.sensitivity.document import corrected
 from gateway.sensitivity.emails import emails
-from gateway.sensitivity.placeholder_names import without_stock_names
 from gateway.sensitivity.framed import FRAMED_TOKENS
 from gateway.sensitivity.identifiers import (
     DOB_TOKENS,
@@ -31,6 +30,7 @@ from gateway.sensitivity.judge import Allowance, Judge, shared_judge
 from gateway.sensitivity.lexicon import Lexicon, Occurrences, TokenScanner
 from gateway.sensitivity.lone_name import used_as_name
 from gateway.sensitivity.names import ADDRESS_LEXICON, NAME_LEXICON, addresses, person_names
+from gateway.sensitivity.placeholder_names import without_stock_names
 from gateway.sensitivity.special import (
     CategoryHit,
     ContextStage,

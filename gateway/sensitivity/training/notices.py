@@ -71,10 +71,28 @@ NAMED_EN = (
 )
 # religious holidays greeted by an institution: about everyone, no one in particular
 HOLIDAYS_TR = (
-    "Ramazan Bayramı", "Kurban Bayramı", "Miraç Kandili", "Berat Kandili", "Regaip Kandili",
-    "Mevlid Kandili", "Kadir Gecesi", "Noel", "Paskalya", "Hamursuz Bayramı",
+    "Ramazan Bayramı",
+    "Kurban Bayramı",
+    "Miraç Kandili",
+    "Berat Kandili",
+    "Regaip Kandili",
+    "Mevlid Kandili",
+    "Kadir Gecesi",
+    "Noel",
+    "Paskalya",
+    "Hamursuz Bayramı",
 )
-HOLIDAYS_EN = ("Eid al-Fitr", "Eid al-Adha", "Christmas", "Easter", "Hanukkah", "Diwali", "Ramadan", "Passover", "Yom Kippur")
+HOLIDAYS_EN = (
+    "Eid al-Fitr",
+    "Eid al-Adha",
+    "Christmas",
+    "Easter",
+    "Hanukkah",
+    "Diwali",
+    "Ramadan",
+    "Passover",
+    "Yom Kippur",
+)
 GREETING_TR = (
     "{h} nedeniyle şirketimiz arife günü öğleden sonra kapalı olacaktır.",
     "{h} münasebetiyle tüm çalışanlarımızı ve ailelerini kutlarız.",
@@ -92,9 +110,13 @@ GREETING_NAMED_TR = ("{name} {p}; {h} için izin aldı.",)
 GREETING_NAMED_EN = ("{name} {p_en}; leave booked over {h}.",)
 
 
-def notice_examples(rng: random.Random, cat: str, t: Topic, n: int, name_of: NameOf) -> Iterator[Made]:
+def notice_examples(
+    rng: random.Random, cat: str, t: Topic, n: int, name_of: NameOf
+) -> Iterator[Made]:
     """`n` sentences for one category: about half institutional notices (label 0), half the
     same registers naming one person (label 1), so recall holds."""
+    frames: tuple[str, ...]
+    topics: tuple[str, ...]
     for _ in range(n):
         lang = "tr" if rng.random() < 0.5 else "en"
         kind = rng.random()
@@ -120,5 +142,7 @@ def notice_examples(rng: random.Random, cat: str, t: Topic, n: int, name_of: Nam
             yield text, 1, lang
         else:
             frames, about = (NAMED_TR, t.tr_about) if lang == "tr" else (NAMED_EN, t.en_about)
-            text = rng.choice(frames).format(p=rng.choice(about), name=person["name"], other=other["name"])
+            text = rng.choice(frames).format(
+                p=rng.choice(about), name=person["name"], other=other["name"]
+            )
             yield text, 1, lang
