@@ -3,7 +3,8 @@ a civil or commercial court named as the forum of a contract or the addressee of
 ('İstanbul Mahkemeleri ve İcra Daireleri yetkilidir', 'Asliye Ticaret Mahkemesi'), company
 property handed over on a custody form ('laptop zimmet formu', 'aracın zimmeti devredildi'),
 a vehicle's roadworthiness test ('aracınızın muayene süresi'), an administrative fine, a
-topic word in a law's title ('6356 sayılı Sendikalar ... Kanunu'). A criminal court, a
+topic word in a law's title ('6356 sayılı Sendikalar ... Kanunu'), a religious holiday
+greeted to every reader ('Kandiliniz mübarek olsun'). A criminal court, a
 prosecution or embezzlement ('zimmetine geçirdi') stays a topic.
 
 Checked on the folded word view (only [a-z0-9], everything else a space) around the hit, so
@@ -52,6 +53,11 @@ _EMBEZZLEMENT: Final = (b"gecir", b"suc", b"savci", b"ihtilas", b"yargila", b"da
 _KEY_VALUE: Final = re.compile(rb"[A-Za-z0-9_]*[\"'\]]{0,2}\s{0,3}[=:]")
 # how far (bytes) a person's name or identifier makes a field name part of a filled-in record
 SCHEMA_REACH: Final = 400
+# a holiday with the second-person plural possessive ('kandiliniz', 'bayraminizi'), and the
+# words a greeting ends with
+_GREETING_YOURS: Final = re.compile(rb"(?:in|un)(?:iz|uz)(?:i|u|in|un|de|da)?$")
+_SUFFIX: Final = re.compile(rb"n(?:in|un|iz|uz)(?:iz|uz)?(?:i|u|in|un|de|da)?")
+_GREETING: Final = (b"kutlar", b"mubarek", b"hayirli", b"tebrik", b"kutlu olsun")
 _VEHICLE: Final = (b"arac", b"plaka", b"tuvturk", b"egzoz", b"otomobil", b"vehicle", b"kasko")
 
 
@@ -88,6 +94,16 @@ def identifier_part(encoded: bytes, hit: Hit[str]) -> bool:
     return m is None
 
 
+def _with_suffix(words: bytes, hit: Hit[str]) -> bytes:
+    """The hit's first token with an ending written after an apostrophe ('Kandili'nizi' is
+    'kandili nizi' in the word view)."""
+    end = hit.start + len(hit.token)
+    following = words[end + 1 : end + 8].split(b" ", 1)[0]
+    if words[end : end + 1] == b" " and _SUFFIX.fullmatch(following):
+        return hit.token + following
+    return hit.token
+
+
 def everyday_use(words: bytes, hit: Hit[str]) -> bool:
     """Whether a topic hit is one of the everyday, impersonal uses above."""
     token = hit.token
@@ -101,6 +117,9 @@ def everyday_use(words: bytes, hit: Hit[str]) -> bool:
             return _civil_court(words, hit)
         if token.startswith(b"zimmet"):
             return _custody(words, hit)
+    elif hit.tag == "religion" and _GREETING_YOURS.search(_with_suffix(words, hit)):
+        # 'Kandiliniz mübarek olsun', 'Bayramınızı kutlarız': a greeting to every reader
+        return _near(words, hit.end, hit.end + 60, _GREETING)
     elif hit.tag == "health" and token.startswith(b"muayene"):
         return _near(words, hit.start - 60, hit.start, _VEHICLE) or words[
             hit.end : hit.end + 12

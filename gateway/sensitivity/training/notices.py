@@ -106,6 +106,46 @@ GREETING_EN = (
     "During {h} the support line keeps its normal hours.",
     "Deliveries may be delayed over {h}; thank you for your patience.",
 )
+# the same greetings addressed to the reader ('Kandiliniz', 'Bayramınızı'): 'your' here is
+# every reader of a circular, not one person's faith
+GREETING_YOURS_TR = (
+    "Ramazan Bayramınız mübarek olsun, sevdiklerinizle nice güzel bayramlara.",
+    "Kurban Bayramınızı en içten dileklerimizle kutlarız.",
+    "Berat Kandiliniz hayırlı olsun; yönetim olarak tüm ekibe teşekkür ederiz.",
+    "Regaip Kandili'nizi tebrik eder, ailenize sağlıklı günler dileriz.",
+    "Mevlid Kandili'nizi kutlar, tüm çalışanlarımıza esenlikler dileriz.",
+    "Kadir Gecenizi kutlarız, değerli müşterilerimiz.",
+    "Yeni yılınızı ve Noel'inizi kutlar, başarılarla dolu bir yıl dileriz.",
+)
+# what institutions warn everyone about or train everyone on: crime as a subject, no offender
+CRIME_NOTICES = (
+    (
+        "Uyarı: kendini banka görevlisi olarak tanıtan dolandırıcılar müşterilerimizi arıyor; şifrenizi kimseyle paylaşmayın.",
+        "tr",
+    ),
+    ("Bölgemizde oto hırsızlığı vakaları arttı, araçlarınızı kilitlemeyi unutmayın.", "tr"),
+    ("Sahte kargo mesajlarıyla dolandırıcılık yapılıyor; bu bağlantılara tıklamayın.", "tr"),
+    (
+        "Kurumumuz adına telefonla para isteyen kişiler dolandırıcıdır, lütfen polise bildirin.",
+        "tr",
+    ),
+    ("Finans ekibi bu çeyrekte rüşvet ve yolsuzlukla mücadele eğitimini tamamlamalıdır.", "tr"),
+    (
+        "Şüpheli işlemler aynı gün içinde uyum birimine bildirilmelidir; kara para aklama eğitimi zorunludur.",
+        "tr",
+    ),
+    (
+        "Warning: fraudsters posing as tax officers are calling customers; never share your PIN.",
+        "en",
+    ),
+    ("Car thefts in the staff car park have increased; please lock your vehicles.", "en"),
+    ("All finance staff must complete the anti-bribery and anti-fraud course this quarter.", "en"),
+    (
+        "Suspicious transactions must be reported to compliance within one working day; money laundering training is mandatory.",
+        "en",
+    ),
+    ("Spent convictions need not be disclosed on the application form, as the law provides.", "en"),
+)
 GREETING_NAMED_TR = ("{name} {p}; {h} için izin aldı.",)
 GREETING_NAMED_EN = ("{name} {p_en}; leave booked over {h}.",)
 
@@ -121,8 +161,13 @@ def notice_examples(
         lang = "tr" if rng.random() < 0.5 else "en"
         kind = rng.random()
         person, other = name_of(rng, lang), name_of(rng, lang)
-        if cat == "religion" and kind < 0.3:
-            if lang == "tr":
+        if cat == "criminal_record" and kind < 0.2:
+            text, lang = rng.choice(CRIME_NOTICES)
+            yield text, 0, lang
+        elif cat == "religion" and kind < 0.3:
+            if lang == "tr" and rng.random() < 0.4:
+                yield rng.choice(GREETING_YOURS_TR), 0, lang
+            elif lang == "tr":
                 yield rng.choice(GREETING_TR).format(h=rng.choice(HOLIDAYS_TR)), 0, lang
             else:
                 yield rng.choice(GREETING_EN).format(h=rng.choice(HOLIDAYS_EN)), 0, lang
