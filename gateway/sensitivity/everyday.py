@@ -49,8 +49,9 @@ _CUSTODY: Final = (
     b"malzeme",
 )
 _EMBEZZLEMENT: Final = (b"gecir", b"suc", b"savci", b"ihtilas", b"yargila", b"dava")
-# the rest of an identifier, then '=' or ':' — a value follows
-_KEY_VALUE: Final = re.compile(rb"[A-Za-z0-9_]*[\"'\]]{0,2}\s{0,3}[=:]")
+# the rest of an identifier, then '=' or ':' and a value on the same line (a key that opens a
+# nested block, 'face_match:' at a line's end, holds no value)
+_KEY_VALUE: Final = re.compile(rb"[A-Za-z0-9_]*[\"'\]]{0,2}[ \t]{0,3}[=:][ \t]*[^\s{]")
 # how far (bytes) a person's name or identifier makes a field name part of a filled-in record
 SCHEMA_REACH: Final = 400
 # a holiday with the second-person plural possessive ('kandiliniz', 'bayraminizi'), and the

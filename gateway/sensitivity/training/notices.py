@@ -146,6 +146,33 @@ CRIME_NOTICES = (
     ),
     ("Spent convictions need not be disclosed on the application form, as the law provides.", "en"),
 )
+# a hospital's or a company's written procedures and benefits: rules for everyone
+PROCEDURES = (
+    ("Serviste {x} uygulaması iki hemşire tarafından kontrol edilerek yapılır.", "tr"),
+    ("Yüksek riskli {x} ayrı dolapta, kırmızı etiketle saklanır.", "tr"),
+    ("{x} uygulamadan önce kimlik bilekliği ve order karşılaştırılır.", "tr"),
+    ("Ameliyathaneye girişte el hijyeni ve {x} kontrol listesi doldurulur.", "tr"),
+    ("Poliklinikte {x} randevuları hasta kabul biriminden verilir.", "tr"),
+    ("On the wards, {x} is double-checked by two nurses before it is given.", "en"),
+    ("High-alert {x} is stored in a separate, labelled cabinet.", "en"),
+    ("Before giving {x}, staff confirm the wristband against the prescription.", "en"),
+    ("The benefits plan covers {x} for all employees and their registered partners.", "en"),
+    ("Employees with same-sex partners are eligible for every partner benefit.", "en"),
+    ("Eşcinsel partnerler de tüm yan haklardan aynı koşullarla yararlanır.", "tr"),
+)
+PROCEDURE_ITEMS = (
+    "ilaç",
+    "insülin",
+    "kan transfüzyonu",
+    "kemoterapi",
+    "antibiyotik",
+    "aşı",
+    "medication",
+    "insulin",
+    "blood transfusion",
+    "chemotherapy",
+    "vaccination",
+)
 GREETING_NAMED_TR = ("{name} {p}; {h} için izin aldı.",)
 GREETING_NAMED_EN = ("{name} {p_en}; leave booked over {h}.",)
 
@@ -164,6 +191,10 @@ def notice_examples(
         if cat == "criminal_record" and kind < 0.2:
             text, lang = rng.choice(CRIME_NOTICES)
             yield text, 0, lang
+        elif cat in ("health", "sexual_life") and kind < 0.2:
+            frame, lang = rng.choice(PROCEDURES)
+            text = frame.format(x=rng.choice(PROCEDURE_ITEMS))
+            yield text[:1].upper() + text[1:], 0, lang
         elif cat == "religion" and kind < 0.3:
             if lang == "tr" and rng.random() < 0.4:
                 yield rng.choice(GREETING_YOURS_TR), 0, lang
