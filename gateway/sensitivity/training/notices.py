@@ -9,13 +9,10 @@ nothing here is copied from an evaluation set."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
+from gateway.sensitivity.training.registers import Made, NameOf
 from gateway.sensitivity.training.vocab import Topic
-
-# (text, label, lang)
-Made = tuple[str, int, str]
-NameOf = Callable[[random.Random, str], dict[str, str]]
 
 NOTICE_TR = (
     "Değerli çalışma arkadaşlarımız, {t} hakkında bilgilendirme semineri perşembe günü konferans salonunda yapılacaktır.",

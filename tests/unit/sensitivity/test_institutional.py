@@ -100,6 +100,7 @@ def test_criminal_court_embezzlement_and_exams_stay_special(clf: Classifier, tex
         "  diagnosed_on DATE\n);",
         "Fields: hiv_test_done (bool), pregnancy_week (int), religion_code (nullable).",
         "ALTER TABLE personel ADD COLUMN sendika_uyeligi BOOLEAN DEFAULT FALSE;",
+        "fingerprint_auth:\n  enabled: true\n  max_attempts: 5\n",
     ],
 )
 def test_field_names_in_a_schema_are_public(clf: Classifier, text: str) -> None:
