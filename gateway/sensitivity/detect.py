@@ -30,6 +30,7 @@ from gateway.sensitivity.judge import Allowance, Judge, shared_judge
 from gateway.sensitivity.lexicon import Lexicon, Occurrences, TokenScanner
 from gateway.sensitivity.lone_name import used_as_name
 from gateway.sensitivity.names import ADDRESS_LEXICON, NAME_LEXICON, addresses, person_names
+from gateway.sensitivity.placeholder_names import without_stock_names
 from gateway.sensitivity.special import (
     CategoryHit,
     ContextStage,
@@ -119,7 +120,7 @@ class Detectors:
         ):  # ' at ': 'ad at gmail dot com', which emails() tells from the everyday word
             found.extend(emails(text))
         if on.person_name:
-            found.extend(person_names(text, words, tokens))
+            found.extend(without_stock_names(text, person_names(text, words, tokens)))
         if on.address:
             found.extend(addresses(folded, words, tokens))
         for c in self.custom:

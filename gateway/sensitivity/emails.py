@@ -24,7 +24,20 @@ ROLE_ACCOUNTS: Final = frozenset(
     "bookings reservations rezervasyon it ops alerts notifications bildirim donotreply do not "
     "reply mail email user test demo ornek sample example yatirimci iliskileri kurumsal "
     "corporate partners partner procurement satinalma purchasing ap ar payroll bordro "
-    "helpdesk servicedesk operations all everyone staff".split()
+    "helpdesk servicedesk operations all everyone staff "
+    # teams and distribution lists: 'bt-destek', 'tum-calisanlar', 'comms', 'people-team',
+    # 'insan.kaynaklari', 'bilgi-islem', 'kalite', 'egitim'
+    "bt tum herkes calisanlar calisan personel duyuru duyurular comms communications "
+    "communication people culture talent recruiting recruitment events etkinlik insan "
+    "kaynaklari islem yonetim management genel mudurluk sekreterya secretary reception "
+    "resepsiyon santral teknik technical tech kalite quality arge rd egitim training learning "
+    "akademi academy etik ethics ihbar sustainability facilities idari isler guvenlik ofis noc "
+    "soc cert devops engineering uretim production lojistik logistics depo warehouse shipping "
+    "kargo payments odeme tahsilat collections treasury hazine vergi tax audit denetim risk "
+    "internal ic kurumsaliletisim halkla iliskiler public affairs dept department birim "
+    "birimi departman merkez center centre desk group grup list liste announcements "
+    "announce updates update system sistem bot robot mailer daemon automated auto otomatik "
+    "notify alert".split()
 )
 PLACEHOLDER_DOMAINS: Final = frozenset(
     {

@@ -13,6 +13,7 @@ from itertools import accumulate
 from typing import Final, Literal
 
 from gateway.sensitivity.context import Words
+from gateway.sensitivity.everyday import SCHEMA_REACH, everyday_use, identifier_part
 from gateway.sensitivity.framed import framed_words
 from gateway.sensitivity.judge import Allowance, Judge
 from gateway.sensitivity.lexicon import Hit, Lexicon, Occurrences
@@ -271,7 +272,9 @@ def topic_hits(
     hits = [
         h
         for h in lexicon.find(words, found)
-        if not _surname(words, h) and not (encoded and not_a_term(encoded, h.start, h.token))
+        if not _surname(words, h)
+        and not (encoded and not_a_term(encoded, h.start, h.token))
+        and not everyday_use(words, h)
     ]
     more = [Hit(s, e, tok, tok, "health") for s, e, tok in medical_words(words)]
     if encoded:
@@ -313,6 +316,13 @@ def categories(
     for hit in hits:
         if hit.tag.endswith("!"):
             yield CategoryHit(hit.tag.rstrip("!"), hit.start, hit.end, 0.95)
+            continue
+        if (
+            encoded
+            and identifier_part(encoded, hit)
+            and not people.names.overlaps(hit.start - SCHEMA_REACH, hit.end + SCHEMA_REACH)
+            and not people.identifiers.overlaps(hit.start - SCHEMA_REACH, hit.end + SCHEMA_REACH)
+        ):
             continue
         key = (_sentence(folded, hit.start, hit.end)[0], hit.tag)
         prior = seen.get(key)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from gateway.sensitivity.textnorm import fold
+from gateway.sensitivity.training.notices import notice_examples
 from gateway.sensitivity.training.registers import register_examples
 from gateway.sensitivity.training.vocab import (
     EN_FIRST,
@@ -336,6 +337,11 @@ def examples(seed: int = 13, per_category: int = 900) -> Iterator[Example]:
             rng, cat, t, per_category // 4, _name, _genitive
         ):
             yield Example(_style(rng, text), label, cat, lang)
+    # institutional notices, with their own generator so the sentences above stay as they were
+    notices = random.Random(seed + 1)
+    for cat, t in TOPICS.items():
+        for text, label, lang in notice_examples(notices, cat, t, per_category // 8, _name):
+            yield Example(_style(notices, text), label, cat, lang)
 
 
 HANDWRITTEN = Path(__file__).with_name("handwritten.txt")

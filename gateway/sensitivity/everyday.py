@@ -1,0 +1,128 @@
+"""Topic words in their everyday, institutional sense, which says nothing about anyone:
+a civil or commercial court named as the forum of a contract or the addressee of a petition
+('İstanbul Mahkemeleri ve İcra Daireleri yetkilidir', 'Asliye Ticaret Mahkemesi'), company
+property handed over on a custody form ('laptop zimmet formu', 'aracın zimmeti devredildi'),
+a vehicle's roadworthiness test ('aracınızın muayene süresi'), an administrative fine, a
+topic word in a law's title ('6356 sayılı Sendikalar ... Kanunu'), a religious holiday
+greeted to every reader ('Kandiliniz mübarek olsun'). A criminal court, a
+prosecution or embezzlement ('zimmetine geçirdi') stays a topic.
+
+Checked on the folded word view (only [a-z0-9], everything else a space) around the hit, so
+each check costs a few short slices and only for the few hits of these stems."""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from gateway.sensitivity.lexicon import Hit
+
+# the kind of court in the words before 'mahkemesi': every one of these hears civil,
+# commercial, labour, family, consumer, tax or administrative cases, never a criminal one
+_CIVIL_COURTS: Final = frozenset(
+    b"ticaret hukuk is aile tuketici idare idari vergi icra kadastro sinai fikri "
+    b"danistay istinaf yargitay anayasa bolge".split()
+)
+# a criminal court or a prosecution near the word: the hit keeps its category
+_CRIMINAL: Final = (b"ceza", b"savci", b"sanik", b"sucu", b"suclu", b"tutuk", b"kovusturma")
+# a jurisdiction clause: which courts settle the parties' disputes
+_FORUM: Final = (b"yetkili", b"icra daire", b"uyusmazlik", b"ihtilaf")
+# what is handed over on a custody ('zimmet') record: things, and the record itself
+_CUSTODY: Final = (
+    b"form",
+    b"tutanag",
+    b"fis",
+    b"liste",
+    b"belge",
+    b"sened",
+    b"devr",
+    b"devred",
+    b"teslim",
+    b"iade",
+    b"demirbas",
+    b"arac",
+    b"laptop",
+    b"bilgisayar",
+    b"telefon",
+    b"hatti",
+    b"ekipman",
+    b"malzeme",
+)
+_EMBEZZLEMENT: Final = (b"gecir", b"suc", b"savci", b"ihtilas", b"yargila", b"dava")
+# the rest of an identifier, then '=' or ':' and a value on the same line (a key that opens a
+# nested block, 'face_match:' at a line's end, holds no value)
+_KEY_VALUE: Final = re.compile(rb"[A-Za-z0-9_]*[\"'\]]{0,2}[ \t]{0,3}[=:][ \t]*[^\s{]")
+# how far (bytes) a person's name or identifier makes a field name part of a filled-in record
+SCHEMA_REACH: Final = 400
+# a holiday with the second-person plural possessive ('kandiliniz', 'bayraminizi'), and the
+# words a greeting ends with
+_GREETING_YOURS: Final = re.compile(rb"(?:in|un)(?:iz|uz)(?:i|u|in|un|de|da)?$")
+_SUFFIX: Final = re.compile(rb"n(?:in|un|iz|uz)(?:iz|uz)?(?:i|u|in|un|de|da)?")
+_GREETING: Final = (b"kutlar", b"mubarek", b"hayirli", b"tebrik", b"kutlu olsun")
+_VEHICLE: Final = (b"arac", b"plaka", b"tuvturk", b"egzoz", b"otomobil", b"vehicle", b"kasko")
+
+
+def _near(words: bytes, lo: int, hi: int, marks: tuple[bytes, ...]) -> bool:
+    part = words[max(0, lo) : hi]
+    return any(m in part for m in marks)
+
+
+def _civil_court(words: bytes, hit: Hit[str]) -> bool:
+    before = words[max(0, hit.start - 40) : hit.start].split()[-3:]
+    if _near(words, hit.start - 40, hit.end + 40, _CRIMINAL):
+        return False
+    if any(w in _CIVIL_COURTS for w in before):
+        return True
+    return _near(words, hit.start - 120, hit.end + 80, _FORUM)
+
+
+def _custody(words: bytes, hit: Hit[str]) -> bool:
+    if _near(words, hit.start - 60, hit.end + 60, _EMBEZZLEMENT):
+        return False
+    return _near(words, hit.start - 60, hit.end + 80, _CUSTODY)
+
+
+def identifier_part(encoded: bytes, hit: Hit[str]) -> bool:
+    """A topic word joined by '_' to another word is part of a column, field or variable name
+    ('diagnosed_at', 'allergy_flags', 'is_pregnant'): a schema names what may be stored, it
+    states nothing about anyone. The caller still counts it when a person's name or an
+    identifier is within SCHEMA_REACH (a row of values: 'personel=Tuncay Erol')."""
+    end = hit.start + len(hit.token)
+    if not (encoded[end : end + 1] == b"_" or (hit.start > 0 and encoded[hit.start - 1] == 95)):
+        return False
+    # a key with its value ('hiv_status=positive', '"is_pregnant": true') is a record
+    m = _KEY_VALUE.match(encoded, end)
+    return m is None
+
+
+def _with_suffix(words: bytes, hit: Hit[str]) -> bytes:
+    """The hit's first token with an ending written after an apostrophe ('Kandili'nizi' is
+    'kandili nizi' in the word view)."""
+    end = hit.start + len(hit.token)
+    following = words[end + 1 : end + 8].split(b" ", 1)[0]
+    if words[end : end + 1] == b" " and _SUFFIX.fullmatch(following):
+        return hit.token + following
+    return hit.token
+
+
+def everyday_use(words: bytes, hit: Hit[str]) -> bool:
+    """Whether a topic hit is one of the everyday, impersonal uses above."""
+    token = hit.token
+    before = words[max(0, hit.start - 24) : hit.start].split()[-2:]
+    if len(before) == 2 and before[0].isdigit() and before[1] == b"sayili":
+        return True  # a law's title: '6356 sayılı Sendikalar ve Toplu İş Sözleşmesi Kanunu'
+    if hit.tag == "criminal_record":
+        if token == b"para" and before[-1:] == [b"idari"]:
+            return True  # an administrative fine (a traffic ticket) is no criminal sanction
+        if token.startswith(b"mahkeme"):
+            return _civil_court(words, hit)
+        if token.startswith(b"zimmet"):
+            return _custody(words, hit)
+    elif hit.tag == "religion" and _GREETING_YOURS.search(_with_suffix(words, hit)):
+        # 'Kandiliniz mübarek olsun', 'Bayramınızı kutlarız': a greeting to every reader
+        return _near(words, hit.end, hit.end + 60, _GREETING)
+    elif hit.tag == "health" and token.startswith(b"muayene"):
+        return _near(words, hit.start - 60, hit.start, _VEHICLE) or words[
+            hit.end : hit.end + 12
+        ].lstrip().startswith(b"istasyon")
+    return False
