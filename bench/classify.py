@@ -37,6 +37,11 @@ import sys
 import time
 from pathlib import Path
 
+# measure the checkout this script lies in: `python bench/classify.py` puts bench/ first on the
+# path, so without this a second work tree would import the package the virtualenv's editable
+# install points at, and print another checkout's figures
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 from gateway.core.types import ChatRequest
 from gateway.sensitivity.classifier import Classifier
 from gateway.sensitivity.config import SensitivityConfig
