@@ -89,6 +89,9 @@ _HEALTH = (
     "zihinsel engel*", "bedensel engel*", "ortopedik engel*", "isitme engel*", "ram raporu*",
     "ozel egitim raporu*", "kekemelik*", "kekeme", "stammer*", "serebral palsi*", "cerebral palsy",
     "spina bifida", "duchenne*", "kas hastalig*", "als hastas*", "motor neuron*", "motor noron*",
+    # a treatment told by the machine or the unit it ties someone to ('makineye bağlı kaldım')
+    "makineye bagli kal*", "makineye baglaniyor*", "makineye baglandim",
+    "cihaza bagli kal*", "hemodiyaliz*", "periton diyaliz*",
 )
 
 _ETHNICITY = (
@@ -109,6 +112,11 @@ _ETHNICITY = (
     "siyah derili*", "beyaz derili*", "abhazca*", "kabardey*", "cecence*", "bosnakca", "arnavutca*",
     "lazca*", "zazaca*", "suryanice*", "ermenice*", "rumca*", "ladino*", "kurmanci*", "kirmancki*",
     "azerice*", "turkmence*", "uygurca*",
+    # a language of home named without its name ('kendi dilinde konuşuyor'); peoples in English
+    "kendi dilinde konus*", "kendi dillerinde konus*", "kendi dilimizde konus*",
+    "kendi anadil*",
+    "hemsin*", "hemshin*", "georgian*", "circassian*", "abkhaz*", "pontic*", "pontus rum*",
+    "bosniak*", "albanian*", "kurmanji", "assyrian*", "yazidi*", "uyghur*", "crimean tatar*",
 )
 
 _POLITICAL = (
@@ -119,6 +127,14 @@ _POLITICAL = (
     "biber gazi*", "sinn fein*", "plaid cymru", "lib dem*", "libdem*", "reform uk", "ukip",
     "libertarian*", "antifa", "black lives matter", "extinction rebellion", "just stop oil",
     "proud boys", "tea party",
+    # standing for office and running a campaign
+    "aday oldu*", "adayligini*", "aday adayi*", "aday adayligi*", "il genel meclis*",
+    "belediye meclis*", "meclis uyeligi*", "muhtar aday*", "muhtarliga aday*",
+    "secim kurul*", "secim kampanya*", "secim brosur*", "secim ofis*", "secim burosu*",
+    "kampanya slogan*", "parti binasi*", "parti binasina*", "parti il binasi*",
+    "parti teskilat*", "siyasi paylasim*", "elestiren paylasim*", "iktidari elestir*",
+    "mayoral*", "running for mayor", "running for council", "running for office",
+    "ran for office", "ran for mayor", "signature campaign*", "petition drive*",
 )
 
 _APPEARANCE = (
@@ -127,6 +143,10 @@ _APPEARANCE = (
     "cuppe*", "kipa takar*", "kipa tak*", "bindi", "star of david", "crucifix*", "hac kolye*",
     "hac takiyor*", "hac tasiyor*", "basini ortu*", "basini kapat*", "basortusunu cikar*",
     "tesetture gir*",
+    # covering named by its style, by covering or no longer covering, or by who is covered
+    "sikmabas*", "ortmuyo*", "ortmuyor*", "ortunuyor*", "ortunme*", "kizim kapali*",
+    "esim kapali*", "karim kapali*", "karisi kapali*", "annem kapali*", "annesi kapali*",
+    "hanim kapali*", "hanimi kapali*",
 )
 
 _RELIGION = (
@@ -138,6 +158,8 @@ _RELIGION = (
     "scientolog*", "bahai*", "baha'i*", "druze", "durzi*", "nusayri*", "latter-day saint*",
     "lds church", "bar mitzvah*", "bat mitzvah*", "yom kippur", "rosh hashanah", "passover seder",
     "confession on", "confirmation class*",
+    # the pilgrimage in its case forms and what pilgrims bring back
+    "hacdan", "hactan", "hacda", "hacci", "haccini", "haccin*", "zemzem*",
 )
 
 _SEXUAL = (
@@ -147,6 +169,11 @@ _SEXUAL = (
     "ikisi de erkek*", "ikisi de kadin*", "ikisinin de erkek*", "ikisinin de kadin*", "bumble",
     "hinge app", "okcupid*", "happn", "badoo*", "genital sigil*", "genital wart*", "sugar daddy",
     "sugar baby", "genelev*", "bekaret*", "bakire*", "virginity", "celibate", "celibacy",
+    # a match on an app, a relationship of years ('2 yıldır beraberiz')
+    "tinder*", "met on hinge", "matched on hinge", "hinge date*", "hinge profile*",
+    "hinge match*", "dating app*", "dating site*", "dating profile*", "flort uygulama*",
+    "arkadaslik uygulama*", "arkadaslik sitesi*", "yildir beraberiz", "yildir birlikteyiz",
+    "aydir beraberiz", "aydir birlikteyiz", "ev arkadasi saniyor*",
 )
 
 _MEMBERSHIP = (
@@ -155,6 +182,10 @@ _MEMBERSHIP = (
     "ihd'li*", "mazlumder*", "tihv", "kaos gl*", "spod", "lambdaistanbul*", "tbb", "tmmob*", "ttb",
     "amnesty international", "greenpeace*", "strike committee*", "strike vote*", "strike pay",
     "strike fund*", "picketing", "grevdeyiz", "grevdeyim", "grevde", "grevdeki*",
+    # joining, dues taken from pay, leaving; guilds
+    "aidat kesil*",
+    "aidat * kesil*", "aidatim kesil*", "aidati kesil*", "aidatimi maas*", "aidat kesinti*",
+    "writers guild", "actors guild", "sag-aftra", "guild member*",
 )
 
 _GENETIC = (
@@ -167,6 +198,22 @@ _GENETIC = (
     "homozigot*", "homozygous",
 )
 
+_BIOMETRIC = (
+    # a voice, a face, a hand or typing kept to recognise someone
+    "ses imza*", "sesli imza*", "ses kimlig*", "voice id", "voice signature*",
+    "voice biometric*", "voice authentication", "yuzumu taratt*", "yuzumu kaydet*",
+    "parmagimi okut*", "parmak okut*", "palm scan*", "vein scan*",
+    "el geometri*", "hand geometry", "keystroke dynamics", "tus vurus dinamig*",
+)
+
+_CRIMINAL = (
+    # conditions of a case while it runs: signing in, a travel ban, bail
+    "judicial control", "judicial supervision", "sign in at the police station",
+    "report to the police station", "bail condition*", "released on bail", "remanded*",
+    "police caution*", "community service order*", "imza yukumlulug*", "karakola imza*",
+    "yurt disi cikis yasag*", "yurt disina cikis yasag*", "yurtdisi cikis yasag*",
+)
+
 FAMILY_TERMS: Final = MappingProxyType(
     {
         "health": _HEALTH,
@@ -177,5 +224,7 @@ FAMILY_TERMS: Final = MappingProxyType(
         "sexual_life": _SEXUAL,
         "membership": _MEMBERSHIP,
         "genetic": _GENETIC,
+        "biometric": _BIOMETRIC,
+        "criminal_record": _CRIMINAL,
     }
 )
