@@ -92,6 +92,10 @@ _HEALTH = (
     # a treatment told by the machine or the unit it ties someone to ('makineye bağlı kaldım')
     "makineye bagli kal*", "makineye baglaniyor*", "makineye baglandim",
     "cihaza bagli kal*", "hemodiyaliz*", "periton diyaliz*",
+    # care that says someone is ill or disabled: a carer's allowance, a companion on the ward,
+    # special needs, staying sober
+    "ozel gereksinim*", "bakim maasi*", "evde bakim maas*", "refakatci*", "ayik kal*", "ayikim",
+    "ayiklik*",
 )
 
 _ETHNICITY = (
@@ -117,6 +121,7 @@ _ETHNICITY = (
     "kendi anadil*",
     "hemsin*", "hemshin*", "georgian*", "circassian*", "abkhaz*", "pontic*", "pontus rum*",
     "bosniak*", "albanian*", "kurmanji", "assyrian*", "yazidi*", "uyghur*", "crimean tatar*",
+    "gocmen aile*", "gocmeni", "gocmeniyim", "muhacir*",
 )
 
 _POLITICAL = (
@@ -135,6 +140,7 @@ _POLITICAL = (
     "parti teskilat*", "siyasi paylasim*", "elestiren paylasim*", "iktidari elestir*",
     "mayoral*", "running for mayor", "running for council", "running for office",
     "ran for office", "ran for mayor", "signature campaign*", "petition drive*",
+    "musahit*",
 )
 
 _APPEARANCE = (
@@ -186,6 +192,7 @@ _MEMBERSHIP = (
     "aidat kesil*",
     "aidat * kesil*", "aidatim kesil*", "aidati kesil*", "aidatimi maas*", "aidat kesinti*",
     "writers guild", "actors guild", "sag-aftra", "guild member*",
+    "isci temsilci*", "lokavt*", "direnis cadir*",
 )
 
 _GENETIC = (

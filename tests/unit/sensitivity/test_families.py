@@ -61,6 +61,25 @@ def _topics(text: str) -> set[str]:
         ("Kızımın testinde Turner sendromu çıktı.", "genetic"),
         ("I'm heterozygous for a Gaucher variant, says my report.", "genetic"),
         ("Ben TEMA Vakfı gönüllüsüyüm, hafta sonu fidan dikiyoruz.", "membership"),
+        ("Teyzem her gün dört saat makineye bağlı kalıyor, böbrekleri çalışmıyor.", "health"),
+        ("Kardeşim özel gereksinimli, okul servisine refakatçi lazım.", "health"),
+        (
+            "Kayınbiraderim annesiyle hep kendi dilinde konuşuyor, Mardin'den gelmişler.",
+            "ethnicity",
+        ),
+        ("My lodger is Circassian and teaches the dances on weekends.", "ethnicity"),
+        ("Amcam belediye meclisine aday oldu, afiş metni lazım.", "political_opinion"),
+        ("My aunt is running for council and I'm writing her leaflet.", "political_opinion"),
+        ("Bizim muhasebedeki Nuray artık örtmüyor, ailesi küsmüş.", "appearance"),
+        ("Halam hacdan döndü, akşam ziyarete gidiyoruz.", "religion"),
+        ("Murat'la dört yıldır birlikteyiz ama annem hâlâ bilmiyor.", "sexual_life"),
+        ("I met my boyfriend on a dating app for gay men.", "sexual_life"),
+        ("Sendika aidatım her ay maaştan kesiliyor, bordroda göremiyorum.", "membership"),
+        ("Bankaya ses imzamı kaydettirdim, şimdi silinmesini istiyorum.", "biometric"),
+        (
+            "My client is under judicial control and signs in at the station weekly.",
+            "criminal_record",
+        ),
     ],
 )
 def test_family_wording_about_a_person_is_special(
@@ -82,6 +101,9 @@ def test_family_wording_about_a_person_is_special(
         "Turner sendromu hangi kromozom farkından kaynaklanır?",
         "Cumhur İttifakı ile Millet İttifakı'nın 2023 oy oranlarını karşılaştır.",
         "Mevlevi semasının tarihçesini anlatan bir broşür metni yaz.",
+        "Belediye meclisi üyeleri hangi usulle seçilir, kısaca anlat.",
+        "Explain what judicial control means in Turkish criminal procedure.",
+        "Yurt dışına çıkış yasağı hangi kurum tarafından kaldırılır?",
     ],
 )
 def test_general_talk_about_the_same_things_stays_public(clf: Classifier, text: str) -> None:
@@ -101,6 +123,9 @@ def test_general_talk_about_the_same_things_stays_public(clf: Classifier, text: 
         "A bumblebee flew into the meeting room.",
         "Siparişte 40 adet vida ve 12 adet dübel var.",
         "The hinge on the cabinet door is loose.",
+        "Kağıt makineye girdi ve sıkıştı, teknik servisi arayalım.",
+        "Bu metni kendi dilinde yazdım, İngilizceye çevirir misin?",
+        "Kız kapalı ortamda sıkıldı, parka çıktık.",
     ],
 )
 def test_everyday_words_that_begin_like_a_term_fire_no_topic(text: str) -> None:
