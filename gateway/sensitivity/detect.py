@@ -37,6 +37,7 @@ from gateway.sensitivity.special import (
     build_lexicon,
     categories,
 )
+from gateway.sensitivity.structured import FIELD_TOKENS, field_hits, in_log_records
 from gateway.sensitivity.subject import SubjectModel, load_model
 from gateway.sensitivity.textnorm import (
     encode_text,
@@ -101,6 +102,7 @@ class Detectors:
                 *PASSPORT_TOKENS,
                 *DOB_TOKENS,
                 *FRAMED_TOKENS,
+                *FIELD_TOKENS,
             ],
             stems=[k for lex in lexicons for k in lex.stem_keys],
         )
@@ -182,7 +184,11 @@ class Detectors:
                 allowance,
             )
             # a long text judged sentence by sentence has many chances to be wrong once
-            cats.extend(corrected(list(judged), self.context.low, self.context.high))
+            fair = corrected(list(judged), self.context.low, self.context.high)
+            # a record's fields have no sentence for the context model to read
+            spans = [(p.start, p.end) for p in people]
+            cats.extend(in_log_records(fair, folded, tokens, spans))
+            cats.extend(field_hits(folded, words, tokens, spans))
         cats.extend(self.custom_categories(text))
         n_tokens = count_encoded_tokens(encoded) if exact else estimate_text_tokens(text)
         return ents, cats, n_tokens

@@ -66,8 +66,13 @@ TERMS = [
     ("seker hastasi*", "health"),
     ("di*", "short"),
     ("kalp krizi*", "health"),
+    # phrases that start with an everyday word, looked for only where their later word is
+    ("in custody", "criminal"),
+    ("on the spectrum", "health"),
+    ("dusuk yap*", "health"),
 ]
 WORDS = ["diyabet", "diyabetim", "di", "d", "hiv", "hivx", "seker", "hastasiyim", "kalp", "x"]
+WORDS += ["in", "custody", "custodyx", "on", "the", "spectrum", "dusuk", "yapti", "yap", "ya"]
 
 
 @settings(max_examples=300)
