@@ -96,6 +96,9 @@ _HEALTH = (
     # special needs, staying sober
     "ozel gereksinim*", "bakim maasi*", "evde bakim maas*", "refakatci*", "ayik kal*", "ayikim",
     "ayiklik*",
+    # memory, breath or a limb lost, said of someone
+    "hafizasini kaybed*", "hafizasini kaybet*", "hafizami kaybed*", "nefessiz kal*",
+    "uyku apne*", "kolum yok", "kolu yok", "bacagim yok", "bacagi yok",
 )
 
 _ETHNICITY = (

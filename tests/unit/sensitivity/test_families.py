@@ -62,6 +62,7 @@ def _topics(text: str) -> set[str]:
         ("I'm heterozygous for a Gaucher variant, says my report.", "genetic"),
         ("Ben TEMA Vakfı gönüllüsüyüm, hafta sonu fidan dikiyoruz.", "membership"),
         ("Teyzem her gün dört saat makineye bağlı kalıyor, böbrekleri çalışmıyor.", "health"),
+        ("Dedem hafızasını kaybediyor, torunlarını karıştırıyor.", "health"),
         ("Kardeşim özel gereksinimli, okul servisine refakatçi lazım.", "health"),
         (
             "Kayınbiraderim annesiyle hep kendi dilinde konuşuyor, Mardin'den gelmişler.",
