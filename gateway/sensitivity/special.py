@@ -18,6 +18,7 @@ from gateway.sensitivity.framed import framed_words
 from gateway.sensitivity.judge import Allowance, Judge
 from gateway.sensitivity.lexicon import Hit, Lexicon, Occurrences
 from gateway.sensitivity.lexicon_colloquial import COLLOQUIAL_TERMS
+from gateway.sensitivity.lexicon_families import FAMILY_TERMS
 from gateway.sensitivity.lexicon_indirect import INDIRECT_TERMS
 from gateway.sensitivity.lexicon_names import FIRST_NAMES, SURNAMES
 from gateway.sensitivity.lexicon_shown import SHOWN_TERMS
@@ -171,7 +172,14 @@ def _last_end(folded: bytes, lo: int, hi: int) -> int:
 def build_lexicon(custom: Iterable[tuple[str, str]] = ()) -> Lexicon[str]:
     terms = [
         (t, cat)
-        for table in (SPECIAL_TERMS, INDIRECT_TERMS, COLLOQUIAL_TERMS, SPOKEN_TERMS, SHOWN_TERMS)
+        for table in (
+            SPECIAL_TERMS,
+            INDIRECT_TERMS,
+            COLLOQUIAL_TERMS,
+            SPOKEN_TERMS,
+            SHOWN_TERMS,
+            FAMILY_TERMS,
+        )
         for cat, ts in table.items()
         for t in ts
     ]
