@@ -131,6 +131,20 @@ POS_TR = (
     "{w}, {x} sürecinde olduğu için vardiyası değiştirildi.",
     "Destek talebi {n}: {w}, {x} yüzünden hizmet verilmediğini söyleyerek şikâyet etti.",
     "Kısa not: {w} {x} konusunu ekip arkadaşlarıyla paylaşmak istemiyor.",
+    "İzin talebi: {name}, {x} ({d} gün); yöneticisi onayladı.",
+    "{w}, {x} gerekçesiyle verilen görevi reddetti.",
+)
+# someone elected to or holding a union or association role: the role is the membership
+POS_TR_ROLE = (
+    "{w} {o} işyeri temsilcisi seçildi; temsilci güvencesi kapsamında.",
+    "{o} temsilcimiz {first} bugün toplantıya katılmadı.",
+    "{w} geçen ay {o} üyesi oldu, aidatı bordrodan kesilsin.",
+)
+ORGS_TR = ("Hizmet-İş Sendikası", "Eğitim-Sen", "Tez-Koop-İş", "DİSK", "Türk-İş", "Öz Gıda-İş", "Birleşik Metal-İş", "sendika")
+NEG_TR_ROLE = (
+    "{o} işyeri temsilcileri temsilci güvencesi kapsamındadır.",
+    "{o} temsilcilerinin toplantı izni toplu sözleşmede düzenlenir.",
+    "{o} üyelerinin aidatları bordrodan kesilebilir mi?",
 )
 KIN_POS_TR = (
     "{k} {x} nedeniyle çok yıprandı, ona nasıl destek olabilirim?",
@@ -158,6 +172,8 @@ NEG_TR = (
     # they do not by themselves read as 'about someone'
     "{x} ile ilgili bilgiler yalnızca İK ile paylaşılır; dosyalar kilitli tutulur.",
     "Anket sonuçları {x} konusunda çalışanların yarısının bilgi sahibi olmadığını gösterdi.",
+    "İzin talep formu: ad soyad, gerekçe ({x}), gün sayısı, onay.",
+    "{x} gerekçesiyle görevi reddeden çalışanlar İK'ya yönlendirilir.",
     "Uyum birimi, {x} gerekçesiyle hizmet verilmediğine dair şikâyetlerin yalnızca yazılı kabul edileceğini bildirdi.",
 )
 POS_EN_ASK = (
@@ -169,14 +185,27 @@ POS_EN_ASK = (
 POS_EN = (
     "{w} will be off this week because of {x}.",
     "{w} reported being mocked over {x} by a supervisor.",
-    "Ticket {n}: {w} complained that staff made remarks about {x}.",
+    "Ticket {n}: {w} complained about staff remarks on {x}.",
     "Phased return plan for {name} after {x}: mornings only for four weeks.",
     "{w} was written up after a dispute about {x}.",
     "HR file, {name}: {x} disclosed in confidence; restrict access.",
-    "{w} told HR about {x} and asked that only the line manager be informed.",
+    "{w} told HR about {x} and asked for only the line manager to be told.",
     "{w} is back after {x} and needs a lighter workload.",
     "Case {n}: {w} says the branch refused service because of {x}.",
     "Minutes: {w} raised {x} as the reason for missing the night shifts.",
+    "Leave request: {name}, {x} ({d} days); approved by the line manager.",
+    "{w} refused the assignment, citing {x}.",
+)
+POS_EN_ROLE = (
+    "{w} was elected {o} rep for the site last week.",
+    "Our {o} rep {first} skipped the overtime again today.",
+    "{w} joined {o} last month; set up the dues deduction.",
+)
+ORGS_EN = ("Unite", "Unison", "the GMB", "the Teamsters", "the union", "the RCN", "the NEU")
+NEG_EN_ROLE = (
+    "{o} reps are protected from dismissal for union activities.",
+    "How are {o} dues deducted from payroll?",
+    "{o} reps may take paid time off for training.",
 )
 KIN_POS_EN = (
     "{k} lost her job over {x}, what can we do?",
@@ -202,6 +231,8 @@ NEG_EN = (
     "Details of {x} are shared only with occupational health.",
     "The survey says that most employees never discuss {x} at work.",
     "Make sure that complaints about {x} reach the branch manager the same day.",
+    "Leave request form: name, reason ({x}), number of days, approval.",
+    "Employees who refuse an assignment citing {x} should be referred to HR.",
 )
 
 
@@ -217,13 +248,20 @@ def case_examples(rng: random.Random, cat: str, n: int, name_of: NameOf) -> Iter
         lang = "tr" if rng.random() < 0.55 else "en"
         kind = rng.random()
         person = name_of(rng, lang)
-        num = str(rng.randint(10, 9999))
-        if lang == "tr":
+        num, days = str(rng.randint(10, 9999)), str(rng.randint(1, 10))
+        if cat == "membership" and kind < 0.25:
+            tr = lang == "tr"
+            pos = rng.random() < 0.6
+            frames = (POS_TR_ROLE if pos else NEG_TR_ROLE) if tr else (POS_EN_ROLE if pos else NEG_EN_ROLE)
+            o = rng.choice(ORGS_TR if tr else ORGS_EN)
+            w = rng.choice(WHO_TR if tr else WHO_EN).format(**person)
+            yield _cap(rng.choice(frames).format(o=o, w=w, **person)), int(pos), lang
+        elif lang == "tr":
             x, a = rng.choice(CASE_TR[cat]), rng.choice(ASK_TR)
             if kind < 0.38:
                 frames = POS_TR_ASK + POS_TR if asks else POS_TR
                 w = rng.choice(WHO_TR).format(**person)
-                yield rng.choice(frames).format(w=w, x=x, a=a, n=num, **person), 1, lang
+                yield rng.choice(frames).format(w=w, x=x, a=a, n=num, d=days, **person), 1, lang
             elif kind < 0.5:
                 k = rng.choice(KIN_TR)
                 yield rng.choice(KIN_POS_TR).format(k=k, k_low=k.lower(), x=x), 1, lang
@@ -234,7 +272,7 @@ def case_examples(rng: random.Random, cat: str, n: int, name_of: NameOf) -> Iter
             if kind < 0.38:
                 frames = POS_EN_ASK + POS_EN if asks else POS_EN
                 w = rng.choice(WHO_EN).format(**person)
-                yield rng.choice(frames).format(w=w, x=x, a=a, n=num, **person), 1, lang
+                yield rng.choice(frames).format(w=w, x=x, a=a, n=num, d=days, **person), 1, lang
             elif kind < 0.5:
                 k = rng.choice(KIN_EN)
                 yield rng.choice(KIN_POS_EN).format(k=k, k_low=k.lower(), x=x), 1, lang
