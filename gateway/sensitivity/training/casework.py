@@ -173,6 +173,7 @@ NEG_TR = (
     "{x} ile ilgili bilgiler yalnızca İK ile paylaşılır; dosyalar kilitli tutulur.",
     "Anket sonuçları {x} konusunda çalışanların yarısının bilgi sahibi olmadığını gösterdi.",
     "İzin talep formu: ad soyad, gerekçe ({x}), gün sayısı, onay.",
+    "{x} konusunu anlatan, ders kitabı tarzında tarafsız bir metin yaz.",
     "{x} gerekçesiyle görevi reddeden çalışanlar İK'ya yönlendirilir.",
     "Uyum birimi, {x} gerekçesiyle hizmet verilmediğine dair şikâyetlerin yalnızca yazılı kabul edileceğini bildirdi.",
 )
@@ -195,6 +196,7 @@ POS_EN = (
     "Minutes: {w} raised {x} as the reason for missing the night shifts.",
     "Leave request: {name}, {x} ({d} days); approved by the line manager.",
     "{w} refused the assignment, citing {x}.",
+    "Uniform order: {w} wears {x} at work; get the branded version in navy.",
 )
 POS_EN_ROLE = (
     "{w} was elected {o} rep for the site last week.",
@@ -232,6 +234,8 @@ NEG_EN = (
     "The survey says that most employees never discuss {x} at work.",
     "Make sure that complaints about {x} reach the branch manager the same day.",
     "Leave request form: name, reason ({x}), number of days, approval.",
+    "Staff who wear {x} at work can order the uniform version from stores.",
+    "Write a neutral, textbook-style paragraph describing {x}.",
     "Employees who refuse an assignment citing {x} should be referred to HR.",
 )
 
