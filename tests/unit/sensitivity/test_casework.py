@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (sentences read better unwrapped)
 """Case registers: an HR note, a support ticket, minutes or a message about a relative that give
 the topic as one person's reason for a request, a complaint or an absence concern that person;
 the same registers stating a rule for everyone, a ticket category or a count concern no one."""
