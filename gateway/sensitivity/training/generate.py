@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from gateway.sensitivity.textnorm import fold
+from gateway.sensitivity.training.casework import case_examples
 from gateway.sensitivity.training.notices import notice_examples
 from gateway.sensitivity.training.registers import register_examples
 from gateway.sensitivity.training.vocab import (
@@ -342,6 +343,12 @@ def examples(seed: int = 13, per_category: int = 900) -> Iterator[Example]:
     for cat, t in TOPICS.items():
         for text, label, lang in notice_examples(notices, cat, t, per_category // 8, _name):
             yield Example(_style(notices, text), label, cat, lang)
+    # case notes naming one person as the reason for a request or complaint, and their general
+    # counterparts: their own generator too
+    cases = random.Random(seed + 2)
+    for cat in TOPICS:
+        for text, label, lang in case_examples(cases, cat, per_category // 6, _name):
+            yield Example(_style(cases, text), label, cat, lang)
 
 
 HANDWRITTEN = Path(__file__).with_name("handwritten.txt")
