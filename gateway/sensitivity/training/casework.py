@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Any
 
 from gateway.sensitivity.training.registers import Made, NameOf
 
@@ -443,6 +444,15 @@ NEG_EN = (
 )
 
 
+# each language's frames and vocabularies, so one loop writes both
+_KEYS = ("case", "ask", "pos_ask", "pos", "who", "kin", "kin_pos", "neg")
+_TR = (CASE_TR, ASK_TR, POS_TR_ASK, POS_TR, WHO_TR, KIN_TR, KIN_POS_TR, NEG_TR)
+_EN = (CASE_EN, ASK_EN, POS_EN_ASK, POS_EN, WHO_EN, KIN_EN, KIN_POS_EN, NEG_EN)
+_TABLES: dict[str, dict[str, Any]] = {
+    lang: dict(zip(_KEYS, t, strict=True)) for lang, t in (("tr", _TR), ("en", _EN))
+}
+
+
 def _cap(s: str) -> str:
     return s[:1].upper() + s[1:]
 
@@ -468,25 +478,15 @@ def case_examples(rng: random.Random, cat: str, n: int, name_of: NameOf) -> Iter
             o = rng.choice(ORGS_TR if tr else ORGS_EN)
             w = rng.choice(WHO_TR if tr else WHO_EN).format(**person)
             yield _cap(rng.choice(frames).format(o=o, w=w, **person)), int(pos), lang
-        elif lang == "tr":
-            x, a = rng.choice(CASE_TR[cat]), rng.choice(ASK_TR)
-            if kind < 0.38:
-                frames = POS_TR_ASK + POS_TR if asks else POS_TR
-                w = rng.choice(WHO_TR).format(**person)
-                yield rng.choice(frames).format(w=w, x=x, a=a, n=num, d=days, **person), 1, lang
-            elif kind < 0.5:
-                k = rng.choice(KIN_TR)
-                yield rng.choice(KIN_POS_TR).format(k=k, k_low=k.lower(), x=x), 1, lang
-            else:
-                yield _cap(rng.choice(NEG_TR).format(x=x, a=a, n=num)), 0, lang
         else:
-            x, a = rng.choice(CASE_EN[cat]), rng.choice(ASK_EN)
+            t = _TABLES[lang]
+            x, a = rng.choice(t["case"][cat]), rng.choice(t["ask"])
             if kind < 0.38:
-                frames = POS_EN_ASK + POS_EN if asks else POS_EN
-                w = rng.choice(WHO_EN).format(**person)
+                frames = t["pos_ask"] + t["pos"] if asks else t["pos"]
+                w = rng.choice(t["who"]).format(**person)
                 yield rng.choice(frames).format(w=w, x=x, a=a, n=num, d=days, **person), 1, lang
             elif kind < 0.5:
-                k = rng.choice(KIN_EN)
-                yield rng.choice(KIN_POS_EN).format(k=k, k_low=k.lower(), x=x), 1, lang
+                k = rng.choice(t["kin"])
+                yield rng.choice(t["kin_pos"]).format(k=k, k_low=k.lower(), x=x), 1, lang
             else:
-                yield _cap(rng.choice(NEG_EN).format(x=x, a=a, n=num)), 0, lang
+                yield _cap(rng.choice(t["neg"]).format(x=x, a=a, n=num)), 0, lang
