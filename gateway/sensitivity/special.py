@@ -85,6 +85,14 @@ _SENTENCE_END: Final = re.compile(
     + rb"|(?<![0-9])\.(?=[0-9])"
 )
 _WINDOW: Final = 160
+# someone's relative or someone in another's care, named by a third-person possessive
+# ('komşunun oğlu', 'arkadaşımın annesi', 'müdürün eşi'): a person, though no cue of
+# subject.someone points at them
+_KIN: Final = re.compile(
+    rb"(?<![a-z0-9])(?:ogl|kiz|anne|baba|es|kardes|abla|abi|agabey|dede|nine|teyze|hala|dayi"
+    rb"|amca|yegen|torun|cocug|bebeg|komsu|arkadas|nisanli|sevgili|koca|kari|hasta|danisan"
+    rb"|muvekkil|calisan|ogrenci|patron|mudur)(?:u|i|si|su|lari|leri)(?![a-z0-9])"
+)
 
 
 Band = Literal["confident", "uncertain"]
@@ -245,6 +253,13 @@ class ContextStage:
                 s, e = _sentence(folded, hit.start, hit.end)
                 q = judge.probability(text[s:e], p, allowance)
                 if q is not None:
+                    # a question that points at no one asks about the topic ('is it normal
+                    # to ...?', 'does the employer need to approve union membership?'):
+                    # the judge, reading the sentence alone, often takes it for someone's
+                    # own case; it may find such a question less about a person than the
+                    # context model did, not more
+                    if cues.question and not someone(cues) and not _KIN.search(folded, s, e):
+                        q = min(q, p)
                     p, stage = q, "judge"
         band: Band = "uncertain" if self.low <= p < self.high else "confident"
         return CategoryHit(category, hit.start, hit.end, p, band, stage, someone(cues))

@@ -104,6 +104,51 @@ def test_the_cap_limits_sentences_per_request_and_the_rest_falls_back(
     assert model.sentences == [UNSURE[2]]
 
 
+def test_the_band_includes_its_edges_and_nothing_outside() -> None:
+    judge = _judge(FakeModel())
+    head = judge.head
+    assert head is not None
+    assert judge.wants(head.low) and judge.wants(head.high)
+    assert not judge.wants(math.nextafter(head.low, 0.0))
+    assert not judge.wants(math.nextafter(head.high, 1.0))
+
+
+# questions about a topic that point at no one; the context model is unsure of each
+NOBODYS_QUESTIONS = (
+    "Sendikaya üye olmak için işverenin izni gerekir mi?",
+    "Oruç tutarken ilaç almak orucu bozar mı?",
+)
+
+
+@pytest.mark.parametrize("text", NOBODYS_QUESTIONS)
+def test_the_judge_cannot_make_a_question_about_no_one_special(
+    with_judge: list[Judge], text: str
+) -> None:
+    model = FakeModel(feature=8.0)  # the judge is sure it is about someone
+    with_judge.append(_judge(model))
+    res = _classifier().classify([text])
+    assert model.sentences, "the question was not put to the judge"
+    assert res.data_class == "public" and res.stage == "judge"
+
+
+def test_the_judge_still_lowers_a_question_about_no_one(with_judge: list[Judge]) -> None:
+    model = FakeModel(feature=-8.0)
+    with_judge.append(_judge(model))
+    res = _classifier().classify([NOBODYS_QUESTIONS[0]])
+    assert res.data_class == "public" and res.stage == "judge" and res.band == "confident"
+
+
+def test_the_judge_can_still_make_a_question_about_someone_special(
+    with_judge: list[Judge],
+) -> None:
+    model = FakeModel(feature=8.0)
+    with_judge.append(_judge(model))
+    # the neighbour's son is someone, though no first-person cue points at him; the
+    # context model is unsure of it
+    res = _classifier().classify(["Komşunun oğlu da şeker hastası, onun için tatlı tarifi var mı?"])
+    assert model.sentences and res.data_class == "special" and res.stage == "judge"
+
+
 def test_a_cap_of_zero_turns_the_judge_off(with_judge: list[Judge]) -> None:
     model = FakeModel()
     with_judge.append(_judge(model))
