@@ -406,6 +406,54 @@ def test_real_model_decides_an_unsure_sentence_in_the_classifier(
     assert res.stage == "judge"
 
 
+# long notices to everyone: sensitive words about no one, sentences the context model is
+# unsure of (or wrongly sure of: the menu's 'vejetaryen')
+PUBLIC_NOTICES = (
+    "Konu: Aralık ayı duyuruları\n\nMerhaba arkadaşlar,\n\n"
+    "Yılbaşı yemeği 20 Aralık cuma akşamı yapılacak; menüde vejetaryen ve glütensiz "
+    "seçenekler bulunacak.\n"
+    "Grip aşısı için işyeri hekimimiz salı ve perşembe günleri revirde olacak, aşı "
+    "gönüllülük esasına dayanır.\n"
+    "Sendika temsilcileriyle yapılacak toplu sözleşme görüşmesinin tarihi ocak ayında ilan "
+    "edilecek.\n"
+    "Kandil gecelerinde mesai bitimi yarım saat öne alınmıştır.\n"
+    "Sağlık raporları yalnızca İnsan Kaynakları'na teslim edilir; yöneticilere tanı bilgisi "
+    "iletilmez.\n\nİyi çalışmalar,\nİnsan Kaynakları",
+    "Subject: Reminder - wellbeing week and the new reasonable-adjustments process\n\n"
+    "Hi all,\n\nNext week is our wellbeing week. The occupational health team will run "
+    "drop-in sessions on stress, sleep and back pain in the main meeting room.\n"
+    "From March, requests for reasonable adjustments go through the new HR form; only HR and "
+    "occupational health see the medical details, and line managers are told the "
+    "adjustment, never the diagnosis.\n"
+    "The multi-faith room on the second floor stays open during Ramadan for prayer, and the "
+    "canteen will keep iftar boxes until 8 pm.\n"
+    "Union representatives can book the small room for their monthly surgery as before.\n"
+    "Please do not forward screenshots of the old sickness-absence spreadsheet; it is being "
+    "retired.\n\nThanks,\nPeople Team",
+)
+
+
+@real_model
+@pytest.mark.parametrize("text", PUBLIC_NOTICES)
+def test_real_model_keeps_a_long_notice_about_no_one_public(
+    real_judge: Judge, monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    monkeypatch.setattr(detect, "shared_judge", lambda settings: real_judge)
+    answers: list[float] = []
+    ask = real_judge.probability
+
+    def probability(sentence: str, context_p: float, allowance: Allowance) -> float | None:
+        q = ask(sentence, context_p, allowance)
+        if q is not None:
+            answers.append(q)
+        return q
+
+    monkeypatch.setattr(real_judge, "probability", probability)
+    res = _classifier(time_budget_ms=10_000).classify([text])
+    assert answers, "no sentence of the notice reached the judge"
+    assert res.data_class == "public"
+
+
 @real_model
 def test_real_model_is_stopped_at_the_deadline(real_judge: Judge) -> None:
     allowance = Allowance(1, 0.01, 0.0)
