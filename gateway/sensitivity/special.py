@@ -253,12 +253,13 @@ class ContextStage:
                 s, e = _sentence(folded, hit.start, hit.end)
                 q = judge.probability(text[s:e], p, allowance)
                 if q is not None:
-                    # a question that points at no one asks about the topic ('is it normal
-                    # to ...?', 'does the employer need to approve union membership?'):
-                    # the judge, reading the sentence alone, often takes it for someone's
-                    # own case; it may find such a question less about a person than the
-                    # context model did, not more
-                    if cues.question and not someone(cues) and not _KIN.search(folded, s, e):
+                    # a question or a line of code or log that points at no one asks about
+                    # the topic or counts records ('is it normal to ...?', 'diagnoses=211
+                    # status=OK'): the judge, reading the line alone as prose, often takes
+                    # it for someone's own case; it may find it less about a person than
+                    # the context model did, not more
+                    nobodys = (cues.question or cues.code) and not someone(cues)
+                    if nobodys and not _KIN.search(folded, s, e):
                         q = min(q, p)
                     p, stage = q, "judge"
         band: Band = "uncertain" if self.low <= p < self.high else "confident"

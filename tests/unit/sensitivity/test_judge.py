@@ -113,15 +113,18 @@ def test_the_band_includes_its_edges_and_nothing_outside() -> None:
     assert not judge.wants(math.nextafter(head.high, 1.0))
 
 
-# questions about a topic that point at no one; the context model is unsure of each
+# questions about a topic and log lines that point at no one; the context model is unsure
+# of each
 NOBODYS_QUESTIONS = (
     "Sendikaya üye olmak için işverenin izni gerekir mi?",
     "Oruç tutarken ilaç almak orucu bozar mı?",
+    "2025-03-01 INFO [lab-sync] rows=120 diagnoses_merged=17 status=OK",
+    "config: { diagnosis_visible: false, retention_days: 30 }",
 )
 
 
 @pytest.mark.parametrize("text", NOBODYS_QUESTIONS)
-def test_the_judge_cannot_make_a_question_about_no_one_special(
+def test_the_judge_cannot_make_a_question_or_log_line_about_no_one_special(
     with_judge: list[Judge], text: str
 ) -> None:
     model = FakeModel(feature=8.0)  # the judge is sure it is about someone
