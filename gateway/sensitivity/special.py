@@ -86,6 +86,14 @@ _SENTENCE_END: Final = re.compile(
     + rb"|(?<![0-9])\.(?=[0-9])"
 )
 _WINDOW: Final = 160
+# someone's relative or someone in another's care, named by a third-person possessive
+# ('komşunun oğlu', 'arkadaşımın annesi', 'müdürün eşi'): a person, though no cue of
+# subject.someone points at them
+_KIN: Final = re.compile(
+    rb"(?<![a-z0-9])(?:ogl|kiz|anne|baba|es|kardes|abla|abi|agabey|dede|nine|teyze|hala|dayi"
+    rb"|amca|yegen|torun|cocug|bebeg|komsu|arkadas|nisanli|sevgili|koca|kari|hasta|danisan"
+    rb"|muvekkil|calisan|ogrenci|patron|mudur)(?:u|i|si|su|lari|leri)(?![a-z0-9])"
+)
 
 
 Band = Literal["confident", "uncertain"]
@@ -253,6 +261,14 @@ class ContextStage:
                 s, e = _sentence(folded, hit.start, hit.end)
                 q = judge.probability(text[s:e], p, allowance)
                 if q is not None:
+                    # a question or a line of code or log that points at no one asks about
+                    # the topic or counts records ('is it normal to ...?', 'diagnoses=211
+                    # status=OK'): the judge, reading the line alone as prose, often takes
+                    # it for someone's own case; it may find it less about a person than
+                    # the context model did, not more
+                    nobodys = (cues.question or cues.code) and not someone(cues)
+                    if nobodys and not _KIN.search(folded, s, e):
+                        q = min(q, p)
                     p, stage = q, "judge"
         band: Band = "uncertain" if self.low <= p < self.high else "confident"
         return CategoryHit(category, hit.start, hit.end, p, band, stage, someone(cues))

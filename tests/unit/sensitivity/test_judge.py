@@ -104,6 +104,54 @@ def test_the_cap_limits_sentences_per_request_and_the_rest_falls_back(
     assert model.sentences == [UNSURE[2]]
 
 
+def test_the_band_includes_its_edges_and_nothing_outside() -> None:
+    judge = _judge(FakeModel())
+    head = judge.head
+    assert head is not None
+    assert judge.wants(head.low) and judge.wants(head.high)
+    assert not judge.wants(math.nextafter(head.low, 0.0))
+    assert not judge.wants(math.nextafter(head.high, 1.0))
+
+
+# questions about a topic and log lines that point at no one; the context model is unsure
+# of each
+NOBODYS_QUESTIONS = (
+    "Sendikaya üye olmak için işverenin izni gerekir mi?",
+    "Oruç tutarken ilaç almak orucu bozar mı?",
+    "2025-03-01 INFO [lab-sync] rows=120 diagnoses_merged=17 status=OK",
+    "config: { diagnosis_visible: false, retention_days: 30 }",
+)
+
+
+@pytest.mark.parametrize("text", NOBODYS_QUESTIONS)
+def test_the_judge_cannot_make_a_question_or_log_line_about_no_one_special(
+    with_judge: list[Judge], text: str
+) -> None:
+    model = FakeModel(feature=8.0)  # the judge is sure it is about someone
+    with_judge.append(_judge(model))
+    res = _classifier().classify([text])
+    assert model.sentences, "the question was not put to the judge"
+    assert res.data_class == "public" and res.stage == "judge"
+
+
+def test_the_judge_still_lowers_a_question_about_no_one(with_judge: list[Judge]) -> None:
+    model = FakeModel(feature=-8.0)
+    with_judge.append(_judge(model))
+    res = _classifier().classify([NOBODYS_QUESTIONS[0]])
+    assert res.data_class == "public" and res.stage == "judge" and res.band == "confident"
+
+
+def test_the_judge_can_still_make_a_question_about_someone_special(
+    with_judge: list[Judge],
+) -> None:
+    model = FakeModel(feature=8.0)
+    with_judge.append(_judge(model))
+    # the neighbour's son is someone, though no first-person cue points at him; the
+    # context model is unsure of it
+    res = _classifier().classify(["Komşunun oğlu da şeker hastası, onun için tatlı tarifi var mı?"])
+    assert model.sentences and res.data_class == "special" and res.stage == "judge"
+
+
 def test_a_cap_of_zero_turns_the_judge_off(with_judge: list[Judge]) -> None:
     model = FakeModel()
     with_judge.append(_judge(model))
@@ -359,6 +407,54 @@ def test_real_model_decides_an_unsure_sentence_in_the_classifier(
     assert res.data_class == "special"
     res = _classifier().classify([UNSURE[0]])
     assert res.stage == "judge"
+
+
+# long notices to everyone: sensitive words about no one, sentences the context model is
+# unsure of (or wrongly sure of: the menu's 'vejetaryen')
+PUBLIC_NOTICES = (
+    "Konu: Aralık ayı duyuruları\n\nMerhaba arkadaşlar,\n\n"
+    "Yılbaşı yemeği 20 Aralık cuma akşamı yapılacak; menüde vejetaryen ve glütensiz "
+    "seçenekler bulunacak.\n"
+    "Grip aşısı için işyeri hekimimiz salı ve perşembe günleri revirde olacak, aşı "
+    "gönüllülük esasına dayanır.\n"
+    "Sendika temsilcileriyle yapılacak toplu sözleşme görüşmesinin tarihi ocak ayında ilan "
+    "edilecek.\n"
+    "Kandil gecelerinde mesai bitimi yarım saat öne alınmıştır.\n"
+    "Sağlık raporları yalnızca İnsan Kaynakları'na teslim edilir; yöneticilere tanı bilgisi "
+    "iletilmez.\n\nİyi çalışmalar,\nİnsan Kaynakları",
+    "Subject: Reminder - wellbeing week and the new reasonable-adjustments process\n\n"
+    "Hi all,\n\nNext week is our wellbeing week. The occupational health team will run "
+    "drop-in sessions on stress, sleep and back pain in the main meeting room.\n"
+    "From March, requests for reasonable adjustments go through the new HR form; only HR and "
+    "occupational health see the medical details, and line managers are told the "
+    "adjustment, never the diagnosis.\n"
+    "The multi-faith room on the second floor stays open during Ramadan for prayer, and the "
+    "canteen will keep iftar boxes until 8 pm.\n"
+    "Union representatives can book the small room for their monthly surgery as before.\n"
+    "Please do not forward screenshots of the old sickness-absence spreadsheet; it is being "
+    "retired.\n\nThanks,\nPeople Team",
+)
+
+
+@real_model
+@pytest.mark.parametrize("text", PUBLIC_NOTICES)
+def test_real_model_keeps_a_long_notice_about_no_one_public(
+    real_judge: Judge, monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    monkeypatch.setattr(detect, "shared_judge", lambda settings: real_judge)
+    answers: list[float] = []
+    ask = real_judge.probability
+
+    def probability(sentence: str, context_p: float, allowance: Allowance) -> float | None:
+        q = ask(sentence, context_p, allowance)
+        if q is not None:
+            answers.append(q)
+        return q
+
+    monkeypatch.setattr(real_judge, "probability", probability)
+    res = _classifier(time_budget_ms=10_000).classify([text])
+    assert answers, "no sentence of the notice reached the judge"
+    assert res.data_class == "public"
 
 
 @real_model
