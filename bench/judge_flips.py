@@ -26,6 +26,22 @@ from gateway.sensitivity.classifier import Classifier
 from gateway.sensitivity.config import Judge, SensitivityConfig
 
 
+def _record_judgements(clf: Any, only_stage: str | None = None) -> list[Any]:
+    """Wrap the classifier's second stage so each judgement it makes (of `only_stage`, when
+    given) is appended to the returned list."""
+    sink: list[Any] = []
+    stage = clf._detectors.context
+    inner = stage.judge
+
+    def logged(*a: Any, **k: Any) -> Any:
+        h = inner(*a, **k)
+        if only_stage is None or h.stage == only_stage:
+            sink.append(h)
+        return h
+
+    stage.judge = logged
+    return sink
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("sets", nargs="+", type=Path)
@@ -62,27 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         return q
 
     judge.probability = probability  # type: ignore[method-assign]
-    judged: list[Any] = []
-    on_stage = on._detectors.context
-    on_inner = on_stage.judge
-
-    def on_logged(*a: Any, **k: Any) -> Any:
-        h = on_inner(*a, **k)
-        if h.stage == "judge":
-            judged.append(h)
-        return h
-
-    on_stage.judge = on_logged  # type: ignore[method-assign]
-    hits: list[Any] = []
-    stage = off._detectors.context
-    inner_judge = stage.judge
-
-    def logged(*a: Any, **k: Any) -> Any:
-        h = inner_judge(*a, **k)
-        hits.append(h)
-        return h
-
-    stage.judge = logged  # type: ignore[method-assign]
+    judged = _record_judgements(on, only_stage="judge")
+    hits = _record_judgements(off)
     low = judge.head.low if judge.head else 0.0
     for path in args.sets:
         flips = {"up": 0, "down": 0}
