@@ -42,6 +42,7 @@ def _record_judgements(clf: Any, only_stage: str | None = None) -> list[Any]:
     stage.judge = logged
     return sink
 
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("sets", nargs="+", type=Path)

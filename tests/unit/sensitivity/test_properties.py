@@ -10,6 +10,10 @@ from gateway.sensitivity.classifier import Classifier
 from .helpers import group4, make_iban, make_luhn, make_tckn
 
 CLF = Classifier()
+# no per-example deadline: these properties are about what is found, not how fast. A text that
+# happens to fire a topic is read by the language-model judge (~0.2-0.4 s a sentence on a busy
+# core), which Hypothesis's default 200 ms deadline would call a failure; speed is measured by
+# bench/classify.py, and the classifier bounds its own time.
 # arbitrary text without digits, so the inserted number cannot merge with neighbouring digits
 prose = st.text(
     alphabet=st.characters(blacklist_categories=("Nd", "Cs"), blacklist_characters="+"),
@@ -48,25 +52,25 @@ def _found(text: str, value: str, kind: str) -> bool:
     )
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(before=prose, after=prose, value=tckns())
 def test_any_valid_tckn_is_found(before: str, after: str, value: str) -> None:
     assert _found(f"{before} {value} {after}", value, "TCKN")
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(before=prose, after=prose, value=ibans())
 def test_any_valid_iban_is_found(before: str, after: str, value: str) -> None:
     assert _found(f"{before} {value} {after}", value, "IBAN")
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(before=prose, after=prose, value=cards())
 def test_any_valid_card_is_found(before: str, after: str, value: str) -> None:
     assert _found(f"{before} {value} {after}", value, "KART")
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(texts=st.lists(st.text(max_size=400), max_size=4))
 def test_classification_never_raises(texts: list[str]) -> None:
     result = CLF.classify(texts)
