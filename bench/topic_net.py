@@ -45,6 +45,10 @@ Cost: the population is 25-29% of all records of c, d, e1, e2 and f (g: 11%): ab
 record in four would pay model calls where today the no-topic path costs well under 1 ms.
 Per such record (cue<=2, one core, uncontended, 80 records of c, e2, f): p50 547 ms, p95
 866 ms (p50 353 ms a sentence: real sentences are long, up to the 96-token cut).
+(`report`'s own p50/p95 column sums the times stored with the cached features, which were
+computed two processes to two cores: about twice these.) f and g were passed to this script
+as JSONL written to /tmp from their record modules; once /work/devwrite/{f,g}/dev_*.jsonl
+exist, pass those.
 
 Why no-go: no threshold reaches >= 25% of the missed special records while raising <= 1%
 of personal+public ones. Over all six sets the best points are L2=100, cue<=2, thr 0.98:
