@@ -14,7 +14,7 @@ Training (reproducible: `train-features` then `report`): 2,656 rows, 1,287 posit
 Positives: 1,000 generated about-a-person sentences (generate.examples(seed=13), label 1) and
 the hand-written label-1 lines (weight 2). Negatives: 400 generated topic-talk sentences
 (label 0), the hand-written label-0 lines (weight 2), ~1,000 person-without-topic sentences
-and 20 business sentences (training/personal.py; any that fires a topic or names a patient
+and 20 business sentences (bench/topic_net_personal.py; any that fires a topic or names a patient
 or client dropped). Features cached in ~/.cache/gecit/topichead-{train,dev}.npz (with each
 sentence's time). Head: train_judge.newton on standardised features, L2 in {100, 1000, 10000}.
 
@@ -78,6 +78,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 import numpy.typing as npt
+from topic_net_personal import personal_examples
 
 from gateway.sensitivity.classifier import Classifier
 from gateway.sensitivity.config import Judge as JudgeSettings
@@ -96,7 +97,6 @@ from gateway.sensitivity.textnorm import (
 )
 from gateway.sensitivity.train_judge import newton
 from gateway.sensitivity.training.generate import examples, handwritten
-from gateway.sensitivity.training.personal import personal_examples
 
 CACHE = default_cache_dir()
 _OFF = SensitivityConfig(judge=JudgeSettings(enabled=False))

@@ -4,7 +4,7 @@ one. The negatives of the topic net (bench/topic_net.py): a head that reads the 
 model's features must learn 'special information about someone', not 'someone'.
 Deterministic for a seed.
 
-    python -m gateway.sensitivity.training.personal [N]   # prints N sample lines
+    python bench/topic_net_personal.py [N]   # prints N sample lines
 """
 
 from __future__ import annotations
