@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from gateway.sensitivity.everyday_english import everyday_english
 from gateway.sensitivity.lexicon import Hit
 
 # the kind of court in the words before 'mahkemesi': every one of these hears civil,
@@ -106,7 +107,10 @@ def _with_suffix(words: bytes, hit: Hit[str]) -> bytes:
 
 
 def everyday_use(words: bytes, hit: Hit[str]) -> bool:
-    """Whether a topic hit is one of the everyday, impersonal uses above."""
+    """Whether a topic hit is one of the everyday, impersonal uses above, or an English one
+    (lexicon_english.everyday_english)."""
+    if everyday_english(words, hit):
+        return True
     token = hit.token
     before = words[max(0, hit.start - 24) : hit.start].split()[-2:]
     if len(before) == 2 and before[0].isdigit() and before[1] == b"sayili":

@@ -18,6 +18,7 @@ from gateway.sensitivity.framed import framed_words
 from gateway.sensitivity.judge import Allowance, Judge
 from gateway.sensitivity.lexicon import Hit, Lexicon, Occurrences
 from gateway.sensitivity.lexicon_colloquial import COLLOQUIAL_TERMS
+from gateway.sensitivity.lexicon_english import ENGLISH_TERMS
 from gateway.sensitivity.lexicon_families import FAMILY_TERMS
 from gateway.sensitivity.lexicon_indirect import INDIRECT_TERMS
 from gateway.sensitivity.lexicon_names import FIRST_NAMES, SURNAMES
@@ -187,6 +188,7 @@ def build_lexicon(custom: Iterable[tuple[str, str]] = ()) -> Lexicon[str]:
             SPOKEN_TERMS,
             SHOWN_TERMS,
             FAMILY_TERMS,
+            ENGLISH_TERMS,
         )
         for cat, ts in table.items()
         for t in ts
