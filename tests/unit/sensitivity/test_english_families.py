@@ -102,3 +102,43 @@ def test_english_wording_names_the_topic(text: str, category: str) -> None:
 )
 def test_everyday_english_fires_no_topic(text: str) -> None:
     assert _topics(text) == set()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I've been on Mounjaro since March and my GP wants bloods.",
+        "My brother did eight months in HMP Durham for burglary.",
+        "I'm the union steward for our bargaining unit and we go on strike Monday.",
+        "My wife wears a tichel and her new employer asked her to remove it.",
+    ],
+)
+def test_english_wording_about_someone_is_special(clf: Classifier, text: str) -> None:
+    assert clf.classify([text]).data_class == "special"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have a habit of double-checking every invoice before lunch.",
+        "I served 5 years as finance director before joining this company.",
+        "My probation period ends in March, what should I prepare for the review?",
+        "I lost my faith in this vendor after the third outage.",
+    ],
+)
+def test_everyday_english_about_someone_stays_below_special(clf: Classifier, text: str) -> None:
+    assert clf.classify([text]).data_class != "special"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm the shop steward for the depot, and the bargaining unit votes on Friday.",
+        "I’m a lifelong vegan and the canteen keeps forgetting.",
+    ],
+)
+def test_english_self_predicate_is_special(clf: Classifier, text: str) -> None:
+    """The term right after 'I'm a/the' is said of the writer, whatever the model makes of
+    the rest of the sentence."""
+    assert clf.classify([text]).data_class == "special"
+
