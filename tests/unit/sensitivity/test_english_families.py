@@ -141,4 +141,3 @@ def test_english_self_predicate_is_special(clf: Classifier, text: str) -> None:
     """The term right after 'I'm a/the' is said of the writer, whatever the model makes of
     the rest of the sentence."""
     assert clf.classify([text]).data_class == "special"
-
