@@ -4,8 +4,7 @@ a civil or commercial court named as the forum of a contract or the addressee of
 property handed over on a custody form ('laptop zimmet formu', 'aracın zimmeti devredildi'),
 a vehicle's roadworthiness test ('aracınızın muayene süresi'), an administrative fine, a
 topic word in a law's title ('6356 sayılı Sendikalar ... Kanunu'), a religious holiday
-greeted to every reader ('Kandiliniz mübarek olsun'), a new hire's probation period, a
-nationality that starts like a body part ('Irish'). A criminal court, a
+greeted to every reader ('Kandiliniz mübarek olsun'). A criminal court, a
 prosecution or embezzlement ('zimmetine geçirdi') stays a topic.
 
 Checked on the folded word view (only [a-z0-9], everything else a space) around the hit, so
@@ -16,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from gateway.sensitivity.everyday_english import everyday_english
 from gateway.sensitivity.lexicon import Hit
 
 # the kind of court in the words before 'mahkemesi': every one of these hears civil,
@@ -61,41 +61,6 @@ _GREETING_YOURS: Final = re.compile(rb"(?:in|un)(?:iz|uz)(?:i|u|in|un|de|da)?$")
 _SUFFIX: Final = re.compile(rb"n(?:in|un|iz|uz)(?:iz|uz)?(?:i|u|in|un|de|da)?")
 _GREETING: Final = (b"kutlar", b"mubarek", b"hayirli", b"tebrik", b"kutlu olsun")
 _VEHICLE: Final = (b"arac", b"plaka", b"tuvturk", b"egzoz", b"otomobil", b"vehicle", b"kasko")
-# a new hire's trial period ('before his probation ends', 'probation review'), unless a court,
-# an offence or the probation service is near
-_TRIAL_PERIOD: Final = (
-    b"period",
-    b"review",
-    b"confirm",
-    b"contract",
-    b"employ",
-    b"hire",
-    b"onboard",
-    b"starter",
-    b"notice",
-    b"deneme",
-    b"standup",
-    b"manager",
-    b"perform",
-    b"feedback",
-)
-_SENTENCE: Final = (
-    b"court",
-    b"offen",
-    b"officer",
-    b"service",
-    b"parole",
-    b"convict",
-    b"sentence",
-    b"breach",
-    b"prison",
-    b"crime",
-    b"criminal",
-    b"charge",
-    b"arrest",
-    b"police",
-    b"licence condition",
-)
 
 
 def _near(words: bytes, lo: int, hi: int, marks: tuple[bytes, ...]) -> bool:
@@ -142,20 +107,15 @@ def _with_suffix(words: bytes, hit: Hit[str]) -> bytes:
 
 
 def everyday_use(words: bytes, hit: Hit[str]) -> bool:
-    """Whether a topic hit is one of the everyday, impersonal uses above."""
+    """Whether a topic hit is one of the everyday, impersonal uses above, or an English one
+    (lexicon_english.everyday_english)."""
+    if everyday_english(words, hit):
+        return True
     token = hit.token
     before = words[max(0, hit.start - 24) : hit.start].split()[-2:]
     if len(before) == 2 and before[0].isdigit() and before[1] == b"sayili":
         return True  # a law's title: '6356 sayılı Sendikalar ve Toplu İş Sözleşmesi Kanunu'
-    if (hit.tag == "biometric" and token.startswith(b"irish")) or (
-        hit.tag == "health" and token.startswith(b"depressing")
-    ):
-        return True  # a nationality ('iris' + 'h'), and a mood of a thing ('not depressing')
     if hit.tag == "criminal_record":
-        if token.startswith(b"probation"):
-            return not _near(words, hit.start - 120, hit.end + 120, _SENTENCE) and _near(
-                words, hit.start - 120, hit.end + 120, _TRIAL_PERIOD
-            )
         if token == b"para" and before[-1:] == [b"idari"]:
             return True  # an administrative fine (a traffic ticket) is no criminal sanction
         if token.startswith(b"mahkeme"):

@@ -18,6 +18,7 @@ from gateway.sensitivity.framed import framed_words
 from gateway.sensitivity.judge import Allowance, Judge
 from gateway.sensitivity.lexicon import Hit, Lexicon, Occurrences
 from gateway.sensitivity.lexicon_colloquial import COLLOQUIAL_TERMS
+from gateway.sensitivity.lexicon_english import ENGLISH_TERMS
 from gateway.sensitivity.lexicon_families import FAMILY_TERMS
 from gateway.sensitivity.lexicon_indirect import INDIRECT_TERMS
 from gateway.sensitivity.lexicon_names import FIRST_NAMES, SURNAMES
@@ -94,6 +95,31 @@ _KIN: Final = re.compile(
     rb"|amca|yegen|torun|cocug|bebeg|komsu|arkadas|nisanli|sevgili|koca|kari|hasta|danisan"
     rb"|muvekkil|calisan|ogrenci|patron|mudur)(?:u|i|si|su|lari|leri)(?![a-z0-9])"
 )
+
+# the English writer saying the topic of themselves, the term right after 'I'm (a|the|on)',
+# 'I've been on', 'I became': as sure as a Turkish first-person ending ('diyabetim'). A
+# clinician's job title is a term too ('I'm a psychiatrist'): a health term ending like a
+# profession is left to the model, and so is a term that names a job or a unit ('I'm the
+# Ramadan coordinator', 'I'm on the oncology team').
+_SELF_PREDICATE: Final = re.compile(
+    rb"(?<![a-z0-9])i(?:[^a-z0-9 ]?m| am|[^a-z0-9 ]?ve been| have been| became| just became"
+    rb"| got| was)(?: (?:a|an|the|on|in|now|still|also|currently|really|newly|recently"
+    rb"|officially)){0,2} $"
+)
+_PROFESSION: Final = re.compile(rb"(?:ist|ists|ian|ians|nurse|doctor)$")
+_ROLE_AFTER: Final = re.compile(
+    rb" (?:coordinator|lead|manager|officer|team|department|dept|ward|unit|clinic|service"
+    rb"|liaison|organi[sz]er|planner|editor|reporter|writer|researcher|desk|specialist"
+    rb"|consultant|nurse|doctor|teacher|lecturer|expert)s?(?![a-z0-9])"
+)
+
+
+def _self_predicate(folded: bytes, hit: Hit[str], category: str) -> bool:
+    if category == "health" and _PROFESSION.search(folded, hit.start, hit.end):
+        return False
+    if _ROLE_AFTER.match(folded, hit.end):
+        return False
+    return _SELF_PREDICATE.search(folded, max(0, hit.start - 40), hit.start) is not None
 
 
 Band = Literal["confident", "uncertain"]
@@ -187,6 +213,7 @@ def build_lexicon(custom: Iterable[tuple[str, str]] = ()) -> Lexicon[str]:
             SPOKEN_TERMS,
             SHOWN_TERMS,
             FAMILY_TERMS,
+            ENGLISH_TERMS,
         )
         for cat, ts in table.items()
         for t in ts
@@ -250,7 +277,7 @@ class ContextStage:
         judge may read and spend; without them the context model decides alone."""
         cues, names = self.examine(folded, hit, people, category)
         stage: Stage
-        if cues.first_person_suffix or cues.identifier:
+        if cues.first_person_suffix or cues.identifier or _self_predicate(folded, hit, category):
             p, stage = 0.95, "rules"
         elif self.model is None:
             p, stage = rules_probability(cues), "rules"

@@ -1,0 +1,142 @@
+"""English topic words in uses a lexicon phrase cannot rule out, which say nothing about
+anyone: 'in her habit of checking', 'served 5 years as CEO', a 'probation period' at work,
+'with conviction', the 'European Union', 'gradient descent', faith 'in' a vendor, charges on an
+account, a certificate's thumbprint, a button 'disabled until' a form is valid, the hospitality
+trade, 'Irish' (iris + h), a 'depressing' thing. Checked on the folded word view around the hit
+(lexicon_english lists the terms)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from gateway.sensitivity.lexicon import Hit
+
+# a word after 'in her habit' that makes it a routine ('in her habit of checking twice')
+_ROUTINE: Final = frozenset((b"of", b"to"))
+# time served in a post or a force, not a sentence ('served 5 years as CEO', 'on the board')
+_SERVICE_NEXT: Final = frozenset(b"as on with under alongside our".split())
+_SERVICE: Final = frozenset(
+    b"army navy military forces marines raf board council committee customers clients "
+    b"company firm parliament congress senate church".split()
+)
+# a trial period at work, not a court's order
+_TRIAL_PERIOD: Final = frozenset(
+    b"period periods review reviews meeting meetings form ends ended extended".split()
+)
+# words of a new hire's trial near 'probation' ('quick feedback before his probation ends,
+# I'd confirm him'), and words of a court's order, which keep it a sentence
+_HIRING: Final = (
+    b"period",
+    b"review",
+    b"confirm",
+    b"contract",
+    b"employ",
+    b"hire",
+    b"onboard",
+    b"starter",
+    b"deneme",
+    b"standup",
+    b"manager",
+    b"perform",
+    b"feedback",
+)
+_SENTENCE: Final = (
+    b"court",
+    b"offen",
+    b"officer",
+    b"service",
+    b"parole",
+    b"convict",
+    b"sentence",
+    b"breach",
+    b"prison",
+    b"crime",
+    b"criminal",
+    b"charge",
+    b"arrest",
+    b"police",
+    b"licence condition",
+)
+# conviction as belief: 'with conviction', 'a strong conviction that'
+_BELIEF: Final = frozenset(b"with strong deep deeply firm sincere moral absolute quiet".split())
+# a union of states and a descent of numbers ('member of the European Union', 'rate of
+# gradient descent'): the word the '*' of the phrase stood for
+_NOT_PEOPLE: Final = frozenset(
+    b"european african soviet eurasian postal customs monetary currency credit gradient "
+    b"steepest rapid steep final initial controlled".split()
+)
+# (first token of a hit, words just before it, words just after it) that make a topic word
+# an everyday one: a union of states or a credit union, a descent of numbers or of a plane,
+# faith in a vendor or good faith, charges on an account, a certificate's thumbprint,
+# sleeping with the window open, time tracking, a
+# button disabled until a form is valid
+_WORD_TRAPS: Final = (
+    (b"union", b"european african soviet postal customs monetary currency credit", b""),
+    (
+        b"descent",
+        b"gradient steepest coordinate mirror rapid steep final initial slow "
+        b"controlled its the our a their",
+        b"",
+    ),
+    (b"faith", b"good bad blind", b"in"),
+    (b"charges", b"", b"account accounts card invoice balance fee fees"),
+    (b"thumbprint", b"certificate cert sha1 sha256 ssl tls x509 key", b"of for"),
+    (b"sleeping", b"", b"window windows light lights door tv fan radio heating earplugs mask"),
+    (b"did", b"", b"tracking sheet sheets series zone stamp stamps entries"),
+    (
+        b"disabled",
+        b"feature button setting plugin flag account option field service "
+        b"temporarily automatically currently been be gets",
+        b"until by default button buttons "
+        b"field fields feature features flag setting settings account accounts plugin mode "
+        b"temporarily when if",
+    ),
+)
+_TRAPS: Final = {
+    token: (frozenset(before.split()), frozenset(after.split()))
+    for token, before, after in _WORD_TRAPS
+}
+
+
+def _next_words(words: bytes, end: int, n: int = 3) -> list[bytes]:
+    return words[end : end + 40].split()[:n]
+
+
+def _trial_period(words: bytes, hit: Hit[str], after: list[bytes]) -> bool:
+    """A new hire's probation: 'probationary', 'probation period/review/ends', or a hiring
+    word near it; never with a court, an offence or the probation service near."""
+    near = words[max(0, hit.start - 120) : hit.end + 120]
+    if any(m in near for m in _SENTENCE):
+        return False
+    if hit.token.startswith(b"probationary") or (bool(after) and after[0] in _TRIAL_PERIOD):
+        return True
+    return any(m in near for m in _HIRING)
+
+
+def everyday_english(words: bytes, hit: Hit[str]) -> bool:
+    """Whether an English topic hit is one of the everyday uses its phrase cannot rule out."""
+    token = hit.token
+    after = _next_words(words, hit.end)
+    if token.startswith(b"hospitalit"):
+        return True  # the hotel trade, not a ward
+    trap = _TRAPS.get(token)
+    if trap is not None:
+        before = words[max(0, hit.start - 24) : hit.start].split()[-1:]
+        if (before and before[0] in trap[0]) or any(w in trap[1] for w in after):
+            return True
+    if hit.tag == "appearance" and words[hit.start : hit.end].endswith(b"habit"):
+        return bool(after) and after[0] in _ROUTINE
+    if token == b"served" and hit.tag == "criminal_record":
+        return (bool(after) and after[0] in _SERVICE_NEXT) or any(w in _SERVICE for w in after)
+    if token.startswith(b"probation"):
+        return _trial_period(words, hit, after)
+    if (hit.tag == "biometric" and token.startswith(b"irish")) or (
+        hit.tag == "health" and token.startswith(b"depressing")
+    ):
+        return True  # a nationality ('iris' + 'h'), and a mood of a thing ('not depressing')
+    if token.startswith(b"conviction"):
+        before = words[max(0, hit.start - 20) : hit.start].split()[-1:]
+        return (bool(before) and before[0] in _BELIEF) or after[:1] == [b"that"]
+    if token in (b"of", b"member", b"joined"):
+        return any(w in _NOT_PEOPLE for w in words[hit.start : hit.end].split())
+    return False
