@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
+from gateway.sensitivity.handles import name_handles
 from gateway.sensitivity.identifiers import Candidate
 from gateway.sensitivity.initials import initial_names
 from gateway.sensitivity.lexicon import Lexicon, Occurrences
@@ -143,6 +144,7 @@ def person_names(text: str, words: bytes, found: Occurrences) -> Iterator[Candid
     yield from surname_ending_names(text, words)
     yield from apostrophe_names(text)
     yield from initial_names(text)
+    yield from name_handles(text, words)
     cues = 0
     for hit in NAME_LEXICON.find(words, found):
         if hit.tag == "first":

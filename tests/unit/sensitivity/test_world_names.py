@@ -92,3 +92,24 @@ def test_everyday_words_headings_and_companies_stay_public(clf: Classifier, text
 def test_a_named_patient_makes_a_faith_remark_special(clf: Classifier) -> None:
     text = "Patient Y. Haddad refuses porcine insulin for religious reasons."
     assert clf.classify([text]).data_class == "special"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2025-01-02T10:00:00Z auth: user=k.mensah result=ok",
+        "INFO login: zeynep.kaya attempts=3 locked=false",
+        '{"owner": "j_okafor", "ticket": 4412}',
+    ],
+)
+def test_account_names_made_of_a_name_are_personal(clf: Classifier, text: str) -> None:
+    result = clf.classify([text])
+    assert result.data_class == "personal", result.as_record()
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["user=svc.backup status=ok", "user=admin login ok", "user=j.white ok", "owner=build_bot"],
+)
+def test_service_accounts_stay_public(clf: Classifier, text: str) -> None:
+    assert clf.classify([text]).data_class == "public"
