@@ -25,14 +25,26 @@ _INITIALS: Final = re.compile(
     rf"(?<![\w.])[{_CAP}]\.[ \t]?(?:([{_CAP}][a-zçğıöşüâîû'’]{{2,29}})(?![\w])"
     rf"|[{_CAP}]\.(?:[ \t]?[{_CAP}]\.)?(?![\w]))"
 )
-# an age, a sex or both right after the initials, or closing their bracket: ' (erkek, 29)',
-# ', 23)', ' (F, 34 y)', ', 52 yaşında'
+# an age or a sex right after the initials: ' (erkek, 29)', ' (F/34)', ', 52 yaşında',
+# ' (34 y)', ' (kadın)'; or, when the initials open a bracket, a number closing it: '(B.K., 23)'
+_SEXED: Final = (
+    r"[ \t]{0,2}[,(][ \t]{0,2}(?:erkek|kad[ıi]n|k[ıi]z|male|female|[MFEK])"
+    r"(?:[ \t]{0,2}[,/;][ \t]{0,2}\d{1,3}|[ \t]{0,2}\))"
+)
 _AGE: Final = re.compile(
-    r"[ \t]{0,2}[,(][ \t]{0,2}(?:(?:erkek|kad[ıi]n|k[ıi]z|male|female|[MFEK])[ \t]{0,2}[,/;]?"
-    r"[ \t]{0,2})?\d{1,3}[ \t]{0,2}(?:\)|ya[şs]|y(?![\w])|yo(?![\w])|years?(?![\w])|yrs?(?![\w]))"
-    r"|[ \t]{0,2}\([ \t]{0,2}(?:erkek|kad[ıi]n|male|female)[ \t]{0,2}\)",
+    _SEXED + r"|[ \t]{0,2}[,(][ \t]{0,2}\d{1,3}[ \t]{0,2}"
+    r"(?:ya[şs]|y(?![\w])|yo(?![\w])|years?(?![\w])|yrs?(?![\w]))",
     re.IGNORECASE,
 )
+_BRACKET_AGE: Final = re.compile(r"[ \t]{0,2},[ \t]{0,2}\d{1,3}[ \t]{0,2}\)")
+
+
+def aged(text: str, end: int, opened: bool = False) -> bool:
+    """Initials ending at `end` are followed by an age or a sex; `opened`: the initials opened a
+    bracket, which a number may close ('(B.K., 23)')."""
+    if _AGE.match(text, end) is not None:
+        return True
+    return opened and _BRACKET_AGE.match(text, end) is not None
 # surnames that are also everyday words: 'J. White', 'A. Long'
 _EVERYDAY_SURNAMES: Final = frozenset(
     """
@@ -54,5 +66,5 @@ def initial_names(text: str) -> Iterator[Candidate]:
             f = fold(word)
             if f in SURNAMES and f not in _EVERYDAY_SURNAMES:
                 yield Candidate("AD_SOYAD", m.start(), m.end(), 0.7, "name_initials")
-        elif _AGE.match(text, m.end()) is not None:
+        elif aged(text, m.end(), m.start() > 0 and text[m.start() - 1] == "("):
             yield Candidate("AD_SOYAD", m.start(), m.end(), 0.7, "name_initials")

@@ -8,7 +8,7 @@ from typing import Final
 
 from gateway.sensitivity.handles import name_handles
 from gateway.sensitivity.identifiers import Candidate
-from gateway.sensitivity.initials import initial_names
+from gateway.sensitivity.initials import aged, initial_names
 from gateway.sensitivity.lexicon import Lexicon, Occurrences
 from gateway.sensitivity.lexicon_names import (
     FIRST_NAMES,
@@ -52,6 +52,11 @@ _TITLE_INITIALS: Final = re.compile(r"[ \t]{1,3}((?:[A-ZÇĞİÖŞÜ]\.[ \t]?){1
 # the words that introduce the writer's own name ('adım Kaan', 'my name's ruth', 'ismim Ece'):
 # a listed first name after them is the writer's, even alone and even when it is an everyday word
 _INTRO: Final = frozenset({b"adim", b"ismim"})
+# titles that also start titles of works, places and phrases ('Sister Act', 'Bebek Sahili',
+# 'Father Time', 'Sir Galahad'): a listed name must follow them
+_TITLES_NEED_LISTED: Final = NEWBORN_TITLES | frozenset(
+    "sister father rabbi imam pastor reverend rev fr dame sir mx".split()
+)
 _NEXT_WORD: Final = re.compile(r"[ \t]{1,3}([A-ZÇĞİÖŞÜ][a-zçğıöşüâîû]+|[A-ZÇĞİÖŞÜ]{2,})")
 _PREV_WORD: Final = re.compile(r"([A-ZÇĞİÖŞÜ][a-zçğıöşüâîû]+)[ \t]{1,3}$")
 # the same in a lowercased or hastily typed text: the word must then be a listed name
@@ -189,15 +194,15 @@ def _after_title(text: str, start: int, end: int) -> Iterator[Candidate]:
         if m2 is not None and _fold_word(m2.group(1)) not in NOT_SURNAMES:
             end = m2.end()
         first = _fold_word(m.group(1))
-        if title in NEWBORN_TITLES and title.isalpha() and first not in FIRST_NAMES:
-            return  # 'Bebek Sahili': the district, not a baby
+        if title in _TITLES_NEED_LISTED and first not in FIRST_NAMES and first not in SURNAMES:
+            return  # 'Bebek Sahili', 'Sister Act': a place or a work, not a person
         if f"{title} {first}" in PUBLIC_FIGURES:
             return
         if first not in NOT_SURNAMES and _OUR_ROLE.search(m.group(1).lower()) is None:
             begin = m.start(1) if initials is None else initials.start(1)
             yield Candidate("AD_SOYAD", begin, end, 0.9, "name_title")
         return
-    if initials is not None and initials.group(1).count(".") >= 2:
+    if initials is not None and initials.group(1).count(".") >= 2 and aged(text, initials.end(1)):
         stop = initials.start(1) + len(initials.group(1).rstrip())
         yield Candidate("AD_SOYAD", initials.start(1), stop, 0.7, "name_title")
         return
@@ -305,8 +310,8 @@ def _from_first_name(text: str, start: int, end: int) -> Iterator[Candidate]:
         if m is None:
             break
         w = _fold_word(m.group(1))
-        if w in NOT_SURNAMES:
-            break
+        if w in NOT_SURNAMES or (m.group(1)[-1] == "s" and w not in SURNAMES):
+            break  # 'Kelly Services', 'Taylor Series': a plural-looking word is no surname
         capital_next = True
         last_end = m.end()
         pos = m.end()

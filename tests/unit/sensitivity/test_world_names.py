@@ -82,6 +82,11 @@ def test_people_told_by_titles_initials_and_introductions(clf: Classifier, text:
         "A.Ş. (15 kişi) ve U.S. (2024) rakamları tabloda.",
         "The report by J. White covers the 2019 audit.",
         "Bebek Parkı'nın yenileme ihalesi açıldı.",
+        "Sister Act is the musical of the season.",
+        "Kelly Services and Wendy Restaurants reported higher sales.",
+        "Taylor Series converge quickly near zero.",
+        "E.U. (27) members and the Q.A. (12) tickets are in the annex.",
+        "Hasta C.T. ve MR sonuçlarını nasıl yorumlamalı?",
     ],
 )
 def test_everyday_words_headings_and_companies_stay_public(clf: Classifier, text: str) -> None:
