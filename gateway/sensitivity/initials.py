@@ -45,6 +45,8 @@ def aged(text: str, end: int, opened: bool = False) -> bool:
     if _AGE.match(text, end) is not None:
         return True
     return opened and _BRACKET_AGE.match(text, end) is not None
+
+
 # surnames that are also everyday words: 'J. White', 'A. Long'
 _EVERYDAY_SURNAMES: Final = frozenset(
     """
