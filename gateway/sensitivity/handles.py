@@ -3,8 +3,8 @@
 dot or an underscore, names the person as surely as the full name. Service accounts and
 handles nobody's name is in ('svc.backup', 'admin', 'build_bot') stay text.
 
-Only texts holding one of the key words are searched (a substring test each), and at most
-MAX_LOOKS matches are examined."""
+Only texts in which the token scanner found one of the key words (HANDLE_TOKENS) are searched,
+and at most MAX_LOOKS matches are examined."""
 
 from __future__ import annotations
 
@@ -13,10 +13,14 @@ from collections.abc import Iterator
 from typing import Final
 
 from gateway.sensitivity.identifiers import Candidate
+from gateway.sensitivity.lexicon import Occurrences
 from gateway.sensitivity.lexicon_names import FIRST_NAMES, SURNAMES
 from gateway.sensitivity.name_cues import MAX_LOOKS
 
-_KEYS: Final = (b"user", b"login", b"owner", b"assignee", b"operator", b"kullanici")
+# the tokens the scanner must report for this module ('user_id' is 'user id' in the word view)
+HANDLE_TOKENS: Final = frozenset(
+    b"user username userid login owner assignee operator kullanici".split()
+)
 _HANDLE: Final = re.compile(
     r"(?<![\w.])(?:user(?:name|_?id)?|login|owner|assignee|operator|kullanici(?:_?adi)?)"
     r"[\"']?[ \t]{0,2}[=:][ \t]{0,2}[\"']?([a-z]{1,20})[._]([a-z]{2,25})(?![\w@.\-])",
@@ -37,9 +41,10 @@ def _named(first: str, last: str) -> bool:
     return first in FIRST_NAMES and (last in SURNAMES or last in FIRST_NAMES)
 
 
-def name_handles(text: str, words: bytes) -> Iterator[Candidate]:
-    """Handles after a user/login/owner key that are a first name or initial and a surname."""
-    if not any(k in words for k in _KEYS):
+def name_handles(text: str, found: Occurrences) -> Iterator[Candidate]:
+    """Handles after a user/login/owner key that are a first name or initial and a surname.
+    `found`: the tokens the scanner found in the text."""
+    if HANDLE_TOKENS.isdisjoint(found):
         return
     for n, m in enumerate(_HANDLE.finditer(text)):
         if n >= MAX_LOOKS:

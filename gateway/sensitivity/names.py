@@ -8,7 +8,7 @@ from typing import Final
 
 from gateway.sensitivity.handles import name_handles
 from gateway.sensitivity.identifiers import Candidate
-from gateway.sensitivity.initials import aged, initial_names
+from gateway.sensitivity.initials import aged
 from gateway.sensitivity.lexicon import Lexicon, Occurrences
 from gateway.sensitivity.lexicon_names import (
     FIRST_NAMES,
@@ -148,8 +148,7 @@ def person_names(text: str, words: bytes, found: Occurrences) -> Iterator[Candid
     (name_cues); a lone first name stays below threshold."""
     yield from surname_ending_names(text, words)
     yield from apostrophe_names(text)
-    yield from initial_names(text)
-    yield from name_handles(text, words)
+    yield from name_handles(text, found)
     cues = 0
     for hit in NAME_LEXICON.find(words, found):
         if hit.tag == "first":
