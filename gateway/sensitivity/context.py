@@ -264,6 +264,9 @@ PLATE_CTX: Final = _words(
     "kamyonet",
     "minibus",
     "taksi",
+    "park",
+    "parked",
+    "parking",
 )
 PASSPORT_CTX: Final = _words(
     "pasaport", "passport", "pass no", "seyahat belgesi", "travel document"

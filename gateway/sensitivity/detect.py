@@ -18,6 +18,7 @@ from gateway.sensitivity.config import SensitivityConfig
 from gateway.sensitivity.document import corrected
 from gateway.sensitivity.emails import emails
 from gateway.sensitivity.framed import FRAMED_TOKENS
+from gateway.sensitivity.handles import HANDLE_TOKENS
 from gateway.sensitivity.identifiers import (
     DOB_TOKENS,
     PASSPORT_TOKENS,
@@ -26,6 +27,7 @@ from gateway.sensitivity.identifiers import (
     Candidate,
     digit_identifiers,
 )
+from gateway.sensitivity.initials import initial_names
 from gateway.sensitivity.judge import Allowance, Judge, shared_judge
 from gateway.sensitivity.lexicon import Lexicon, Occurrences, TokenScanner
 from gateway.sensitivity.lone_name import used_as_name
@@ -104,6 +106,7 @@ class Detectors:
                 *DOB_TOKENS,
                 *FRAMED_TOKENS,
                 *FIELD_TOKENS,
+                *HANDLE_TOKENS,
             ],
             stems=[k for lex in lexicons for k in lex.stem_keys],
         )
@@ -121,6 +124,7 @@ class Detectors:
             found.extend(emails(text))
         if on.person_name:
             found.extend(without_stock_names(text, person_names(text, words, tokens)))
+            found.extend(initial_names(text, shape))
         if on.address:
             found.extend(addresses(folded, words, tokens))
         for c in self.custom:

@@ -44,7 +44,9 @@ PLATE_START: Final = re.compile(r"(?<![\w])(?:0[1-9]|[1-7]\d|8[01])[ -]?[A-PR-VY
 PLATE_TOKENS: Final = frozenset(
     b"plaka plakali plakasi plakayi plakanin plakalarini arac araci aracin aracim araba "
     b"arabanin otomobil plate vehicle car ruhsat otopark trafik surucu driver taksi kaza kasko "
-    b"hgs ogs otoyol motosiklet kamyon kamyonet minibus otobus registration numberplate".split()
+    b"hgs ogs otoyol motosiklet kamyon kamyonet minibus otobus registration numberplate "
+    # where a car stands: '69 RNE 44 kapımın önüne park etmiş', 'parked across the gate'
+    b"park parked parking".split()
 )
 PASSPORT_TOKENS: Final = frozenset(
     b"pasaport pasaportu pasaportun pasaportum pasaportunu passport passports".split()

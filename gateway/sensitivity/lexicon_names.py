@@ -3,9 +3,32 @@ surnames plus frequent English ones; a name counts with a surname or a title nex
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Final
 
-FIRST_NAMES: Final[frozenset[str]] = frozenset(
+# the wider vocabulary (names_world.txt): census and international names, sections [first] and
+# [surname], words separated by blanks; read once at import (~30 KB)
+_WORLD_PATH: Final = Path(__file__).with_name("names_world.txt")
+
+
+def _world_names() -> dict[str, frozenset[str]]:
+    sections: dict[str, set[str]] = {"first": set(), "surname": set()}
+    current: set[str] | None = None
+    for line in _WORLD_PATH.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line.startswith("#") or not line:
+            continue
+        if line.startswith("["):
+            current = sections[line.strip("[]")]
+        elif current is not None:
+            current.update(line.split())
+    return {k: frozenset(v) for k, v in sections.items()}
+
+
+_WORLD: Final = _world_names()
+# the names kept by hand here, without the wider vocabulary: the words around names and the
+# everyday-word lists were written for these
+LISTED_FIRST_NAMES: Final[frozenset[str]] = frozenset(
     """
     ahmet mehmet mustafa ali huseyin hasan ibrahim ismail osman yusuf murat omer ramazan
     halil suleyman abdullah mahmut recep salih fatih kadir emre hakan adem kemal yasar bayram
@@ -66,8 +89,9 @@ FIRST_NAMES: Final[frozenset[str]] = frozenset(
     sara seamus sian teresa terry theo theresa tyler vincent walter zachary zara
     """.split()
 )
+FIRST_NAMES: Final[frozenset[str]] = LISTED_FIRST_NAMES | _WORLD["first"]
 
-SURNAMES: Final[frozenset[str]] = frozenset(
+SURNAMES: Final[frozenset[str]] = _WORLD["surname"] | frozenset(
     """
     yilmaz kaya demir sahin celik yildiz yildirim ozturk aydin ozdemir arslan dogan kilic
     aslan cetin kara koc kurt ozkan simsek polat ozcan korkmaz cakir erdogan yavuz can acar
@@ -155,6 +179,15 @@ PUBLIC_FIGURES: Final[frozenset[str]] = frozenset(
         "hamdi tanpinar",
         "cahit arf",
         "ahmet hamdi",
+        # religious figures named with their title, in lessons and questions about a faith
+        "imam ali",
+        "imam hasan",
+        "imam huseyin",
+        "imam hussein",
+        "imam gazali",
+        "imam azam",
+        "rabbi hillel",
+        "father christmas",
     }
 )
 
@@ -163,13 +196,20 @@ TITLES_BEFORE: Final[frozenset[str]] = frozenset(
     """
     sayin bay bayan sn hastamiz hastaniz muvekkilimiz muvekkiliniz muvekkil calisanimiz
     calisaniniz personelimiz ogrencimiz uyemiz adayimiz sanik davaci davali hasta mr mrs ms
-    miss dr prof av patient client employee tenant applicant candidate
+    miss dr prof av patient client employee tenant applicant candidate danisan danisanimiz
+    mx sister father rabbi imam pastor reverend rev fr dame sir
     """.split()
 )
+# a newborn is named by the words before the name ('baby girl Moreno', 'bebek Alya'); 'Bebek'
+# alone is also an Istanbul district, so after it only a listed first name counts
+NEWBORN_TITLES: Final[frozenset[str]] = frozenset({"baby boy", "baby girl", "bebek"})
 
 # Words that follow a name: "Ayşe Hanım", "Mehmet Bey".
 TITLES_AFTER: Final[frozenset[str]] = frozenset(
-    "hanim hanima hanimin hanimi hanimla bey beye beyin beyi beyle hanimefendi beyefendi".split()
+    """
+    hanim hanima hanimin hanimi hanimla bey beye beyin beyi beyle hanimefendi beyefendi
+    hoca hocam hocamiz hocanin hocaya hocayla hocadan
+    """.split()
 )
 
 # Capitalised words that commonly follow a first name but are not surnames.
@@ -178,6 +218,7 @@ NOT_SURNAMES: Final[frozenset[str]] = frozenset(
     bey hanim bank bankasi holding anonim sirketi limited caddesi sokak mahallesi parki
     hastanesi universitesi okulu lisesi kuvvetleri cami camii koprusu the and of for inc ltd
     street road avenue university hospital school bank group corp company park bridge
+    hatip nasreddin christmas
     """.split()
 ) | frozenset(
     # feasts, holy nights, their eves, days, weeks and marches named after a word that is also

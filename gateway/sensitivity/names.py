@@ -6,10 +6,13 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
+from gateway.sensitivity.handles import name_handles
 from gateway.sensitivity.identifiers import Candidate
+from gateway.sensitivity.initials import aged
 from gateway.sensitivity.lexicon import Lexicon, Occurrences
 from gateway.sensitivity.lexicon_names import (
     FIRST_NAMES,
+    NEWBORN_TITLES,
     NOT_SURNAMES,
     PUBLIC_FIGURES,
     SURNAMES,
@@ -39,10 +42,21 @@ LABELS: Final = frozenset(
 NAME_LEXICON: Final[Lexicon[str]] = Lexicon(
     CUE_TERMS
     + [(n, "first") for n in FIRST_NAMES]
-    + [(t, "title_before") for t in TITLES_BEFORE]
+    + [(t, "title_before") for t in sorted(TITLES_BEFORE | NEWBORN_TITLES)]
     + [(t, "title_after") for t in TITLES_AFTER]
 )
 _LABELS: Final = frozenset(w.encode("ascii") for w in LABELS)
+# one to three initials before the name after a title: 'Patient G. Mensah', 'Dr. J. R. Kaya';
+# initials alone after a title are a name too ('Hasta C.T.')
+_TITLE_INITIALS: Final = re.compile(r"[ \t]{1,3}((?:[A-ZÇĞİÖŞÜ]\.[ \t]?){1,3})")
+# the words that introduce the writer's own name ('adım Kaan', 'my name's ruth', 'ismim Ece'):
+# a listed first name after them is the writer's, even alone and even when it is an everyday word
+_INTRO: Final = frozenset({b"adim", b"ismim"})
+# titles that also start titles of works, places and phrases ('Sister Act', 'Bebek Sahili',
+# 'Father Time', 'Sir Galahad'): a listed name must follow them
+_TITLES_NEED_LISTED: Final = NEWBORN_TITLES | frozenset(
+    "sister father rabbi imam pastor reverend rev fr dame sir mx".split()
+)
 _NEXT_WORD: Final = re.compile(r"[ \t]{1,3}([A-ZÇĞİÖŞÜ][a-zçğıöşüâîû]+|[A-ZÇĞİÖŞÜ]{2,})")
 _PREV_WORD: Final = re.compile(r"([A-ZÇĞİÖŞÜ][a-zçğıöşüâîû]+)[ \t]{1,3}$")
 # the same in a lowercased or hastily typed text: the word must then be a listed name
@@ -134,6 +148,7 @@ def person_names(text: str, words: bytes, found: Occurrences) -> Iterator[Candid
     (name_cues); a lone first name stays below threshold."""
     yield from surname_ending_names(text, words)
     yield from apostrophe_names(text)
+    yield from name_handles(text, found)
     cues = 0
     for hit in NAME_LEXICON.find(words, found):
         if hit.tag == "first":
@@ -141,6 +156,8 @@ def person_names(text: str, words: bytes, found: Occurrences) -> Iterator[Candid
             labelled = _after_label(words, hit.start, hit.end)
             if labelled is not None:
                 yield labelled
+            elif _introduced(words, hit.start):
+                yield Candidate("AD", hit.start, hit.end, 0.6, "name_intro")
             elif text[hit.start].isupper():
                 yield from _from_first_name(text, hit.start, hit.end)
             else:
@@ -161,19 +178,32 @@ def _listed_name(word: str) -> bool:
 
 
 def _after_title(text: str, start: int, end: int) -> Iterator[Candidate]:
-    """'Sayın Ayşe Yılmaz', 'Dr. Demir', 'hastamız mehmet'."""
+    """'Sayın Ayşe Yılmaz', 'Dr. Demir', 'Patient G. Mensah', 'hastamız mehmet'."""
+    title = _fold_word(text[start:end])
     pos = end
-    if pos < len(text) and text[pos] == "." and _fold_word(text[start:end]) in _ABBREVIATED:
+    if pos < len(text) and text[pos] == "." and title in _ABBREVIATED:
         pos += 1
+    initials = _TITLE_INITIALS.match(text, pos)
+    if initials is not None:
+        pos = initials.end(1) - (text[initials.end(1) - 1] in " \t")
     m = _NEXT_WORD.match(text, pos)
-    if m is not None:
+    if m is not None and not (m.group(1).isupper() and initials is not None):
         end = m.end()
         m2 = _NEXT_WORD.match(text, end)
         if m2 is not None and _fold_word(m2.group(1)) not in NOT_SURNAMES:
             end = m2.end()
-        first = m.group(1)
-        if _fold_word(first) not in NOT_SURNAMES and _OUR_ROLE.search(first.lower()) is None:
-            yield Candidate("AD_SOYAD", m.start(1), end, 0.9, "name_title")
+        first = _fold_word(m.group(1))
+        if title in _TITLES_NEED_LISTED and first not in FIRST_NAMES and first not in SURNAMES:
+            return  # 'Bebek Sahili', 'Sister Act': a place or a work, not a person
+        if f"{title} {first}" in PUBLIC_FIGURES:
+            return
+        if first not in NOT_SURNAMES and _OUR_ROLE.search(m.group(1).lower()) is None:
+            begin = m.start(1) if initials is None else initials.start(1)
+            yield Candidate("AD_SOYAD", begin, end, 0.9, "name_title")
+        return
+    if initials is not None and initials.group(1).count(".") >= 2 and aged(text, initials.end(1)):
+        stop = initials.start(1) + len(initials.group(1).rstrip())
+        yield Candidate("AD_SOYAD", initials.start(1), stop, 0.7, "name_title")
         return
     m = _NEXT_LOWER.match(text, pos)
     if m is not None and _listed_name(m.group(1)):
@@ -206,6 +236,18 @@ def _after_label(words: bytes, start: int, end: int) -> Candidate | None:
     if full in PUBLIC_FIGURES:
         return None
     return Candidate("AD_SOYAD", start, stop, 0.75, "name_label")
+
+
+def _introduced(words: bytes, start: int) -> bool:
+    """The first name at `start` of the word view follows 'adım', 'ismim', 'my name is' or
+    'my name's' (the apostrophe is a space in the word view)."""
+    before = _word_before(words, start)
+    if before in _INTRO:
+        return True
+    if before not in (b"is", b"s"):
+        return False
+    at = words.rfind(b" " + before, 0, start) + 1
+    return _word_before(words, at) == b"name" and words[max(0, at - 8) : at].startswith(b"my name")
 
 
 def _word_before(words: bytes, start: int) -> bytes:
@@ -241,6 +283,10 @@ def _lower_full_name(text: str, start: int, end: int) -> Iterator[Candidate]:
         return
     w = _fold_word(m.group(1))
     if w not in SURNAMES:
+        # two first names and a case ending after an apostrophe: one double first name ('ali
+        # rıza'nın', 'ayşe nur'a'), which only a person has
+        if w in FIRST_NAMES and text[m.end() : m.end() + 1] in _APOSTROPHES:
+            yield Candidate("AD_SOYAD", start, m.end(), 0.7, "name_lexicon")
         return
     everyday = (
         _fold_word(text[start:end]) in _COMMON_WORDS or w in _COMMON_WORDS or w in _COMMON_SURNAMES
@@ -263,8 +309,8 @@ def _from_first_name(text: str, start: int, end: int) -> Iterator[Candidate]:
         if m is None:
             break
         w = _fold_word(m.group(1))
-        if w in NOT_SURNAMES:
-            break
+        if w in NOT_SURNAMES or (m.group(1)[-1] == "s" and w not in SURNAMES):
+            break  # 'Kelly Services', 'Taylor Series': a plural-looking word is no surname
         capital_next = True
         last_end = m.end()
         pos = m.end()
