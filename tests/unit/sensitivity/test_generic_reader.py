@@ -76,3 +76,33 @@ def test_generic_training_pairs_are_balanced() -> None:
     )
     labels = [label for _, label, _ in made]
     assert 150 < sum(labels) < 250
+
+
+EVERYDAY = [
+    ("12:01 WARN sync job=nightly auto-adjust disabled, threshold ok", "public"),
+    ("The retry feature is disabled by default in the config.", "public"),
+    ("Menüye Süryani ve Ermeni mutfağından iki tatlı ekleyelim mi?", "public"),
+    ("Festivalde Laz horonu ve Çerkez dansları sahnelenecek.", "public"),
+    (
+        "Cuma günkü müşteri etkinliği için dress code smart casual, fabrikada kapalı ayakkabı şart.",
+        "public",
+    ),
+    # the same words about someone
+    ("My son is disabled and needs a ramp at school.", "special"),
+    ("Mehmet Arslan is disabled since the accident, please keep the ramp free.", "special"),
+    ("Yeni stajyer Ermeni, ailesi Kumkapı'da yaşıyor.", "special"),
+    ("Ayşe Demir keeps ignoring our dress code and comes in a headscarf.", "special"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), EVERYDAY)
+def test_everyday_senses_and_their_counterparts(clf: Classifier, text: str, expected: str) -> None:
+    assert clf.classify([text]).data_class == expected
+
+
+def test_a_person_of_a_turkic_people_stays_special(clf: Classifier) -> None:
+    # 'Türkü' after a people's name is 'Türk' with a suffix, not a folk song
+    assert (
+        clf.classify(["Yeni muhasebecimiz Ahıska Türkü, Rusça da konuşuyor."]).data_class
+        == "special"
+    )
