@@ -189,7 +189,7 @@ class Detectors:
                 allowance,
             )
             # a long text judged sentence by sentence has many chances to be wrong once
-            fair = corrected(list(judged), self.context.low, self.context.high)
+            fair = corrected(list(judged), self.context.low, self.context.high, folded)
             # a record's fields have no sentence for the context model to read
             spans = [(p.start, p.end) for p in people]
             cats.extend(in_log_records(fair, folded, tokens, spans))

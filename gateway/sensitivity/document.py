@@ -15,11 +15,19 @@ guesses from the frame alone, and even in a short text they must reach odds of `
 rather than 1:1 (most general questions it took for statements sat just above 0.5). A
 statement about a person in a long public text still counts as before. The rules' verdicts (a
 first-person ending, an identifier next to the topic) and an admin's term are left as they
-are."""
+are.
+
+A text that speaks to whoever reads it — a medicine leaflet ('doktorunuza veya eczacınıza
+danışınız', 'consult your pharmacist'), a staff handbook or a policy for all employees, a
+notice to all colleagues — raises the bar for judgements about no one by `READER_ODDS` more:
+its 'you' is every reader, and the frames of such texts ('if you have ...', 'your condition')
+read to the context model like someone's own case. A judgement that points at someone (a name,
+I, a kin word) is left as it is, so 'Dear all, Ayşe Yılmaz is on chemotherapy' stays special."""
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Final
@@ -30,13 +38,32 @@ FREE: Final = 2  # judgements a text may hold before the count raises the bar
 CAP: Final = 8  # beyond this many the bar rises no more: odds / (CAP / FREE) at most
 NOBODY_ODDS: Final = 1.5  # a judgement about no one counts from p = 0.6, not 0.5
 _JUDGED: Final = frozenset({"model", "judge"})
+READER_ODDS: Final = 4.0
+# what a leaflet, a handbook, a policy or a notice to everyone says of its reader (folded)
+_TO_READERS: Final = re.compile(
+    rb"kullanma talimati|doktorunuza|eczaciniza|hekiminize|el kitabi|tum calisanlar\w*"
+    rb"|tum personel\w*|degerli calisma arkadaslarimiz|degerli calisanlarimiz|herkes davetli\w*"
+    rb"|package leaflet|patient information leaflet|(?:consult|ask|talk to|tell) your"
+    rb" (?:doctor|pharmacist|gp|nurse)|employee handbook|staff handbook|this policy"
+    rb"|all employees|all staff|dear all|dear colleagues|everyone is welcome|to: all"
+)
 
 
-def corrected(hits: Sequence[CategoryHit], low: float, high: float) -> list[CategoryHit]:
+def to_readers(folded: bytes) -> bool:
+    """Whether a text addresses whoever reads it (a leaflet, a handbook, a notice to all)."""
+    return _TO_READERS.search(folded) is not None
+
+
+def corrected(
+    hits: Sequence[CategoryHit], low: float, high: float, folded: bytes = b""
+) -> list[CategoryHit]:
     """`hits` of one text, the model's and the judge's confidences about no one corrected for
-    how many judgements there are; `low`/`high`: the uncertain band, recomputed."""
+    how many judgements there are and whether the text (`folded`) speaks to whoever reads
+    it; `low`/`high`: the uncertain band, recomputed."""
     n = sum(1 for h in hits if h.stage in _JUDGED)
     shift = math.log(NOBODY_ODDS * max(1.0, min(n, CAP) / FREE))
+    if n and folded and to_readers(folded):
+        shift += math.log(READER_ODDS)
     if shift <= 0.0:
         return list(hits)
     out = []

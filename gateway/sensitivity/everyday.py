@@ -4,8 +4,11 @@ a civil or commercial court named as the forum of a contract or the addressee of
 property handed over on a custody form ('laptop zimmet formu', 'aracın zimmeti devredildi'),
 a vehicle's roadworthiness test ('aracınızın muayene süresi'), an administrative fine, a
 topic word in a law's title ('6356 sayılı Sendikalar ... Kanunu'), a religious holiday
-greeted to every reader ('Kandiliniz mübarek olsun'). A criminal court, a
-prosecution or embezzlement ('zimmetine geçirdi') stays a topic.
+greeted to every reader ('Kandiliniz mübarek olsun'), a software switch turned off ('feature
+flag disabled'), a people's dishes, music or dances ('Laz horonu', 'Ermeni mutfağı'), an
+event's dress code stated for everyone ('dress code: smart casual'). A criminal court, a
+prosecution or embezzlement ('zimmetine geçirdi') stays a topic; so do a disabled person, a
+person's origin and a person's clothes.
 
 Checked on the folded word view (only [a-z0-9], everything else a space) around the hit, so
 each check costs a few short slices and only for the few hits of these stems."""
@@ -63,9 +66,46 @@ _GREETING: Final = (b"kutlar", b"mubarek", b"hayirli", b"tebrik", b"kutlu olsun"
 _VEHICLE: Final = (b"arac", b"plaka", b"tuvturk", b"egzoz", b"otomobil", b"vehicle", b"kasko")
 
 
+# a software switch turned off ('auto-adjust disabled', 'feature flag disabled', 'disabled by
+# default'): the word right before or after it is a thing a program has, not a person ('is'
+# is no such word: 'Mehmet is disabled')
+_SWITCHED: Final = re.compile(
+    rb"(?:auto|adjust|feature|flag|setting|option|button|account|plugin|module|mode|sync|cache"
+    rb"|logging|login|check|service|job|endpoint|rule|alert|trigger|field|input|cron|api"
+    rb"|ssl|tls|firewall) $"
+)
+_SWITCHED_AFTER: Final = (b" by default", b" in config", b" in the config", b" for now")
+# an ethnic group's dishes, music, dances, crafts or buildings: culture, no one's origin
+# (not "türkü", a folk song: folded it is "Türk" with a suffix, "Ahıska Türkü")
+_CULTURE: Final = re.compile(
+    rb" (?:mutfag\w*|yemek\w*|tatli\w*|muzig\w*|muzik\w*|dans\w*|halay\w*|horon\w*"
+    rb"|mimari\w*|el sanat\w*|cuisine|food|dishes|recipes|music|dances?|folk"
+    rb"|architecture|crafts?)(?![a-z0-9])"
+)
+# an event's dress code stated for everyone ('dress code: smart casual', 'dress code business')
+_DRESS_STYLE: Final = re.compile(
+    rb" (?:smart|business|casual|formal|black tie|cocktail|resmi|spor|sik)(?![a-z0-9])"
+)
+
+
 def _near(words: bytes, lo: int, hi: int, marks: tuple[bytes, ...]) -> bool:
     part = words[max(0, lo) : hi]
     return any(m in part for m in marks)
+
+
+# someone a switch may describe instead ('the patient is disabled', 'my son is disabled')
+_SWITCHED_PEOPLE: Final = re.compile(
+    rb"(?<![a-z0-9])(?:i|i m|my|he|she|his|her|son|daughter|patient|child|person|people|man"
+    rb"|woman|veteran|worker|employee|student|resident)(?![a-z0-9])"
+)
+
+
+def _next_words(words: bytes, hit: Hit[str]) -> bytes:
+    """The words after the hit, skipping a coordinated second group ('Süryani ve Ermeni
+    mutfağı', 'Laz and Hemşin music')."""
+    rest = words[hit.end : hit.end + 40]
+    m = re.match(rb" (?:ve|and|ile|or|veya) [a-z]+", rest)
+    return rest[m.end() :] if m else rest
 
 
 def _civil_court(words: bytes, hit: Hit[str]) -> bool:
@@ -115,6 +155,16 @@ def everyday_use(words: bytes, hit: Hit[str]) -> bool:
     before = words[max(0, hit.start - 24) : hit.start].split()[-2:]
     if len(before) == 2 and before[0].isdigit() and before[1] == b"sayili":
         return True  # a law's title: '6356 sayılı Sendikalar ve Toplu İş Sözleşmesi Kanunu'
+    if hit.tag == "health" and token == b"disabled":
+        after = words[hit.end : hit.end + 16]
+        return (
+            _SWITCHED.search(words, max(0, hit.start - 14), hit.start) is not None
+            or after.startswith(_SWITCHED_AFTER)
+        ) and _SWITCHED_PEOPLE.search(words, max(0, hit.start - 60), hit.end + 30) is None
+    if hit.tag == "ethnicity" and _CULTURE.match(_next_words(words, hit)):
+        return True  # 'Süryani ve Ermeni mutfağı', 'Laz horonu': a people's culture
+    if hit.tag == "appearance" and token.startswith(b"dress code"):
+        return _DRESS_STYLE.match(words, hit.end) is not None
     if hit.tag == "criminal_record":
         if token == b"para" and before[-1:] == [b"idari"]:
             return True  # an administrative fine (a traffic ticket) is no criminal sanction

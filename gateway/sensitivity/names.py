@@ -65,6 +65,21 @@ _PREV_LOWER: Final = re.compile(r"([a-zçğıöşüâîû]{2,})[ \t]{1,3}$")
 # titles written abbreviated with a full stop ("Dr. Demir", "Av. Kaya", "Mrs. Patel"): the
 # stop belongs to the title, not to a sentence end
 _ABBREVIATED: Final = frozenset({"dr", "prof", "av", "mr", "mrs", "ms", "sn", "doc", "uzm"})
+# abbreviated titles that are also units of time after a number ('0,3 sn', '200 ms')
+_UNITS: Final = frozenset({"sn", "ms"})
+# English role words used as titles ('patient Smith'); in capitals they start a heading
+_ROLE_TITLES: Final = frozenset(
+    {"patient", "client", "employee", "tenant", "applicant", "candidate"}
+)
+
+
+def _after_number(text: str, start: int) -> bool:
+    i = start - 1
+    while i >= 0 and text[i] in " \t":
+        i -= 1
+    return i >= 0 and text[i].isdigit()
+
+
 # listed surnames that are everyday words in lower case ('kara', 'demir', 'uzun', 'white')
 _COMMON_SURNAMES: Final = frozenset(
     """
@@ -180,6 +195,8 @@ def _listed_name(word: str) -> bool:
 def _after_title(text: str, start: int, end: int) -> Iterator[Candidate]:
     """'Sayın Ayşe Yılmaz', 'Dr. Demir', 'Patient G. Mensah', 'hastamız mehmet'."""
     title = _fold_word(text[start:end])
+    if title in _UNITS and _after_number(text, start):
+        return  # '0,3 sn tanıma süresi', '200 ms Gecikme': a unit of time, not 'Sayın'
     pos = end
     if pos < len(text) and text[pos] == "." and title in _ABBREVIATED:
         pos += 1
@@ -193,6 +210,8 @@ def _after_title(text: str, start: int, end: int) -> Iterator[Candidate]:
         if m2 is not None and _fold_word(m2.group(1)) not in NOT_SURNAMES:
             end = m2.end()
         first = _fold_word(m.group(1))
+        if title in _ROLE_TITLES and text[start:end].isupper() and not _listed_name(m.group(1)):
+            return  # a heading ('EMPLOYEE HANDBOOK', 'PATIENT INFORMATION'), not a role + name
         if title in _TITLES_NEED_LISTED and first not in FIRST_NAMES and first not in SURNAMES:
             return  # 'Bebek Sahili', 'Sister Act': a place or a work, not a person
         if f"{title} {first}" in PUBLIC_FIGURES:

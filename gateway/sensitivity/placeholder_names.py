@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator
 from typing import Final
 
 from gateway.sensitivity.identifiers import Candidate
+from gateway.sensitivity.institution_names import institution_name
 from gateway.sensitivity.textnorm import fold
 
 # names used in Turkish and English documents to stand for "anyone"
@@ -57,9 +58,12 @@ def stock_name(text: str, start: int, end: int) -> bool:
 
 
 def without_stock_names(text: str, found: Iterable[Candidate]) -> Iterator[Candidate]:
-    """The candidates, a name that is a stock or marked example name dropped below threshold."""
+    """The candidates, a name that is a stock or marked example name, or an institution's or
+    a place's name (institution_names), dropped below threshold."""
     for c in found:
         if c.kind in _NAME_KINDS and stock_name(text, c.start, c.end):
             yield Candidate(c.kind, c.start, c.end, 0.2, "name_placeholder")
+        elif c.kind in _NAME_KINDS and institution_name(text, c.start, c.end):
+            yield Candidate(c.kind, c.start, c.end, 0.2, "name_institution")
         else:
             yield c

@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from gateway.sensitivity.textnorm import fold
 from gateway.sensitivity.training.casework import case_examples
+from gateway.sensitivity.training.generic import generic_examples
 from gateway.sensitivity.training.notices import notice_examples
 from gateway.sensitivity.training.registers import register_examples
 from gateway.sensitivity.training.vocab import (
@@ -349,6 +350,12 @@ def examples(seed: int = 13, per_category: int = 900) -> Iterator[Example]:
     for cat in TOPICS:
         for text, label, lang in case_examples(cases, cat, per_category // 6, _name):
             yield Example(_style(cases, text), label, cat, lang)
+    # leaflets, handbooks and rule questions to whoever reads them, each with its twin about
+    # the writer or a named person: their own generator too
+    generic = random.Random(seed + 3)
+    for cat, t in TOPICS.items():
+        for text, label, lang in generic_examples(generic, cat, t, per_category // 8, _name):
+            yield Example(_style(generic, text), label, cat, lang)
 
 
 HANDWRITTEN = Path(__file__).with_name("handwritten.txt")
