@@ -20,6 +20,7 @@ from gateway.sensitivity.textnorm import fold
 from gateway.sensitivity.training.casework import case_examples
 from gateway.sensitivity.training.notices import notice_examples
 from gateway.sensitivity.training.registers import register_examples
+from gateway.sensitivity.training.tr_records import record_examples
 from gateway.sensitivity.training.vocab import (
     EN_FIRST,
     EN_LAST,
@@ -349,6 +350,12 @@ def examples(seed: int = 13, per_category: int = 900) -> Iterator[Example]:
     for cat in TOPICS:
         for text, label, lang in case_examples(cases, cat, per_category // 6, _name):
             yield Example(_style(cases, text), label, cat, lang)
+    # Turkish file notes on a client or a suspect by initials, a role in an HR or school file,
+    # and their general counterparts: their own generator, the sentences above stay as they were
+    records = random.Random(seed + 3)
+    for cat, t in TOPICS.items():
+        for text, label, lang in record_examples(records, t, per_category // 6, _name):
+            yield Example(_style(records, text), label, cat, lang)
 
 
 HANDWRITTEN = Path(__file__).with_name("handwritten.txt")
