@@ -25,35 +25,23 @@ _COVERED_BY = (
 
 _APPEARANCE = (
     *(f"{w} kapali*" for w in _COVERED_BY),
-    "kapaliydim", "kapali kiyafet*", "kapali giyim*",
+    "kapaliydim",
     # covering, uncovering, and covering named by the head
-    "kapandim", "kapanmaya karar*", "kapanmaya basla*",
-    "basi acik*", "basi kapali*", "basini acti*", "basini acmis*", "basini actim", "basimi actim",
-    "basimi kapat*", "basortusuz*", "turbansiz*", "tesetturden cik*",
-    "carsafa gir*", "pecesini*", "ortunmeye*", "ortunmus*",
+    "kapandim", "kapanmaya karar*", "kapanmaya basla*", "basi acik*", "basi kapali*",
+    "basimi actim", "ortunmus*",
 )
 
 _ETHNICITY = (
     # communities named by the people themselves or their neighbours
     "dom toplulug*", "domlar*", "domlarin*", "mitrip*", "abdal toplulug*", "abdallar*", "posalar*",
-    "lom toplulug*", "sabetayci*", "levanten*", "afro turk*", "afro-turk*", "karapapak*", "ahiska*",
-    "kumuk*", "nogay*", "gagavuz*", "pomak*", "torbes*", "yoruk*", "tahtaci*", "cepni*", "asuri*",
-    "keldani*", "sabii*", "nusayri*",
-    # origin by descent: '... asilli', '... kokenli', a mother tongue spoken at home
-    "asilli", "asillidir", "asilliyim", "asilliymis", "kokenliyim", "kokenlidir", "kokenliymis",
-    "evde kurtce*", "evde arapca*", "evde zazaca*", "evde lazca*", "evde ermenice*",
-    "kurtce konus*", "arapca konus*", "zazaca konus*", "anadili kurtce*", "anadili arapca*",
-    "anadili zazaca*", "anadilim*",
+    "lom toplulug*", "sabetayci*", "levanten*", "kumuk*", "torbes*", "tahtaci*", "cepni*", "sabii*",
+    "nusayri*",
 )
 
 _RELIGION = (
     # what the faith forbids or requires at the table, feasts and rites of passage
-    "domuz eti*", "domuz urun*", "domuz jelatin*", "koser*", "kosher", "hanuka*", "hanukkah",
-    "pesah*", "kurbanda", "kurban kes*", "kurbanini kes*", "kurban bagis*", "sunnet dug*",
-    "sunnet ol*", "sunnet ettir*", "ilk komunyon*", "vaftiz ettir*", "vaftiz edil*",
-    "kiliseye gidiyor*", "camiye gidiyor*", "cemevine gidiyor*", "sinagoga gidiyor*",
-    "namaz vakti*", "namaz molasi*", "namaz kilmak icin*", "oruclu*", "orucunu*", "orucumu*",
-    "iftarda", "sahura kalk*", "mescit*", "mescid*",
+    "domuz eti*", "domuz urun*", "domuz jelatin*", "koser*", "hanuka*", "pesah*", "kurbanda",
+    "kurbanini kes*", "kurban bagis*", "sunnet dug*", "sunnet ol*", "sunnet ettir*",
 )
 
 _PHILOSOPHICAL = (
@@ -62,67 +50,52 @@ _PHILOSOPHICAL = (
     "et yemiyor*", "et yemem", "et yemiyorum", "et yemeyi birak*", "et tuketmiyor*",
     "deri giymiyor*", "deri kullanmiyor*", "tanriya inanm*", "tanri inanci*", "allaha inanm*",
     "dine inanm*", "hicbir dine*", "hicbir inanca*", "dini inanci yok*", "inanci yok",
-    "inancim yok", "ozgur dusunce*", "ozgur dusunur*", "cocuk yapmamayi*", "cocuk sahibi olmamayi*",
+    "inancim yok", "ozgur dusunce*", "cocuk yapmamayi*", "cocuk sahibi olmamayi*",
     "silah tasimayi reddet*", "silah tutmayi reddet*", "vicdanen karsi*", "ahlaken karsi*",
-    "inanci geregi*", "inanclari geregi*", "felsefesi geregi*", "dunya gorusu geregi*",
-    "etik gerekce*",
+    "inanci geregi*", "inanclari geregi*", "etik gerekce*",
 )
 
 _SEXUAL = (
     # two parents of one gender, a couple hidden as flatmates, an affair in a divorce file
     "iki annesi*", "iki babasi*", "iki annem*", "iki babam*", "oda arkadasi degil*",
-    "sevgili olduk*", "sevgili oldug*", "sevgili oldular", "sevgiliymis*", "sevgililer mi*",
-    "sadakat yukumlulug*", "sadakatsiz*", "yasak ask*", "kacamak*", "esini aldat*", "esimi aldat*",
-    "beni aldat*", "aldatildi*", "aldatildim", "baska bir kadinla*", "baska bir erkekle*",
-    "iliskisini gizle*", "iliskilerini gizle*", "iliskisi oldug*", "iliski yasadig*",
+    "sevgili olduk*", "sevgili oldug*", "sevgili oldular", "sevgililer mi*", "sadakat yukumlulug*",
+    "yasak ask*", "kacamak*", "baska bir kadinla*", "baska bir erkekle*", "iliskisini gizle*",
+    "iliskilerini gizle*",
 )
 
 _GENETIC = (
     # identification and tissue typing, and what a test says one carries
-    "str lokus*", "lokus*", "lokus eslesme*", "dna eslesme*", "dna eslesti*", "dna ornegi*",
-    "dna orneg*", "agiz ici surun*", "yanak ici surun*", "hla b*", "hla tipleme*", "hla uyum*",
+    "str lokus*", "lokus*", "agiz ici surun*", "yanak ici surun*", "hla b*", "hla uyum*",
     "doku uyumu*", "doku tiplemesi*",
-    "gen testi*", "tasiyici cikt*", "tasiyicisi cikt*", "tasiyiciyim", "tasiyicisiyim",
 )
 
 _BIOMETRIC = (
     # templates and their formats, enrolment on a reader, a voice used to sign in
-    "minutiae", "minutia", "minusya*", "iso19794*", "iso 19794*", "parmak sablon*",
-    "parmak izi sablon*", "yuz sablon*", "yuz verisi*", "yuz verileri*", "yuz kaydi*",
-    "yuz kaydini*", "yuz dogrulama*", "yuzumu okut*", "parmak izimi*", "parmak izini okut*",
-    "parmak izi kayd*", "parmak izi okuyucu*", "sesli dogrulama*", "ses dogrulama*",
-    "ses biyometri*", "ses izi*", "damar izi*", "damar okuyucu*", "kart yerine parmak*",
-    "turnike kayd*",
+    "minutiae", "minutia", "minusya*", "iso19794*", "iso 19794*", "parmak sablon*", "yuzumu okut*",
+    "damar okuyucu*", "kart yerine parmak*", "turnike kayd*",
 )
 
 _HEALTH = (
     # eye and heart care, with their drugs
     "keratokonus*", "cross linking", "kornea nakli*", "korneal*", "sasilik*", "sasilig*",
     "goz tansiyonu*", "retina dekolman*", "ticagrelor*", "brilinta*", "prasugrel*", "ecopirin*",
-    "kardiyak rehab*", "kalp rehab*", "post mi", "mi sonrasi", "enfarktus sonrasi*", "stent takil*",
-    "stent takt*",
+    "post mi", "mi sonrasi",
     # lab values people quote instead of their condition
     "ldl", "tsh", "crp", "sedimantasyon*", "ferritin*", "kreatinin*", "egfr", "ca 125", "ca 19 9",
-    "troponin*", "hbsag", "anti hcv", "anti hiv", "pcr pozitif*", "pcr sonucu pozitif",
+    "troponin*", "hbsag", "anti hcv", "pcr pozitif*", "pcr sonucu pozitif",
     # procedures and reports that say someone is ill, disabled or pregnant
-    "tup ligasyon*", "rahmi alin*", "rahim alin*", "yumurtalik alin*", "meme alin*",
-    "engelli raporu*", "engellilik indirim*", "engelli indirim*", "engelli kadro*",
-    "saglik kurulu raporu*", "ilac raporu*", "istirahat aldi*", "raporlu*", "yeme bozuklug*",
+    "tup ligasyon*", "rahmi alin*", "rahim alin*", "meme alin*",
 )
 
 _CRIMINAL = (
     # the evidence and the steps of a criminal file
     "hts kayit*", "baz kayit*", "baz istasyonu kayit*", "olay yeri inceleme*",
-    "parmak izi eslesme*", "iddianamede", "iddianamesi*", "sanik sifatiyla*", "supheli sifatiyla*",
-    "ifadesi alin*", "ifadeye cagril*", "gozaltina alin*", "karakolda ifade*", "ceza davasi*",
-    "ceza dava*", "agir ceza*", "asliye ceza*",
+    "parmak izi eslesme*", "supheli sifatiyla*",
 )
 
 _MEMBERSHIP = (
     # offices in a union, an association or a lodge, and the strike vote
-    "isyeri temsilci*", "sendika temsilci*", "bas temsilci*", "bastemsilci*", "grev oylama*",
-    "grev kararina*", "dernek yonetim*", "dernegi yonetim*", "dernegin yonetim*", "vakif yonetim*",
-    "vakfi yonetim*", "gonullu uye*", "farmason*", "mason locas*",
+    "vakfi yonetim*", "gonullu uye*", "farmason*",
 )
 
 TR_FAMILY_TERMS: Final = MappingProxyType(
