@@ -64,6 +64,38 @@ _GREETING_YOURS: Final = re.compile(rb"(?:in|un)(?:iz|uz)(?:i|u|in|un|de|da)?$")
 _SUFFIX: Final = re.compile(rb"n(?:in|un|iz|uz)(?:iz|uz)?(?:i|u|in|un|de|da)?")
 _GREETING: Final = (b"kutlar", b"mubarek", b"hayirli", b"tebrik", b"kutlu olsun")
 _VEHICLE: Final = (b"arac", b"plaka", b"tuvturk", b"egzoz", b"otomobil", b"vehicle", b"kasko")
+# what is 'kapalı' (closed, indoor) rather than covered when it follows a person word: 'kız
+# kapalı ortamda sıkıldı', 'stajyer kapalı otoparka park etti'
+_CLOSED_THINGS: Final = (
+    b"ortam",
+    b"alan",
+    b"mekan",
+    b"yer",
+    b"otopark",
+    b"havuz",
+    b"salon",
+    b"spor",
+    b"devre",
+    b"kutu",
+    b"zarf",
+    b"kap",
+    b"gise",
+    b"sube",
+    b"magaza",
+    b"dukkan",
+    b"ofis",
+    b"kal",
+    b"tut",
+    b"pazar",
+    b"cars",
+    b"kisim",
+    b"bolum",
+    b"kat",
+    b"oda",
+    b"hesap",
+    b"telefon",
+    b"hat",
+)
 
 
 # a software switch turned off ('auto-adjust disabled', 'feature flag disabled', 'disabled by
@@ -175,6 +207,8 @@ def everyday_use(words: bytes, hit: Hit[str]) -> bool:
     elif hit.tag == "religion" and _GREETING_YOURS.search(_with_suffix(words, hit)):
         # 'Kandiliniz mübarek olsun', 'Bayramınızı kutlarız': a greeting to every reader
         return _near(words, hit.end, hit.end + 60, _GREETING)
+    elif hit.tag == "appearance" and words[max(0, hit.end - 7) : hit.end] == b" kapali":
+        return words[hit.end : hit.end + 12].lstrip().startswith(_CLOSED_THINGS)
     elif hit.tag == "health" and token.startswith(b"muayene"):
         return _near(words, hit.start - 60, hit.start, _VEHICLE) or words[
             hit.end : hit.end + 12

@@ -25,6 +25,7 @@ from gateway.sensitivity.lexicon_names import FIRST_NAMES, SURNAMES
 from gateway.sensitivity.lexicon_shown import SHOWN_TERMS
 from gateway.sensitivity.lexicon_special import FIRST_PERSON_SUFFIX, SPECIAL_TERMS
 from gateway.sensitivity.lexicon_spoken import SPOKEN_TERMS
+from gateway.sensitivity.lexicon_tr_families import TR_FAMILY_TERMS
 from gateway.sensitivity.morphology import medical_words, softened_terms
 from gateway.sensitivity.spelling import diacritic_words, not_a_term, union_names, with_suffix
 from gateway.sensitivity.subject import (
@@ -214,6 +215,7 @@ def build_lexicon(custom: Iterable[tuple[str, str]] = ()) -> Lexicon[str]:
             SHOWN_TERMS,
             FAMILY_TERMS,
             ENGLISH_TERMS,
+            TR_FAMILY_TERMS,
         )
         for cat, ts in table.items()
         for t in ts
@@ -314,6 +316,16 @@ def _surname(words: bytes, hit: Hit[str]) -> bool:
     return bool(before) and before[-1] in _FIRST_NAMES
 
 
+def _first_name(words: bytes, hit: Hit[str]) -> bool:
+    """A topic word that is a first name right before a surname ('Ramazan Ateş', 'Bayram
+    Kaya') names a person, not a feast: as a topic it would also hide the name from the
+    second stage, which takes a name inside a topic term for part of the term."""
+    if hit.token not in _FIRST_NAMES or hit.end - hit.start != len(hit.token):
+        return False
+    after = words[hit.end : hit.end + 24].split()
+    return bool(after) and after[0] in _SURNAMES
+
+
 def topic_hits(
     lexicon: Lexicon[str], words: bytes, found: Occurrences, encoded: bytes = b""
 ) -> list[Hit[str]]:
@@ -324,6 +336,7 @@ def topic_hits(
         h
         for h in lexicon.find(words, found)
         if not _surname(words, h)
+        and not _first_name(words, h)
         and not (encoded and not_a_term(encoded, h.start, h.token))
         and not everyday_use(words, h)
     ]

@@ -21,6 +21,7 @@ from gateway.sensitivity.training.casework import case_examples
 from gateway.sensitivity.training.generic import generic_examples
 from gateway.sensitivity.training.notices import notice_examples
 from gateway.sensitivity.training.registers import register_examples
+from gateway.sensitivity.training.tr_records import record_examples
 from gateway.sensitivity.training.vocab import (
     EN_FIRST,
     EN_LAST,
@@ -356,6 +357,12 @@ def examples(seed: int = 13, per_category: int = 900) -> Iterator[Example]:
     for cat, t in TOPICS.items():
         for text, label, lang in generic_examples(generic, cat, t, per_category // 8, _name):
             yield Example(_style(generic, text), label, cat, lang)
+    # Turkish file notes on a client or a suspect by initials, a role in an HR or school file,
+    # and their general counterparts: their own generator, the sentences above stay as they were
+    records = random.Random(seed + 4)
+    for cat, t in TOPICS.items():
+        for text, label, lang in record_examples(records, t, per_category // 6, _name):
+            yield Example(_style(records, text), label, cat, lang)
 
 
 HANDWRITTEN = Path(__file__).with_name("handwritten.txt")

@@ -1,0 +1,114 @@
+"""Turkish special-category wording the other tables leave out, by family: a covered woman
+named by her role ('stajyer kız kapalı'), peoples named by their communities, dietary and feast
+practice, a life-style belief stated as what someone will not eat or believe, a household of two
+mothers or an affair in a divorce file, a DNA match or a tissue type, a template format of a
+fingerprint reader, eye and heart care with their drugs, lab values by their abbreviation, and
+the call and cell records of a criminal file. Folded form like lexicon_special (Turkish letters
+written plain, so the typed and the ascii-folded forms both match); a stem that begins everyday
+words is listed by its forms. Written from the categories of KVKK Art. 6, not from sentences
+seen anywhere. As every topic term, none decides anything: it only makes the second stage ask
+whom its sentence concerns."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Final
+
+# 'kapali' alone is 'closed' (a shop, a road): only a person word before it makes it dress
+_COVERED_BY = (
+    "kiz", "kadin", "bayan", "abla", "teyze", "gelin", "kizi", "esi", "karisi", "stajyer",
+    "sekreter", "aday", "adayi", "ogrenci", "ogrencimiz", "ogretmen", "hemsire", "calisan",
+    "calisanimiz", "personel", "personelimiz", "asistan", "resepsiyonist", "kasiyer", "garson",
+    "avukat", "doktor", "hanim", "hanimefendi", "kiraci", "kiracimiz", "komsumuz", "komsum",
+    "kuzenim", "ablam", "teyzem", "gelinimiz", "gelinim", "kizimiz", "annemiz",
+)
+
+_APPEARANCE = (
+    *(f"{w} kapali*" for w in _COVERED_BY),
+    "kapaliydim",
+    # covering, uncovering, and covering named by the head
+    "kapandim", "kapanmaya karar*", "kapanmaya basla*", "basi acik*", "basi kapali*",
+    "basimi actim", "ortunmus*",
+)
+
+_ETHNICITY = (
+    # communities named by the people themselves or their neighbours
+    "dom toplulug*", "domlar*", "domlarin*", "mitrip*", "abdal toplulug*", "abdallar*", "posalar*",
+    "lom toplulug*", "sabetayci*", "levanten*", "kumuk*", "torbes*", "tahtaci*", "cepni*", "sabii*",
+    "nusayri*",
+)
+
+_RELIGION = (
+    # what the faith forbids or requires at the table, feasts and rites of passage
+    "domuz eti*", "domuz urun*", "domuz jelatin*", "koser*", "hanuka*", "pesah*", "kurbanda",
+    "kurbanini kes*", "kurban bagis*", "sunnet dug*", "sunnet ol*", "sunnet ettir*",
+)
+
+_PHILOSOPHICAL = (
+    # a belief stated as what someone will not eat, wear, use or believe
+    "hayvansal urun*", "hayvan urunu*", "hayvan urunleri*", "hayvan somuru*", "hayvanlarin somuru*",
+    "et yemiyor*", "et yemem", "et yemiyorum", "et yemeyi birak*", "et tuketmiyor*",
+    "deri giymiyor*", "deri kullanmiyor*", "tanriya inanm*", "tanri inanci*", "allaha inanm*",
+    "dine inanm*", "hicbir dine*", "hicbir inanca*", "dini inanci yok*", "inanci yok",
+    "inancim yok", "ozgur dusunce*", "cocuk yapmamayi*", "cocuk sahibi olmamayi*",
+    "silah tasimayi reddet*", "silah tutmayi reddet*", "vicdanen karsi*", "ahlaken karsi*",
+    "inanci geregi*", "inanclari geregi*", "etik gerekce*",
+)
+
+_SEXUAL = (
+    # two parents of one gender, a couple hidden as flatmates, an affair in a divorce file
+    "iki annesi*", "iki babasi*", "iki annem*", "iki babam*", "oda arkadasi degil*",
+    "sevgili olduk*", "sevgili oldug*", "sevgili oldular", "sevgililer mi*", "sadakat yukumlulug*",
+    "yasak ask*", "kacamak*", "baska bir kadinla*", "baska bir erkekle*", "iliskisini gizle*",
+    "iliskilerini gizle*",
+)
+
+_GENETIC = (
+    # identification and tissue typing, and what a test says one carries
+    "str lokus*", "lokus*", "agiz ici surun*", "yanak ici surun*", "hla b*", "hla uyum*",
+    "doku uyumu*", "doku tiplemesi*",
+)
+
+_BIOMETRIC = (
+    # templates and their formats, enrolment on a reader, a voice used to sign in
+    "minutiae", "minutia", "minusya*", "iso19794*", "iso 19794*", "parmak sablon*", "yuzumu okut*",
+    "damar okuyucu*", "kart yerine parmak*", "turnike kayd*",
+)
+
+_HEALTH = (
+    # eye and heart care, with their drugs
+    "keratokonus*", "cross linking", "kornea nakli*", "korneal*", "sasilik*", "sasilig*",
+    "goz tansiyonu*", "retina dekolman*", "ticagrelor*", "brilinta*", "prasugrel*", "ecopirin*",
+    "post mi", "mi sonrasi",
+    # lab values people quote instead of their condition
+    "ldl", "tsh", "crp", "sedimantasyon*", "ferritin*", "kreatinin*", "egfr", "ca 125", "ca 19 9",
+    "troponin*", "hbsag", "anti hcv", "pcr pozitif*", "pcr sonucu pozitif",
+    # procedures and reports that say someone is ill, disabled or pregnant
+    "tup ligasyon*", "rahmi alin*", "rahim alin*", "meme alin*",
+)
+
+_CRIMINAL = (
+    # the evidence and the steps of a criminal file
+    "hts kayit*", "baz kayit*", "baz istasyonu kayit*", "olay yeri inceleme*",
+    "parmak izi eslesme*", "supheli sifatiyla*",
+)
+
+_MEMBERSHIP = (
+    # offices in a union, an association or a lodge, and the strike vote
+    "vakfi yonetim*", "gonullu uye*", "farmason*",
+)
+
+TR_FAMILY_TERMS: Final = MappingProxyType(
+    {
+        "appearance": _APPEARANCE,
+        "ethnicity": _ETHNICITY,
+        "religion": _RELIGION,
+        "philosophical_belief": _PHILOSOPHICAL,
+        "sexual_life": _SEXUAL,
+        "genetic": _GENETIC,
+        "biometric": _BIOMETRIC,
+        "health": _HEALTH,
+        "criminal_record": _CRIMINAL,
+        "membership": _MEMBERSHIP,
+    }
+)

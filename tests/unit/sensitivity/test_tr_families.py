@@ -1,0 +1,96 @@
+"""Turkish families of indirect wording (lexicon_tr_families): a covered woman named by her
+role, a people by its community, a feast or a dietary rule, a belief by what someone will not
+eat or believe, two mothers or an affair, a DNA match or a tissue type, a fingerprint template,
+eye and heart care, lab values, a criminal file's records, an office in a union or an
+association. Typed with Turkish letters or without, each makes the first stage ask whom its
+sentence concerns; everyday senses of the same words ('kapalı ortam', a first name that is a
+feast) fire nothing. The training frames of training/tr_records give the second stage case
+files that name a client by initials."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gateway.sensitivity.classifier import Classifier
+from gateway.sensitivity.special import build_lexicon, topic_hits
+from gateway.sensitivity.textnorm import encode_text, fold, fold_encoded, word_view
+from gateway.sensitivity.training.generate import _name
+from gateway.sensitivity.training.tr_records import record_examples
+from gateway.sensitivity.training.vocab import TOPICS
+
+_LEXICON = build_lexicon()
+
+
+def _topics(text: str) -> set[str]:
+    encoded, _ = encode_text(text)
+    words = word_view(fold_encoded(encoded))
+    found: dict[bytes, list[int]] = {}
+    pos = 0
+    for tok in words.split(b" "):
+        if tok:
+            found.setdefault(tok, []).append(pos)
+        pos += len(tok) + 1
+    return {h.tag for h in topic_hits(_LEXICON, words, found, encoded)}
+
+
+_ABOUT_SOMEONE = [
+    ("Muhasebedeki yeni kasiyer kapalı, bunu sorun eden müşteri oldu.", "appearance"),
+    ("Geçen yıl kapandım, ailem hâlâ alışamadı.", "appearance"),
+    ("Kuzenim başı açık gezmeye başladı, dedem çok kızdı.", "appearance"),
+    ("Komşumuz Ahıska Türklerinden, Kazakistan'dan gelmişler.", "ethnicity"),
+    ("Eşim Gagavuz, evde çocuklarla kendi dilini konuşuyor.", "ethnicity"),
+    ("Oğlum domuz eti yemiyor, okul menüsüne not düşer misiniz?", "religion"),
+    ("Yeğenim hayvansal ürün kullanmıyor, menüyü buna göre yapalım.", "philosophical_belief"),
+    ("Ben tanrıya inanmıyorum ama annem bunu bilmiyor.", "philosophical_belief"),
+    ("Sınıftaki Mert'in iki annesi var, veli toplantısına ikisi de geliyor.", "sexual_life"),
+    ("Müvekkilimin eşinin yasak aşk yaşadığı iddiası dosyaya girdi.", "sexual_life"),
+    ("Şüpheli Koray'ın DNA örneği olay yerindeki izle karşılaştırıldı.", "genetic"),
+    ("Kardeşimle HLA tiplemesi yapıldı, ilik nakli için uygunmuşum.", "genetic"),
+    ("Personel Cem Aktaş'ın parmak izi şablonu sisteme yüklendi.", "biometric"),
+    ("Annemde keratokonus var, kornea nakli sırası bekliyor.", "health"),
+    ("Babamın LDL ve troponin değerleri yüksek çıktı.", "health"),
+    ("Teyzem Brilinta kullanıyor, diş çekimi öncesi ne yapmalı?", "health"),
+    ("Müvekkil A.Y. hakkındaki HTS kayıtları dosyaya girdi.", "criminal_record"),
+    ("Ustabaşımız Kenan Bey işyeri temsilcisi seçildi.", "membership"),
+]
+
+
+@pytest.mark.parametrize(("text", "category"), _ABOUT_SOMEONE)
+def test_family_wording_fires_its_category(text: str, category: str) -> None:
+    assert category in _topics(text)
+
+
+@pytest.mark.parametrize(("text", "category"), _ABOUT_SOMEONE)
+def test_family_wording_fires_typed_without_turkish_letters(text: str, category: str) -> None:
+    assert category in _topics(fold(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Stajyer kapalı otoparka park etti, anahtarı bıraktı.",
+        "Sekreter kapalı alandaki toplantıyı iptal etti.",
+        "Hesap kapandı mı, bankaya sorar mısın?",
+    ],
+)
+def test_closed_and_indoor_are_no_dress(text: str) -> None:
+    assert "appearance" not in _topics(text)
+
+
+def test_a_first_name_that_is_a_feast_is_a_name() -> None:
+    """'Ramazan Kaya' is a person: no religion topic, and the name stays visible to the second
+    stage, so his disability report is about him."""
+    text = "Ramazan Kaya'nın engelli raporu bugün geldi, bordroya işleyelim."
+    assert _topics(text) == {"health"}
+    found = Classifier(cache_entries=0).classify([text])
+    assert found.data_class == "special", found.as_record()
+    assert "religion" in _topics("Ramazan ayında oruç tutuyorum.")
+
+
+def test_record_frames_give_both_labels_and_initials() -> None:
+    made = list(record_examples(random.Random(5), TOPICS["health"], 200, _name))
+    labels = {label for _, label, _ in made}
+    assert labels == {0, 1}
+    assert any("Müvekkil" in text and "." in text.split()[1] for text, label, _ in made if label)
