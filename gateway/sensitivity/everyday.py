@@ -106,7 +106,7 @@ _SWITCHED: Final = re.compile(
     rb"|logging|login|check|service|job|endpoint|rule|alert|trigger|field|input|cron|api"
     rb"|ssl|tls|firewall) $"
 )
-_SWITCHED_AFTER: Final = (b" by default", b" in config", b" in the config", b" for now")
+_SWITCHED_AFTER: Final = (b" by default", b" in config", b" in the config", b" for now", b" until")
 # an ethnic group's dishes, music, dances, crafts or buildings: culture, no one's origin
 # (not "türkü", a folk song: folded it is "Türk" with a suffix, "Ahıska Türkü")
 _CULTURE: Final = re.compile(

@@ -1,7 +1,7 @@
 """English topic words in uses a lexicon phrase cannot rule out, which say nothing about
 anyone: 'in her habit of checking', 'served 5 years as CEO', a 'probation period' at work,
 'with conviction', the 'European Union', 'gradient descent', faith 'in' a vendor, charges on an
-account, a certificate's thumbprint, a button 'disabled until' a form is valid, the hospitality
+account, a certificate's thumbprint, the hospitality
 trade, 'Irish' (iris + h), a 'depressing' thing. Checked on the folded word view around the hit
 (lexicon_english lists the terms)."""
 
@@ -68,8 +68,7 @@ _NOT_PEOPLE: Final = frozenset(
 # (first token of a hit, words just before it, words just after it) that make a topic word
 # an everyday one: a union of states or a credit union, a descent of numbers or of a plane,
 # faith in a vendor or good faith, charges on an account, a certificate's thumbprint,
-# sleeping with the window open, time tracking, a
-# button disabled until a form is valid
+# sleeping with the window open, time tracking (a switched-off 'disabled' is everyday.py's)
 _WORD_TRAPS: Final = (
     (b"union", b"european african soviet postal customs monetary currency credit", b""),
     (
@@ -83,14 +82,6 @@ _WORD_TRAPS: Final = (
     (b"thumbprint", b"certificate cert sha1 sha256 ssl tls x509 key", b"of for"),
     (b"sleeping", b"", b"window windows light lights door tv fan radio heating earplugs mask"),
     (b"did", b"", b"tracking sheet sheets series zone stamp stamps entries"),
-    (
-        b"disabled",
-        b"feature button setting plugin flag account option field service "
-        b"temporarily automatically currently been be gets",
-        b"until by default button buttons "
-        b"field fields feature features flag setting settings account accounts plugin mode "
-        b"temporarily when if",
-    ),
 )
 _TRAPS: Final = {
     token: (frozenset(before.split()), frozenset(after.split()))

@@ -37,6 +37,7 @@ def test_everyday_senses_name_no_category(clf: Classifier, text: str) -> None:
         "Kate Byrne has been depressed since March and takes sertraline.",
         "Sean Walsh enrolled his iris scan at the border kiosk.",
         "Our nanny Siobhan Ward is an Irish Traveller.",
+        "Colin Reyes has been disabled since the accident and needs the ground-floor desk.",
     ],
 )
 def test_sensitive_senses_stay_special(clf: Classifier, text: str) -> None:
