@@ -61,22 +61,21 @@ _PLACE_FIRST: Final = frozenset(p.split()[0] for p in (n.strip() for n in PLACE_
 _NEXT_WORD: Final = re.compile(r"[ \t]{1,2}([^\W\d_]+)")
 
 
-def _institution_word(word: str) -> bool:
-    w = fold(word)
-    return w in _WORDS or w.startswith(_STEMS)
+def _institution_word(folded_word: str) -> bool:
+    return folded_word in _WORDS or folded_word.startswith(_STEMS)
 
 
 def institution_name(text: str, start: int, end: int) -> bool:
     """Whether the name candidate text[start:end] names an institution, a document or a
-    place rather than a person."""
-    words = re.findall(r"[^\W\d_]+", text[start:end])
+    place rather than a person. Folded once per candidate: it runs for every name found."""
+    words = re.findall(r"[^\W\d_]+", fold(text[start:end]))
     if any(_institution_word(w) for w in words):
         return True
-    folded = " ".join(fold(w) for w in words)
-    if folded in PLACE_NAMES or (words and fold(words[0]) in _PLACE_FIRST and _place(folded)):
+    folded = " ".join(words)
+    if folded in PLACE_NAMES or (words and words[0] in _PLACE_FIRST and _place(folded)):
         return True
     nxt = _NEXT_WORD.match(text, end, min(len(text), end + 40))
-    return nxt is not None and nxt.group(1)[:1].isupper() and _institution_word(nxt.group(1))
+    return nxt is not None and nxt.group(1)[:1].isupper() and _institution_word(fold(nxt.group(1)))
 
 
 def _place(folded: str) -> bool:

@@ -12,7 +12,7 @@ import functools
 import re
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 from gateway.sensitivity.textnorm import fold_term
 
@@ -44,6 +44,10 @@ class _Entry(Generic[T]):
     # cannot hold the phrase, so a phrase that starts with an everyday word ('in custody',
     # 'on remand') costs one substring test per text instead of a regex match per 'in'
     needs: bytes = b""
+    # how far past the first token's end `needs` can end in a match (separators of up to three
+    # bytes and the fixed words between), or -1 when a starred word before it has no bound:
+    # 'in custody' is tested near each 'in' instead of across the whole window
+    reach: int = -1
 
 
 # Each phrase's regex is compiled once per process: the lexicons hold more phrases than the re
@@ -56,6 +60,26 @@ def _phrase_regex(words: tuple[str, ...]) -> re.Pattern[bytes]:
         core = re.escape(w.rstrip("*").encode("ascii"))
         parts.append(core + (rb"[a-z0-9]*" if star else rb"(?![a-z0-9])"))
     return re.compile(rb"[^a-z0-9]{1,3}".join(parts))
+
+
+# above this many occurrences of a token in a window, a phrase's later word is first looked
+# for across the window (one pass) before near each occurrence
+_NEAR_TESTS: Final = 64
+
+
+def _reach(words: list[str], needs: bytes) -> int:
+    """Bytes after the first word's end within which `needs` (the longest later word) ends in
+    any match of the phrase: up to three separator bytes before each later word, plus the
+    fixed words up to it. -1 when a starred word between has no bound."""
+    total = 0
+    for w in words[1:]:
+        core = w.rstrip("*")
+        total += 3 + len(core)
+        if core.encode("ascii") == needs:
+            return total
+        if w.endswith("*"):
+            return -1
+    return -1
 
 
 class Lexicon(Generic[T]):
@@ -75,13 +99,16 @@ class Lexicon(Generic[T]):
             first = words[0]
             phrase = _phrase_regex(tuple(words)) if len(words) > 1 else None
             needs = max((w.rstrip("*") for w in words[1:]), key=len, default="").encode("ascii")
+            reach = _reach(words, needs)
             if first.endswith("*"):
                 key = first.rstrip("*").encode("ascii")
                 if len(key) < 2:
                     continue
-                prefix.setdefault(key, []).append(_Entry(tag, phrase, needs))
+                prefix.setdefault(key, []).append(_Entry(tag, phrase, needs, reach))
             else:
-                exact.setdefault(first.encode("ascii"), []).append(_Entry(tag, phrase, needs))
+                exact.setdefault(first.encode("ascii"), []).append(
+                    _Entry(tag, phrase, needs, reach)
+                )
         self._exact = exact
         self._prefix = prefix
         self._prefix_lengths = tuple(sorted({len(k) for k in prefix}))
@@ -131,9 +158,13 @@ class Lexicon(Generic[T]):
                 if phrase is None:
                     hits.extend(Hit(start, start + n, tok, stem, entry.tag) for start in starts)
                     continue
-                if entry.needs not in words:
+                needs, reach = entry.needs, entry.reach
+                # one test across the window when it is cheaper than one near each occurrence
+                if (reach < 0 or len(starts) > _NEAR_TESTS) and needs not in words:
                     continue
                 for start in starts:
+                    if reach >= 0 and words.find(needs, start, start + n + reach) < 0:
+                        continue
                     m = phrase.match(words, start)
                     if m is not None:
                         hits.append(Hit(start, m.end(), tok, stem, entry.tag))
