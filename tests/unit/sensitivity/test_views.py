@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -94,6 +95,20 @@ def test_scanner_finds_the_same_hits_as_token_by_token_matching(parts: list[str]
             elif (p := entry.phrase.match(words, m.start())) is not None:
                 want.append((m.start(), p.end(), stem, entry.tag))
     assert got == sorted(want)
+
+
+@pytest.mark.parametrize("sep", [" ", " . ", " .\n"])
+@pytest.mark.parametrize("repeat", [1, 80])
+def test_phrases_are_found_across_the_widest_separators(sep: str, repeat: int) -> None:
+    # one to three separator bytes between the words (a phrase's later word is looked for
+    # within that reach of each occurrence); 80 copies take the window test first
+    lex: Lexicon[str] = Lexicon(TERMS)
+    text = f"in{sep}custody on{sep}the{sep}spectrum dusuk{sep}yapti in{sep}hisself{sep}custody "
+    words = word_view(fold_bytes(text * repeat))
+    found = TokenScanner(lex.exact_keys, lex.stem_keys).scan(words)
+    stems = [h.stem for h in lex.find(words, found)]
+    assert stems.count(b"in") == 2 * repeat
+    assert stems.count(b"on") == stems.count(b"dusuk") == repeat
 
 
 def test_512kb_prompt_stays_within_the_default_time_budget() -> None:
