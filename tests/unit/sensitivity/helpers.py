@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+
+from gateway.sensitivity.lexicon import Lexicon
+from gateway.sensitivity.special import build_lexicon, topic_hits
+from gateway.sensitivity.textnorm import encode_text, fold_encoded, word_view
+
 
 def make_tckn(first9: str) -> str:
     d = [int(c) for c in first9]
@@ -41,3 +47,22 @@ def make_vkn(first9: str) -> str:
 
 def group4(value: str, sep: str = " ") -> str:
     return sep.join(value[i : i + 4] for i in range(0, len(value), 4))
+
+
+@functools.lru_cache(maxsize=1)
+def _topic_lexicon() -> Lexicon[str]:
+    return build_lexicon()
+
+
+def topics_of(text: str) -> set[str]:
+    """The categories the first stage (the topic lexicons) fires for in `text`, before any
+    judgement of whom it concerns; every word is offered, as the scanner would."""
+    encoded, _ = encode_text(text)
+    words = word_view(fold_encoded(encoded))
+    found: dict[bytes, list[int]] = {}
+    pos = 0
+    for tok in words.split(b" "):
+        if tok:
+            found.setdefault(tok, []).append(pos)
+        pos += len(tok) + 1
+    return {h.tag for h in topic_hits(_topic_lexicon(), words, found, encoded)}

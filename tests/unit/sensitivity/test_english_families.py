@@ -11,22 +11,7 @@ from __future__ import annotations
 import pytest
 
 from gateway.sensitivity.classifier import Classifier
-from gateway.sensitivity.special import build_lexicon, topic_hits
-from gateway.sensitivity.textnorm import encode_text, fold_encoded, word_view
-
-_LEXICON = build_lexicon()
-
-
-def _topics(text: str) -> set[str]:
-    encoded, _ = encode_text(text)
-    words = word_view(fold_encoded(encoded))
-    found: dict[bytes, list[int]] = {}
-    pos = 0
-    for tok in words.split(b" "):
-        if tok:
-            found.setdefault(tok, []).append(pos)
-        pos += len(tok) + 1
-    return {h.tag for h in topic_hits(_LEXICON, words, found, encoded)}
+from tests.unit.sensitivity.helpers import topics_of
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +61,7 @@ def clf() -> Classifier:
     ],
 )
 def test_english_wording_names_the_topic(text: str, category: str) -> None:
-    assert category in _topics(text)
+    assert category in topics_of(text)
 
 
 @pytest.mark.parametrize(
@@ -100,7 +85,7 @@ def test_english_wording_names_the_topic(text: str, category: str) -> None:
     ],
 )
 def test_everyday_english_fires_no_topic(text: str) -> None:
-    assert _topics(text) == set()
+    assert topics_of(text) == set()
 
 
 @pytest.mark.parametrize(

@@ -10,28 +10,12 @@ from __future__ import annotations
 import pytest
 
 from gateway.sensitivity.classifier import Classifier
-from gateway.sensitivity.special import build_lexicon, topic_hits
-from gateway.sensitivity.textnorm import encode_text, fold_encoded, word_view
+from tests.unit.sensitivity.helpers import topics_of
 
 
 @pytest.fixture(scope="module")
 def clf() -> Classifier:
     return Classifier(cache_entries=0)
-
-
-_LEXICON = build_lexicon()
-
-
-def _topics(text: str) -> set[str]:
-    encoded, _ = encode_text(text)
-    words = word_view(fold_encoded(encoded))
-    found: dict[bytes, list[int]] = {}
-    pos = 0
-    for tok in words.split(b" "):
-        if tok:
-            found.setdefault(tok, []).append(pos)
-        pos += len(tok) + 1
-    return {h.tag for h in topic_hits(_LEXICON, words, found, encoded)}
 
 
 @pytest.mark.parametrize(
@@ -86,7 +70,7 @@ def _topics(text: str) -> set[str]:
 def test_family_wording_about_a_person_is_special(
     clf: Classifier, text: str, category: str
 ) -> None:
-    assert category in _topics(text)
+    assert category in topics_of(text)
     found = clf.classify([text])
     assert found.data_class == "special", found.as_record()
 
@@ -130,4 +114,4 @@ def test_general_talk_about_the_same_things_stays_public(clf: Classifier, text: 
     ],
 )
 def test_everyday_words_that_begin_like_a_term_fire_no_topic(text: str) -> None:
-    assert _topics(text) == set()
+    assert topics_of(text) == set()

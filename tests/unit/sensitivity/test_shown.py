@@ -9,31 +9,12 @@ from __future__ import annotations
 import pytest
 
 from gateway.sensitivity.classifier import Classifier
-from gateway.sensitivity.special import build_lexicon, topic_hits
-from gateway.sensitivity.textnorm import encode_text, fold_encoded, word_view
+from tests.unit.sensitivity.helpers import topics_of
 
 
 @pytest.fixture(scope="module")
 def clf() -> Classifier:
     return Classifier(cache_entries=0)
-
-
-def _topics(text: str) -> set[str]:
-    lexicon = build_lexicon()
-    encoded, _ = encode_text(text)
-    words = word_view(fold_encoded(encoded))
-    scanner_hits = topic_hits(lexicon, words, _occurrences(words), encoded)
-    return {h.tag for h in scanner_hits}
-
-
-def _occurrences(words: bytes) -> dict[bytes, list[int]]:
-    out: dict[bytes, list[int]] = {}
-    pos = 0
-    for tok in words.split(b" "):
-        if tok:
-            out.setdefault(tok, []).append(pos)
-        pos += len(tok) + 1
-    return out
 
 
 @pytest.mark.parametrize(
@@ -78,7 +59,7 @@ def _occurrences(words: bytes) -> dict[bytes, list[int]]:
 def test_a_category_shown_about_a_person_is_special(
     clf: Classifier, text: str, category: str
 ) -> None:
-    assert category in _topics(text)
+    assert category in topics_of(text)
     found = clf.classify([text])
     assert found.data_class == "special", found.as_record()
 
@@ -98,7 +79,7 @@ def test_a_category_shown_about_a_person_is_special(
 def test_shown_wording_fires_in_any_case_and_without_turkish_letters(
     text: str, category: str
 ) -> None:
-    assert category in _topics(text)
+    assert category in topics_of(text)
 
 
 @pytest.mark.parametrize(

@@ -14,26 +14,11 @@ import random
 import pytest
 
 from gateway.sensitivity.classifier import Classifier
-from gateway.sensitivity.special import build_lexicon, topic_hits
-from gateway.sensitivity.textnorm import encode_text, fold, fold_encoded, word_view
+from gateway.sensitivity.textnorm import fold
 from gateway.sensitivity.training.generate import _name
 from gateway.sensitivity.training.tr_records import record_examples
 from gateway.sensitivity.training.vocab import TOPICS
-
-_LEXICON = build_lexicon()
-
-
-def _topics(text: str) -> set[str]:
-    encoded, _ = encode_text(text)
-    words = word_view(fold_encoded(encoded))
-    found: dict[bytes, list[int]] = {}
-    pos = 0
-    for tok in words.split(b" "):
-        if tok:
-            found.setdefault(tok, []).append(pos)
-        pos += len(tok) + 1
-    return {h.tag for h in topic_hits(_LEXICON, words, found, encoded)}
-
+from tests.unit.sensitivity.helpers import topics_of
 
 _ABOUT_SOMEONE = [
     ("Muhasebedeki yeni kasiyer kapalı, bunu sorun eden müşteri oldu.", "appearance"),
@@ -59,12 +44,12 @@ _ABOUT_SOMEONE = [
 
 @pytest.mark.parametrize(("text", "category"), _ABOUT_SOMEONE)
 def test_family_wording_fires_its_category(text: str, category: str) -> None:
-    assert category in _topics(text)
+    assert category in topics_of(text)
 
 
 @pytest.mark.parametrize(("text", "category"), _ABOUT_SOMEONE)
 def test_family_wording_fires_typed_without_turkish_letters(text: str, category: str) -> None:
-    assert category in _topics(fold(text))
+    assert category in topics_of(fold(text))
 
 
 @pytest.mark.parametrize(
@@ -76,17 +61,17 @@ def test_family_wording_fires_typed_without_turkish_letters(text: str, category:
     ],
 )
 def test_closed_and_indoor_are_no_dress(text: str) -> None:
-    assert "appearance" not in _topics(text)
+    assert "appearance" not in topics_of(text)
 
 
 def test_a_first_name_that_is_a_feast_is_a_name() -> None:
     """'Ramazan Kaya' is a person: no religion topic, and the name stays visible to the second
     stage, so his disability report is about him."""
     text = "Ramazan Kaya'nın engelli raporu bugün geldi, bordroya işleyelim."
-    assert _topics(text) == {"health"}
+    assert topics_of(text) == {"health"}
     found = Classifier(cache_entries=0).classify([text])
     assert found.data_class == "special", found.as_record()
-    assert "religion" in _topics("Ramazan ayında oruç tutuyorum.")
+    assert "religion" in topics_of("Ramazan ayında oruç tutuyorum.")
 
 
 def test_record_frames_give_both_labels_and_initials() -> None:
