@@ -8,13 +8,6 @@ from __future__ import annotations
 import pytest
 
 from gateway.sensitivity.classifier import Classifier
-from gateway.sensitivity.config import SensitivityConfig
-
-
-@pytest.fixture(scope="module")
-def clf() -> Classifier:
-    # the context model alone, without the judge: what the training frames teach
-    return Classifier(SensitivityConfig(judge={"enabled": False}), cache_entries=0)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

@@ -8,17 +8,10 @@ from __future__ import annotations
 import pytest
 
 from gateway.sensitivity.classifier import Classifier
-from gateway.sensitivity.config import SensitivityConfig
 from gateway.sensitivity.document import corrected, to_readers
 from gateway.sensitivity.special import CategoryHit
 from gateway.sensitivity.training.generic import generic_examples
 from gateway.sensitivity.training.vocab import TOPICS
-
-
-@pytest.fixture(scope="module")
-def clf() -> Classifier:
-    return Classifier(SensitivityConfig(judge={"enabled": False}), cache_entries=0)  # type: ignore[arg-type]
-
 
 PUBLIC = [
     "Staff handbook, part 3. If you have asthma, tell your line manager which inhaler you keep at your desk. Requests are handled by HR.",

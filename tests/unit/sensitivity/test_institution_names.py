@@ -9,13 +9,6 @@ from __future__ import annotations
 import pytest
 
 from gateway.sensitivity.classifier import Classifier
-from gateway.sensitivity.config import SensitivityConfig
-
-
-@pytest.fixture(scope="module")
-def clf() -> Classifier:
-    return Classifier(SensitivityConfig(judge={"enabled": False}), cache_entries=0)  # type: ignore[arg-type]
-
 
 PUBLIC = [
     "Taslak yönetmelik Yüksek Disiplin Kurulu'na gönderildi, karar gelecek ay bekleniyor.",

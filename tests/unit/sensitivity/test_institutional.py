@@ -8,16 +8,9 @@ from __future__ import annotations
 import pytest
 
 from gateway.sensitivity.classifier import Classifier
-from gateway.sensitivity.config import SensitivityConfig
 from gateway.sensitivity.emails import generic_address
 from gateway.sensitivity.placeholder_names import stock_name
 from tests.unit.sensitivity.helpers import make_luhn, make_tckn
-
-
-@pytest.fixture(scope="module")
-def clf() -> Classifier:
-    # the context model alone: what these rules and its training decide, without the judge
-    return Classifier(SensitivityConfig(judge={"enabled": False}), cache_entries=0)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

@@ -6,12 +6,6 @@ from __future__ import annotations
 import pytest
 
 from gateway.sensitivity.classifier import Classifier
-from gateway.sensitivity.config import SensitivityConfig
-
-
-@pytest.fixture(scope="module")
-def clf() -> Classifier:
-    return Classifier(SensitivityConfig(judge={"enabled": False}), cache_entries=0)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

@@ -9,13 +9,7 @@ from __future__ import annotations
 import pytest
 
 from gateway.sensitivity.classifier import Classifier
-from gateway.sensitivity.config import SensitivityConfig
 from gateway.sensitivity.lexicon_names import FIRST_NAMES, LISTED_FIRST_NAMES, SURNAMES
-
-
-@pytest.fixture(scope="module")
-def clf() -> Classifier:
-    return Classifier(SensitivityConfig(judge={"enabled": False}), cache_entries=0)  # type: ignore[arg-type]
 
 
 def test_the_wider_vocabulary_is_loaded_without_everyday_words() -> None:
