@@ -103,6 +103,16 @@ class Words:
         )
 
 
+# car makes and models that are no everyday word: one before a plate-shaped group says it is a
+# plate ('beyaz Doblo 69 RNE 44', 'the white Fiat Egea 32 F 95872')
+CAR_MAKES: Final = (
+    b"fiat egea doblo linea tofas renault clio megane fluence ford fiesta kuga toyota corolla "
+    b"yaris hilux honda hyundai i20 tucson volkswagen vw passat tiguan bmw mercedes audi opel "
+    b"astra corsa peugeot citroen dacia sandero skoda octavia kia sportage nissan qashqai volvo "
+    b"tesla togg"
+)
+
+
 def _words(*words: str) -> Words:
     return Words(b"|".join(re.escape(w.encode("ascii")) for w in words))
 
@@ -267,9 +277,19 @@ PLATE_CTX: Final = _words(
     "park",
     "parked",
     "parking",
+    *CAR_MAKES.decode("ascii").split(),
 )
 PASSPORT_CTX: Final = _words(
     "pasaport", "passport", "pass no", "seyahat belgesi", "travel document"
+)
+PASSPORT_NUMBER_CTX: Final = _words(
+    "passport number",
+    "passport no",
+    "passport #",
+    "pasaport no",
+    "pasaport numara",
+    "pasaport numarasi",
+    "pasaport numaram",
 )
 DOB_CTX: Final = _words(
     "dogum",

@@ -42,11 +42,14 @@ PLATE_HINT: Final = re.compile(rb"00[ \-]?a")
 PLATE_START: Final = re.compile(r"(?<![\w])(?:0[1-9]|[1-7]\d|8[01])[ -]?[A-PR-VYZa-pr-vyz]")
 # Detectors that only ever count with context run only when a context word is in the text.
 PLATE_TOKENS: Final = frozenset(
-    b"plaka plakali plakasi plakayi plakanin plakalarini arac araci aracin aracim araba "
-    b"arabanin otomobil plate vehicle car ruhsat otopark trafik surucu driver taksi kaza kasko "
-    b"hgs ogs otoyol motosiklet kamyon kamyonet minibus otobus registration numberplate "
-    # where a car stands: '69 RNE 44 kapımın önüne park etmiş', 'parked across the gate'
-    b"park parked parking".split()
+    (
+        b"plaka plakali plakasi plakayi plakanin plakalarini arac araci aracin aracim araba "
+        b"arabanin otomobil plate vehicle car ruhsat otopark trafik surucu driver taksi kaza kasko "
+        b"hgs ogs otoyol motosiklet kamyon kamyonet minibus otobus registration numberplate "
+        # where a car stands: '69 RNE 44 kapımın önüne park etmiş', 'parked across the gate'
+        b"park parked parking " + ctx.CAR_MAKES
+        # a make or model before the plate: 'beyaz Doblo 69 RNE 44', 'the white Fiat Egea 32 F 95872'
+    ).split()
 )
 PASSPORT_TOKENS: Final = frozenset(
     b"pasaport pasaportu pasaportun pasaportum pasaportunu passport passports".split()
@@ -467,7 +470,7 @@ def _plate(text: str, folded: bytes, start: int) -> Candidate | None:
         or (letters == 3 and digits in (2, 3))
     ):
         return None
-    pos = ctx.near(folded, start, m.end(), ctx.PLATE_CTX, before=60, after=40)
+    pos = ctx.near(folded, start, m.end(), ctx.PLATE_CTX, before=60, after=60)
     if not pos and m.group(2).islower():  # '34 abc 123' is a plate only where one is meant
         return None
     return Candidate("PLAKA", start, m.end(), 0.85 if pos else 0.4, "plate")
@@ -479,8 +482,14 @@ def _passport(text: str, folded: bytes, start: int, end: int) -> Candidate | Non
     # passport context below is required either way
     while i > 0 and text[i - 1].isascii() and text[i - 1].isalpha() and start - i < 2:
         i -= 1
-    if i == start or (i > 0 and text[i - 1].isalnum()) or (end < len(text) and text[end].isalnum()):
+    if (i > 0 and text[i - 1].isalnum()) or (end < len(text) and text[end].isalnum()):
         return None
+    if i == start:
+        # nine digits alone are a passport number in many countries (the US, the UK, India),
+        # but only where its number is asked for: 'passport number ... is it 285755453?'
+        if end - start != 9 or not ctx.near(folded, i, end, ctx.PASSPORT_NUMBER_CTX, before=80):
+            return None
+        return Candidate("PASAPORT", i, end, 0.8, "passport")
     if not ctx.near(folded, i, end, ctx.PASSPORT_CTX, before=60, after=20):
         return None
     return Candidate("PASAPORT", i, end, 0.9, "passport")

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
 from typing import Final
 
 from gateway.sensitivity.handles import name_handles
@@ -52,6 +53,14 @@ _TITLE_INITIALS: Final = re.compile(r"[ \t]{1,3}((?:[A-ZÇĞİÖŞÜ]\.[ \t]?){1
 # the words that introduce the writer's own name ('adım Kaan', 'my name's ruth', 'ismim Ece'):
 # a listed first name after them is the writer's, even alone and even when it is an everyday word
 _INTRO: Final = frozenset({b"adim", b"ismim"})
+# 'my name is ruth', "her name's amirah": whose name it is
+_WHOSE_NAME: Final = frozenset({b"my", b"her", b"his"})
+# the writer's own name given before a comma or a dash ('ben okan, ...', "i'm nadia, 28",
+# 'this is Lauren - flat 3'): the word before the name -> the word that must precede that one
+_SELF: Final[Mapping[bytes, bytes | None]] = MappingProxyType(
+    {b"ben": None, b"im": None, b"m": b"i", b"am": b"i", b"is": b"this"}
+)
+_SELF_AFTER: Final = re.compile(r"[ \t]{0,2}(?:,|[-–—][ \t])")
 # titles that also start titles of works, places and phrases ('Sister Act', 'Bebek Sahili',
 # 'Father Time', 'Sir Galahad'): a listed name must follow them
 _TITLES_NEED_LISTED: Final = NEWBORN_TITLES | frozenset(
@@ -171,7 +180,7 @@ def person_names(text: str, words: bytes, found: Occurrences) -> Iterator[Candid
             labelled = _after_label(words, hit.start, hit.end)
             if labelled is not None:
                 yield labelled
-            elif _introduced(words, hit.start):
+            elif _introduced(text, words, hit.start, hit.end):
                 yield Candidate("AD", hit.start, hit.end, 0.6, "name_intro")
             elif text[hit.start].isupper():
                 yield from _from_first_name(text, hit.start, hit.end)
@@ -257,16 +266,21 @@ def _after_label(words: bytes, start: int, end: int) -> Candidate | None:
     return Candidate("AD_SOYAD", start, stop, 0.75, "name_label")
 
 
-def _introduced(words: bytes, start: int) -> bool:
+def _introduced(text: str, words: bytes, start: int, end: int) -> bool:
     """The first name at `start` of the word view follows 'adım', 'ismim', 'my name is' or
-    'my name's' (the apostrophe is a space in the word view)."""
+    'her name's' (the apostrophe is a space in the word view), or the writer gives it with a
+    comma after: 'ben okan, forklift operatörüyüm', "i'm nadia, 28", 'this is Lauren, flat 3'."""
     before = _word_before(words, start)
     if before in _INTRO:
         return True
+    at = words.rfind(b" " + before, 0, start) + 1
+    if before in _SELF and _SELF_AFTER.match(text, end) is not None:
+        need = _SELF[before]
+        if need is None or _word_before(words, at) == need:
+            return True
     if before not in (b"is", b"s"):
         return False
-    at = words.rfind(b" " + before, 0, start) + 1
-    return _word_before(words, at) == b"name" and words[max(0, at - 8) : at].startswith(b"my name")
+    return _word_before(words, at) == b"name" and _word_before(words, at - 5) in _WHOSE_NAME
 
 
 def _word_before(words: bytes, start: int) -> bytes:
@@ -365,5 +379,7 @@ def addresses(folded: bytes, words: bytes, found: Occurrences) -> Iterator[Candi
         if nl >= 0:
             end = nl
         last_end = end
-        company = _COMPANY.search(folded, max(0, start - 160), end) is not None
+        # whose address it is is said before it ('Deniz Lojistik Ltd., Atatürk Cad. 5'); a
+        # firm named after it is the courier or the sender ('... daire 4, kargo firmasına')
+        company = _COMPANY.search(folded, max(0, start - 160), hit.end) is not None
         yield Candidate("ADRES", start, end, 0.35 if company else 0.8, "address")
