@@ -30,7 +30,7 @@ _GREETINGS: Final = frozenset("hi hello hey dear merhaba selam sevgili".split())
 _AFTER_CUES: Final = """
     hi hello hey dear merhaba selam sevgili regards saygilarimla sevgilerimle selamlar thanks
     cheers sincerely tesekkurler contact attn passenger guest cardholder holder tenant owner
-    yolcu misafir yetkili kontak signed imza imzalayan from
+    yolcu misafir yetkili kontak signed imza imzalayan from recipient addressee consignee
     """.split()
 # verbs only people do, said right after the name
 _VERBS: Final = """

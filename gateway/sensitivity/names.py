@@ -138,6 +138,9 @@ ADDRESS_LEXICON: Final[Lexicon[str]] = Lexicon(
             "road",
             "lane",
             "boulevard",
+            # Irish and British street kinds that are no everyday word ('14 Harcourt Terrace')
+            "terrace",
+            "crescent",
         )
     ]
 )
@@ -148,13 +151,14 @@ _ADDRESS_DETAIL: Final = re.compile(
     # a door and flat number: '45/3', '4 / 12'
     rb"|(?<![0-9./])\d{1,4} ?/ ?\d{1,3}(?![0-9./])"
     # district/city: 'Maltepe/İst.', 'Kadıköy / İstanbul'
-    rb"|(?<![a-z0-9])(?:[a-z]+ ?)?/ ?[a-z]+(?![a-z])|\d+[a-z]? [a-z]+ (?:street|avenue|road|lane)"
+    rb"|(?<![a-z0-9])(?:[a-z]+ ?)?/ ?[a-z]+(?![a-z])"
+    rb"|\d+[a-z]? [a-z]+ (?:street|avenue|road|lane|terrace|crescent)"
 )
 # a company's address ('registered office', 'Ltd.', 'A.Ş.') is no person's
 _COMPANY: Final = re.compile(
     rb"(?<![a-z0-9])(?:ltd|limited|inc|llc|plc|gmbh|corp|a\.s|as\.|sti|san\. ve tic|holding"
     rb"|registered office|registered at|company|sirket\w*|firma\w*|merkez ofis|genel mudurluk"
-    rb"|head office|headquarters|fabrika\w*|sube\w*|magaza\w*)(?![a-z0-9])"
+    rb"|head office|headquarters|our office|ofisimiz|fabrika\w*|sube\w*|magaza\w*)(?![a-z0-9])"
 )
 
 

@@ -48,6 +48,8 @@ def test_everyday_words_in_the_same_frames_stay_text(clf: Classifier, text: str)
         ("gri Egea 16 BK 3382 kimin? servis yolunu kapatmış", "PLAKA"),
         ("The blue Corolla 35 R 40117 near the loading bay belongs to a visitor?", "PLAKA"),
         ("mom, the embassy wants your passport number again, is it 531904276?", "PASAPORT"),
+        ("Parcel held. Recipient: Ewan Doherty. Collect at the depot with ID.", "AD_SOYAD"),
+        ("Please send my parcel to 22 Rathmines Crescent, Dublin 6, I'm home after 5.", "ADRES"),
         (
             "teslimat adresi: nur demir, cumhuriyet mah. gül sk. no 8 daire 2 izmit."
             " kargo firmasına iletir misiniz",
@@ -68,6 +70,8 @@ def test_identifiers_told_by_the_words_around_them(clf: Classifier, text: str, k
         "Table 16 BK 3382 in the spreadsheet lists stock codes by aisle.",
         # a firm's own address, its name before the street
         "Merkez ofisimiz: Deniz Lojistik Ltd. Şti., Atatürk Cad. No 5, Kadıköy.",
+        "Our office moved to 5 Merrion Terrace; the phone line stays the same.",
+        "Recipient: Customer Service Team",
     ],
 )
 def test_the_same_shapes_without_their_context_are_not_personal(clf: Classifier, text: str) -> None:
