@@ -41,6 +41,7 @@ IBAN_HEAD: Final = re.compile(rb"aa00(?<![a0]aa00)(?=[ \-]?[a0])")
 PLATE_HINT: Final = re.compile(rb"00[ \-]?a")
 PLATE_START: Final = re.compile(r"(?<![\w])(?:0[1-9]|[1-7]\d|8[01])[ -]?[A-PR-VYZa-pr-vyz]")
 # Detectors that only ever count with context run only when a context word is in the text.
+# (with a car's make or model: 'beyaz Doblo 69 RNE 44', 'the white Fiat Egea 32 F 95872')
 PLATE_TOKENS: Final = frozenset(
     (
         b"plaka plakali plakasi plakayi plakanin plakalarini arac araci aracin aracim araba "
@@ -48,7 +49,6 @@ PLATE_TOKENS: Final = frozenset(
         b"hgs ogs otoyol motosiklet kamyon kamyonet minibus otobus registration numberplate "
         # where a car stands: '69 RNE 44 kapımın önüne park etmiş', 'parked across the gate'
         b"park parked parking " + ctx.CAR_MAKES
-        # a make or model before the plate: 'beyaz Doblo 69 RNE 44', 'the white Fiat Egea 32 F 95872'
     ).split()
 )
 PASSPORT_TOKENS: Final = frozenset(
