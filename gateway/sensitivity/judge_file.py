@@ -13,6 +13,7 @@ import hashlib
 import importlib.util
 import os
 import tempfile
+import time
 from pathlib import Path
 from typing import Final
 
@@ -59,16 +60,39 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
+# a join writes 253 MB in about a second: a temporary file untouched for this long belongs to
+# a process that ended mid-write (a short command exits while its judge loads in a daemon
+# thread, whose `finally` never runs) and would otherwise stay in the cache for good
+STALE_AFTER_S: Final = 600.0
+
+
+def sweep_stale(directory: Path, now: float | None = None) -> int:
+    """Remove temporary join files left by processes that ended mid-write; the number
+    removed. A file another process is writing now is fresh and kept."""
+    limit = (time.time() if now is None else now) - STALE_AFTER_S
+    removed = 0
+    for tmp in directory.glob(MODEL_FILE + ".*.tmp"):
+        try:
+            if tmp.stat().st_mtime < limit:
+                tmp.unlink()
+                removed += 1
+        except OSError:
+            continue  # gone already, or another process's to remove
+    return removed
+
+
 def model_file(cache_dir: Path | None = None) -> Path:
     """The joined GGUF file, joining it first when the cache has none (~1 s, 253 MB written).
 
     A file already there is trusted when its size is right and a marker written after its
     digest was checked is present, so a process start does not hash 253 MB again; it is
     written to a temporary name and renamed, so child processes starting together never read
-    a half-written file."""
+    a half-written file. Temporary files of joins that were cut off are swept first."""
     directory = cache_dir or default_cache_dir()
     target = directory / MODEL_FILE
     checked = directory / (MODEL_FILE + ".sha256")
+    if directory.is_dir():
+        sweep_stale(directory)
     if target.is_file() and target.stat().st_size == SIZE and checked.is_file():
         if checked.read_text(encoding="ascii").strip() == SHA256:
             return target
