@@ -130,9 +130,13 @@ _WE_OR_ROLE: Final = re.compile(
     rb"|the claimant|the applicant|the candidate|the defendant|the accused)(?![a-z0-9])"
 )
 
+# 'return' only before a value ('return "x"', 'return (a'): prose says 'a phased return to
+# work'; not 'update' or 'none' ('an update on her recovery', 'none of her colleagues'), which
+# a line of code holds with brackets or '=' besides
 _CODE_WORDS: Final = re.compile(
-    rb"(?<![a-z0-9])(?:string|int|integer|bool|boolean|varchar|nullable|null|none|returns"
-    rb"|return|import|const|enum|struct|true|false|select|insert|update|alter|create table"
+    rb"(?<![a-z0-9])(?:string|int|integer|bool|boolean|varchar|nullable|null"
+    rb"|return(?= *[\"'(\[{0-9])"
+    rb"|import|const|enum|struct|true|false|select|insert|alter|create table"
     rb"|def|class|lambda|async|await|todo|fixme)(?![a-z0-9])"
 )
 
