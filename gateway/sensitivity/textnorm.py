@@ -64,8 +64,6 @@ def _shape(c: int) -> int:
 _SHAPE_TABLE: Final[bytes] = bytes(_shape(c) for c in range(256))
 
 
-
-
 def _latin_extended() -> dict[str, str]:
     """The lower-case Latin letters outside cp1254 whose base letter is ASCII ('ā' of 'Māori',
     'ł' of 'Łódź', 'ř', 'ő', 'ễ'): a name or a people written with them meets the lexicon as
