@@ -100,6 +100,13 @@ _HEALTH = (
     "hospitalised", "hospitalized", "hospitalisation", "hospitalization", "had a seizure", "has seizures",
     "seizure disorder", "absence seizure*", "tonic-clonic", "recovering alcoholic*", "recovering addict*",
     "in recovery from", "disability benefit*", "disability leave", "mobility aid*",
+    # a pregnancy told by its weeks, its leave, its scans or its birth ('22 weeks along',
+    # 'mat leave', 'her 20-week scan', 'on bed rest')
+    "weeks along", "months along", "weeks gone", "mat leave", "on maternity", "going on maternity",
+    "maternity cover", "baby is due", "baby s due", "baby due", "expecting her first",
+    "expecting their first", "expecting our first", "expecting a boy", "expecting a girl",
+    "baby bump", "bed rest", "week scan*", "growth scan*", "nuchal scan*", "caesarean*",
+    "cesarean*", "midwife", "midwives", "birth plan*", "postnatal", "post-natal",
 )
 
 _RELIGION = (
@@ -135,6 +142,12 @@ _RELIGION = (
     "to chapel", "at chapel", "went to the temple", "go to temple", "goes to temple", "observant jew*",
     "observant muslim*", "religiously observant", "person of faith", "practise their faith", "practice their faith",
     "practising my faith",
+    # worship, study and rules of a faith kept week by week
+    "shul", "to shul", "minyan", "kaddish", "sitting shiva", "sat shiva", "mikvah", "mikveh",
+    "kosher kitchen", "keeps kosher", "keep kosher", "eats halal", "eat halal", "halal only",
+    "suhoor", "sehri", "iftar", "taraweeh", "tarawih", "church fellowship", "christian fellowship",
+    "bible fellowship", "youth fellowship", "prayer meeting*", "prayer group*", "church choir",
+    "sunday service*", "sattvic", "ekadashi", "karva chauth", "puja", "gurdwara",
 )
 
 _APPEARANCE = (
@@ -158,6 +171,12 @@ _ETHNICITY = (
     "gypsies", "gypsy traveller*", "han chinese", "ethnic minorit*", "racial abuse", "racial slur*", "racist abuse",
     "racially abused", "caste", "dalit*", "brahmin*", "jewish heritage", "arab heritage", "amazigh",
     "kurdish heritage", "roma community", "roma family", "roma families", "roma heritage", "roma origin", "of roma",
+    # a people by its own names, its tribe or its community ('Ngāi Tahu', 'iwi', 'Peranakan')
+    "iwi", "hapu", "ngai tahu", "ngati", "tangata whenua", "pasifika", "peranakan*", "nyonya",
+    "metis", "sami people", "tribal affiliation*", "tribal member*", "tribal enrol*",
+    "tribal citizen*", "enrolled member of the", "first nation", "traveller heritage",
+    "traveller family", "traveller families", "greek community", "armenian community",
+    "kurdish community", "kurdish family", "greek minority", "armenian minority",
 )
 
 _POLITICAL = (
@@ -173,6 +192,12 @@ _POLITICAL = (
     "socialist*", "communist*", "marxist*", "trotskyist*", "left-leaning", "right-leaning", "centrist*", "zionis*",
     "anti-zionis*", "pro-palestin*", "pro-israel*", "pro-life", "pro-choice", "anti-abortion", "nationalist*",
     "separatist*", "royalist*", "monarchist*", "loyalist*", "republicanism", "leftist*", "rightwinger*", "fascist*",
+    # money, signs and shifts given to a party or a candidate
+    "committee to elect", "yard sign*", "lawn sign*", "campaign donation*", "campaign contribution*",
+    "political donation*", "donation to the * campaign", "donated to the * campaign", "super pac",
+    "canvasser*", "canvassing shift*", "precinct captain*", "precinct chair*", "precinct committee*",
+    "youth branch", "youth wing", "party youth", "party member card*", "signed a petition",
+    "signed that petition", "protest march*", "anti-corruption foundation",
 )
 
 _PHILOSOPHY = (
@@ -184,6 +209,7 @@ _PHILOSOPHY = (
     "i m vegetarian", "i am vegetarian", "he is vegetarian", "she is vegetarian", "he s vegetarian",
     "she s vegetarian", "vegetarians", "vegetarianism", "went vegetarian", "strict vegetarian", "anti-vax*",
     "antivax*", "anti-vaccine", "freeganism",
+    "conscience grounds", "grounds of conscience", "reasons of conscience", "anti-consumeris*",
 )
 
 _MEMBERSHIP = (
@@ -202,6 +228,10 @@ _MEMBERSHIP = (
     "federation member*", "masonic", "rotary club", "lions club", "elks lodge", "knights of columbus",
     "member of the * union", "joined the * union", "member of the * association", "association member*",
     "membership dues", "our elected rep", "elected rep", "staff side rep*", "workplace rep*",
+    # dues taken from pay, and the unions whose names are everyday words ('Unite', 'ver.di')
+    "union subs", "union subscription*", "union deduction*", "dues deduction*", "dues checkoff",
+    "dues check-off", "unite dues", "gmb dues", "unison dues", "unite branch", "unite steward*",
+    "unite union", "unite the union", "ver di", "ig metall", "shop steward", "on the picket",
 )
 
 _SEXUAL = (
@@ -216,6 +246,7 @@ _SEXUAL = (
     "coming out as", "transitioning to male", "transitioning to female", "medically transitioning",
     "socially transitioning", "started transitioning", "relationship with a subordinate", "sexually transmitted",
     "std test*", "sti test*",
+    "not out at work", "isn t out", "he s not out", "she s not out", "came out to",
 )
 
 _CRIMINAL = (
@@ -245,6 +276,8 @@ _CRIMINAL = (
     "community order", "non-molestation order", "asbo", "criminal behaviour order", "gang member*", "was locked up",
     "got locked up", "been locked up", "police bail", "released under investigation", "jailed for",
     "probation officer*", "parole board", "parole officer*",
+    "deferred prosecution", "in the cells", "police cells", "criminal background",
+    "possession charge*", "charged with possession",
 )
 
 _BIOMETRIC = (
@@ -253,6 +286,11 @@ _BIOMETRIC = (
     "windows hello", "finger vein*", "speaker verification", "speaker recognition", "voice enrolment",
     "voice enrollment", "gait recognition", "signature dynamics", "biometric template*", "enrolled face",
     "face enrolment", "face enrollment", "liveness",
+    # a template enrolled or enrolled again for a reader ('palm template', 're-enrol')
+    "palm template*", "palm vein*", "palm-vein*", "fingerprint template*", "fp template*",
+    "voice template*", "iris template*", "finger template*", "re-enrol*", "re-enroll*", "reenrol*",
+    "biometric turnstile*", "biometric enrol*", "biometric enroll*", "face id enrol*",
+    "face id enroll*", "face scan*", "facial scan*", "finger scan*",
 )
 
 _GENETIC = (
@@ -264,6 +302,7 @@ _GENETIC = (
     "cffdna", "vus", "polygenic", "ancestry test*", "dna kit*", "dna match*",
     "genotyp*", "haplogroup*", "g6pd*", "cftr", "hla typing", "hla-b27", "hla match*", "sickle cell trait",
     "thalassaemia trait", "thalassemia trait", "gene panel*",
+    "paternity result*", "probability of paternity", "alleged father", "maternity test*",
 )
 
 # A phrase is found from its first word, so a first word that fills every text ('the', 'his',

@@ -262,7 +262,7 @@ class ContextStage:
         named = people.names.overlaps(s - _WINDOW, e + _WINDOW)
         marker = SUBJECT.search(sentence, 0, len(sentence))
         before = folded[_previous_sentence(folded, s) : s]
-        cues = cues_of(sentence, fps, ident, named, marker, before, hit.start - s)
+        cues = cues_of(sentence, fps, ident, named, marker, before, hit.start - s, hit.end - s)
         suffix = hit.token[len(hit.stem) :]
         return cues, features(sentence, (hit.start - s, hit.end - s), category, suffix, cues)
 

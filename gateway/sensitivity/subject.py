@@ -130,9 +130,13 @@ _WE_OR_ROLE: Final = re.compile(
     rb"|the claimant|the applicant|the candidate|the defendant|the accused)(?![a-z0-9])"
 )
 
+# 'return' only before a value ('return "x"', 'return (a'): prose says 'a phased return to
+# work'; not 'update' or 'none' ('an update on her recovery', 'none of her colleagues'), which
+# a line of code holds with brackets or '=' besides
 _CODE_WORDS: Final = re.compile(
-    rb"(?<![a-z0-9])(?:string|int|integer|bool|boolean|varchar|nullable|null|none|returns"
-    rb"|return|import|const|enum|struct|true|false|select|insert|update|alter|create table"
+    rb"(?<![a-z0-9])(?:string|int|integer|bool|boolean|varchar|nullable|null"
+    rb"|return(?= *[\"'(\[{0-9])"
+    rb"|import|const|enum|struct|true|false|select|insert|alter|create table"
     rb"|def|class|lambda|async|await|todo|fixme)(?![a-z0-9])"
 )
 
@@ -163,11 +167,15 @@ class Cues:
 _WHOSE: Final = re.compile(rb"(?<![a-z])(?:her|his|my|our|their|your)(?: [a-z]+)? $")
 
 
-def _general(sentence: bytes, named: bool, term_start: int) -> bool:
+def _general(sentence: bytes, named: bool, term_start: int, term_end: int = -1) -> bool:
     """Whether the sentence reads as general talk. 'hakkinda' ('about') before the topic in a
     sentence that names someone is about that person ('Şüpheli Mert Avcı hakkında adli kontrol
-    kararı'), not a request for information ('diyabet hakkında bilgi')."""
+    kararı'), not a request for information ('diyabet hakkında bilgi'). A general word inside
+    the topic term itself ('bible study', 'face template', 'ethnic minorities') is the topic,
+    not the register of the sentence."""
     for m in _GENERAL.finditer(sentence):
+        if term_start <= m.start() and m.end() <= term_end:
+            continue
         if named and m.group(0) == b"hakkinda" and m.end() < term_start:
             continue
         if m.group(0) == b"history" and _WHOSE.search(sentence, max(0, m.start() - 24), m.start()):
@@ -184,10 +192,11 @@ def cues_of(
     marker: bool,
     before: bytes = b"",
     term_start: int = 0,
+    term_end: int = -1,
 ) -> Cues:
     """`before`: the text just before the sentence, where its subject may have been named
-    ('Annem 70 yaşında. Alzheimer başladı.'); `term_start`: where the topic word starts in
-    the sentence."""
+    ('Annem 70 yaşında. Alzheimer başladı.'); `term_start`, `term_end`: the topic word's span
+    in the sentence."""
     return Cues(
         person_before=bool(before)
         and (
@@ -201,7 +210,7 @@ def cues_of(
         possessive=_POSSESSIVE_ROLE.search(sentence) is not None,
         first_person=(_FIRST_PERSON_EN.search(sentence) is not None or _first_person_tr(sentence)),
         third_person=_THIRD_PERSON_EN.search(sentence) is not None,
-        general=_general(sentence, named, term_start),
+        general=_general(sentence, named, term_start, term_end),
         question=b"?" in sentence,
         marker=marker,
         clinical=_CLINICAL.search(sentence) is not None or _CLINICAL.search(before) is not None,

@@ -5,6 +5,7 @@ drop diacritics, so 'DİYABET', 'Teşhis' and 'teshis' all meet the lexicon as '
 from __future__ import annotations
 
 import codecs
+import unicodedata
 from typing import Final
 
 _DIACRITICS: Final[tuple[tuple[str, str], ...]] = (
@@ -63,7 +64,22 @@ def _shape(c: int) -> int:
 _SHAPE_TABLE: Final[bytes] = bytes(_shape(c) for c in range(256))
 
 
-_DIACRITIC_TABLE: Final = str.maketrans(dict(_DIACRITICS))
+def _latin_extended() -> dict[str, str]:
+    """The lower-case Latin letters outside cp1254 whose base letter is ASCII ('ā' of 'Māori',
+    'ł' of 'Łódź', 'ř', 'ő', 'ễ'): a name or a people written with them meets the lexicon as
+    'maori', not as 'm ori'. One letter for one, so spans carry over."""
+    out: dict[str, str] = {"ł": "l", "đ": "d", "ħ": "h", "ŀ": "l", "ı": "i"}
+    for cp in (*range(0x100, 0x250), *range(0x1E00, 0x1F00)):
+        c = chr(cp)
+        if c in out or c.lower() != c or len(c.upper()) != 1:
+            continue
+        base = unicodedata.normalize("NFD", c)[0]
+        if base.isascii() and base.isalpha():
+            out[c] = base.lower()
+    return out
+
+
+_DIACRITIC_TABLE: Final = str.maketrans({**_latin_extended(), **dict(_DIACRITICS)})
 
 
 def fold(text: str) -> str:
@@ -93,7 +109,23 @@ def _byte_fold_table() -> bytes:
 # encode plus one bytes.translate folds a long text; the characters outside it whose `fold` is
 # still ASCII (found by checking every code point) are mapped by the error handler below.
 _BYTE_FOLD: Final[bytes] = _byte_fold_table()
-_OUTSIDE_CP1254: Final[dict[str, str]] = {"\u1e9e": "s", "\u212a": "k", "\u212b": "a"}
+
+
+def _outside_table() -> dict[str, str]:
+    """Every Latin letter outside cp1254 (either case) whose `fold` is one ASCII letter."""
+    out = {"\u1e9e": "s", "\u212a": "k", "\u212b": "a"}
+    for c in _latin_extended():
+        for form in (c, c.upper()):
+            try:
+                form.encode("cp1254")
+            except UnicodeEncodeError:
+                folded = fold(form)
+                if len(folded) == 1 and folded.isascii():
+                    out[form] = folded
+    return out
+
+
+_OUTSIDE_CP1254: Final[dict[str, str]] = _outside_table()
 _ERRORS: Final = "gecit-fold"
 
 

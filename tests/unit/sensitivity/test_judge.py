@@ -119,7 +119,7 @@ NOBODYS_QUESTIONS = (
     "Sendikaya üye olmak için işverenin izni gerekir mi?",
     "Oruç tutarken ilaç almak orucu bozar mı?",
     "2025-03-01 INFO [lab-sync] rows=120 diagnoses_merged=17 status=OK",
-    "config: { diagnosis_visible: false, retention_days: 30 }",
+    "config: { diagnosis_visible: false }",
 )
 
 
