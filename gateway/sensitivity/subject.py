@@ -81,6 +81,7 @@ _NOT_FIRST_PERSON: Final = frozenset(
     hakim mahkum minimum maksimum premium medium forum album bicim aktarim takvim birim izlenim
     erisim etkilesim bakim surum gorunum donusum sempozyum tasarim birikim yonelim
     tanitim anlatim rihtim astim lityum selim victim muslim addendum postpartum
+    kalitim secim gecim ekim cozum olcum kesim yapim onarim gelisim degisim basim yayim sunum
     """.split()
 )
 
@@ -273,6 +274,20 @@ def someone(cues: Cues) -> bool:
         or cues.person_before
         or cues.clinical
         or cues.we_or_role
+    )
+
+
+def concrete(cues: Cues) -> bool:
+    """Whether a cue points at a real person rather than a role a question or a case may
+    invent ('a 60-year-old patient', 'a candidate'): a name, an identifier, I or my, a
+    possessive kin or role word, such a person in the sentence before."""
+    return (
+        cues.first_person_suffix
+        or cues.identifier
+        or cues.named
+        or cues.possessive
+        or (cues.first_person and not cues.only_our)
+        or cues.person_before
     )
 
 
