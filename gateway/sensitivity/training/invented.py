@@ -44,6 +44,10 @@ PAIRS_TR = (
         "Haber: Kurul açıkladı, aday {name} {p}.",
     ),
     (
+        "Duyuru: {t} konulu etkinliğin güzergahı ve saatleri açıklandı, ofis o gün kapalı.",
+        "Duyuru: {name} {p}, bunu kendisi açıkladı; o gün ofiste olmayacak.",
+    ),
+    (
         "Genel bilgi arıyorum: {t} konusunda yasal düzenleme nedir?",
         "Eşim {p}, bu konuda yasal düzenleme nedir?",
     ),

@@ -60,3 +60,38 @@ def test_nouns_in_im_are_not_the_writer() -> None:
     assert not _first_person_tr(b"x'e bagli kalitim")
     assert not _first_person_tr(b"pazar secim var")
     assert _first_person_tr(b"dun hastaneye gittim")
+
+
+GROUPS = [
+    ("Sayın Yolcularımız, sefer saatleri değişmiştir; sağlık raporu istenmeyecektir.", "public"),
+    ("Sayın Katılımcılar, seminer salonu ikinci kattadır.", "public"),
+    # a listed name after 'Sayın' stays a name, even when it ends like a plural
+    ("Sayın Güler Aksoy, sendika üyeliğiniz onaylandı.", "special"),
+    ("Sayın Kerem Aydın, başvurunuz alınmıştır.", "personal"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), GROUPS)
+def test_a_group_addressed_in_the_plural_is_no_name(
+    clf: Classifier, text: str, expected: str
+) -> None:
+    assert clf.classify([text]).data_class == expected
+
+
+def test_every_role_and_the_turkish_every_are_no_third_person() -> None:
+    from gateway.sensitivity.subject import _THIRD_PERSON_EN as third
+
+    assert third.search(b"her gun vejetaryen secenek bulunur") is None
+    assert third.search(b"every employee may join a union") is None
+    assert third.search(b"any candidate may apply") is None
+    assert third.search(b"her sister is vegetarian") is not None
+    assert third.search(b"the employee joined a union") is not None
+    assert third.search(b"a company employee joined a union") is not None
+
+
+def test_a_trade_with_our_is_someone_in_our_care() -> None:
+    from gateway.sensitivity.subject import _POSSESSIVE_ROLE as ours
+
+    assert ours.search(b"yeni muhasebecimiz diyabet hastasi") is not None
+    assert ours.search(b"temizlikcimiz bayramda izinli") is not None
+    assert ours.search(b"amacimiz farkindalik yaratmak") is None
