@@ -61,7 +61,10 @@ _TO_READERS: Final = re.compile(
 DECLARED_ODDS: Final = 10.0
 # what an exam, a case, a moot, fiction or a textbook says of itself (folded)
 _DECLARED: Final = re.compile(
-    rb"(?<![a-z0-9])(?:q|soru|question|case|vaka) ?[0-9]{1,3}[.):]"
+    # a numbered question; 'Q1'-'Q4' only opening a line ('by Q3.' is a quarter), and no
+    # numbered case ('Case 2:', 'Vaka 3:' list real ones in an HR file or a case series)
+    rb"(?<![a-z0-9])(?:soru|question) ?[0-9]{1,3}[.):]"
+    rb"|(?<![a-z0-9])q ?(?:[5-9]|[1-9][0-9]{1,2})[.)]|(?:^|\n)q[1-4]\. "
     rb"|case-based|case based|no real (?:patient|person|people)|hypothetical\w*|fictional"
     rb"|fictitious|moot|exam question|practice question|multiple choice|punnett"
     rb"|summari[sz]e the plot|plot of|book club|the novel|textbook|worked example"

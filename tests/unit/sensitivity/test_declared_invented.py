@@ -95,3 +95,10 @@ def test_a_trade_with_our_is_someone_in_our_care() -> None:
     assert ours.search(b"yeni muhasebecimiz diyabet hastasi") is not None
     assert ours.search(b"temizlikcimiz bayramda izinli") is not None
     assert ours.search(b"amacimiz farkindalik yaratmak") is None
+
+
+def test_a_quarter_or_a_numbered_real_case_declares_nothing() -> None:
+    assert not declared(b"badge readers everywhere by q3.")
+    assert not declared(b"- q2: billing engine go-live")
+    assert not declared(b"case 2: an employee in accounts disclosed a diagnosis")
+    assert declared(b"q1. a patient presents with chest pain")
