@@ -241,6 +241,47 @@ CARD_CTX: Final = _words(
     "odeme",
 )
 # a tax number that belongs to a natural person
+# a company's own account: its legal form or the account called the company's
+COMPANY_ACCOUNT_CTX: Final = _words(
+    "a.s",
+    "ltd",
+    "sti",
+    "inc",
+    "llc",
+    "gmbh",
+    "sirket hesab",
+    "sirket iban",
+    "sirketin iban",
+    "firma hesab",
+    "firmanin iban",
+    "kurumsal hesap",
+    "company account",
+    "company's account",
+    "corporate account",
+    "business account",
+    "tuzel kisi",
+)
+# a person's own account near a company's name: a salary, 'my IBAN', a sole trader
+OWN_ACCOUNT_CTX: Final = _words(
+    "iban'im",
+    "ibanim",
+    "hesabim",
+    "hesap numaram",
+    "maas",
+    "salary",
+    "my iban",
+    "my account",
+    "my bank",
+    "kisisel",
+    "personal account",
+    "bireysel",
+    "sahis",
+    "serbest meslek",
+    "esnaf",
+    "sole trader",
+    "self-employed",
+    "freelance",
+)
 SOLE_TRADER_CTX: Final = _words(
     "sahis",
     "serbest meslek",

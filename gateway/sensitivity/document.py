@@ -22,7 +22,14 @@ danışınız', 'consult your pharmacist'), a staff handbook or a policy for all
 notice to all colleagues — raises the bar for judgements about no one by `READER_ODDS` more:
 its 'you' is every reader, and the frames of such texts ('if you have ...', 'your condition')
 read to the context model like someone's own case. A judgement that points at someone (a name,
-I, a kin word) is left as it is, so 'Dear all, Ayşe Yılmaz is on chemotherapy' stays special."""
+I, a kin word) is left as it is, so 'Dear all, Ayşe Yılmaz is on chemotherapy' stays special.
+
+A text that declares the people in it invented — an exam or case-based question ('Q7.',
+'Soru 14:', 'aşağıdakilerden hangisi', 'no real patient'), a hypothetical, a moot, fiction or
+a novel's plot, a Punnett square — raises the bar by `DECLARED_ODDS` for every judgement that
+points at no real person: its 'a 60-year-old patient', 'a woman who is a carrier' or 'a
+candidate' is a role the question invents. A name, I or my kin (special.CategoryHit.concrete)
+keeps its judgement, so 'Q7. My sister is a carrier ...' stays special."""
 
 from __future__ import annotations
 
@@ -43,10 +50,32 @@ READER_ODDS: Final = 4.0
 _TO_READERS: Final = re.compile(
     rb"kullanma talimati|doktorunuza|eczaciniza|hekiminize|el kitabi|tum calisanlar\w*"
     rb"|tum personel\w*|degerli calisma arkadaslarimiz|degerli calisanlarimiz|herkes davetli\w*"
+    rb"|sayin calisanlar\w*|degerli calisanlar|sayin personel\w*|tum ekip\w*|tum birimler\w*"
     rb"|package leaflet|patient information leaflet|(?:consult|ask|talk to|tell) your"
     rb" (?:doctor|pharmacist|gp|nurse)|employee handbook|staff handbook|this policy"
     rb"|all employees|all staff|dear all|dear colleagues|everyone is welcome|to: all"
+    rb"|dear team|hi all|hello all|hi everyone|hello everyone|all colleagues|company-wide"
 )
+
+
+DECLARED_ODDS: Final = 10.0
+# what an exam, a case, a moot, fiction or a textbook says of itself (folded)
+_DECLARED: Final = re.compile(
+    # a numbered question; 'Q1'-'Q4' only opening a line ('by Q3.' is a quarter), and no
+    # numbered case ('Case 2:', 'Vaka 3:' list real ones in an HR file or a case series)
+    rb"(?<![a-z0-9])(?:soru|question) ?[0-9]{1,3}[.):]"
+    rb"|(?<![a-z0-9])q ?(?:[5-9]|[1-9][0-9]{1,2})[.)]|(?:^|\n)q[1-4]\. "
+    rb"|case-based|case based|no real (?:patient|person|people)|hypothetical\w*|fictional"
+    rb"|fictitious|moot|exam question|practice question|multiple choice|punnett"
+    rb"|summari[sz]e the plot|plot of|book club|the novel|textbook|worked example"
+    rb"|asagidakilerden hangisi|vaka sorusu|varsayimsal|kurgusal|ders notlar\w*"
+    rb"|sinav sorusu|romanin konusu|romaninda|gercek (?:kisi|hasta|aile)\w* (?:degil|kullanma)\w*"
+)
+
+
+def declared(folded: bytes) -> bool:
+    """Whether a text declares the people in it invented (an exam, a case, fiction)."""
+    return _DECLARED.search(folded) is not None
 
 
 def to_readers(folded: bytes) -> bool:
@@ -64,14 +93,17 @@ def corrected(
     shift = math.log(NOBODY_ODDS * max(1.0, min(n, CAP) / FREE))
     if n and folded and to_readers(folded):
         shift += math.log(READER_ODDS)
-    if shift <= 0.0:
-        return list(hits)
+    invented = math.log(DECLARED_ODDS) if n and folded and declared(folded) else 0.0
     out = []
     for h in hits:
-        if h.someone or h.stage not in _JUDGED or h.confidence <= 0.0 or h.confidence >= 1.0:
+        if h.stage not in _JUDGED or h.confidence <= 0.0 or h.confidence >= 1.0:
             out.append(h)
             continue
-        z = math.log(h.confidence / (1.0 - h.confidence)) - shift
+        by = (0.0 if h.someone else shift) + (0.0 if h.concrete else invented)
+        if by <= 0.0:
+            out.append(h)
+            continue
+        z = math.log(h.confidence / (1.0 - h.confidence)) - by
         p = 1.0 / (1.0 + math.exp(-z))
         band: Band = "uncertain" if low <= p < high else "confident"
         out.append(replace(h, confidence=p, band=band))

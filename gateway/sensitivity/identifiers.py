@@ -302,6 +302,16 @@ def _iban_before(folded: bytes, heads: list[int], run_start: int) -> Candidate |
     return None
 
 
+def _owned(c: Candidate, folded: bytes) -> Candidate:
+    """An IBAN next to a company's legal form or called the company's account is the
+    company's, not a person's, unless a salary, 'my account' or a sole trader is near."""
+    if ctx.near(folded, c.start, c.end, ctx.COMPANY_ACCOUNT_CTX, 80, 40) and not ctx.near(
+        folded, c.start, c.end, ctx.OWN_ACCOUNT_CTX, 80, 40
+    ):
+        return Candidate(c.kind, c.start, c.end, 0.3, c.detector)
+    return c
+
+
 def _iban(text_folded: bytes, begin: int) -> Candidate | None:
     m = IBAN_TAIL.match(text_folded, begin)
     if m is None:
@@ -365,7 +375,7 @@ def digit_identifiers(
             iban = _iban_before(folded, heads, start)
             if iban is not None and iban.end > start:
                 covered = iban.end
-                yield iban
+                yield _owned(iban, folded)
                 continue
         ndigits = shape.count(b"0", start, end)
         if ndigits < 10 and not want_dob and not want_passport and not locals_left:
@@ -393,7 +403,7 @@ def digit_identifiers(
         if ndigits == 24 and on.iban:
             iban = _iban_without_country(raw, start, end, folded)
             if iban is not None:
-                yield iban
+                yield _owned(iban, folded)
                 continue
         if ndigits >= 10:
             unread = yield from numbers_in_run(raw, start, classify, looks)

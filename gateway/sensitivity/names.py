@@ -167,8 +167,11 @@ _COMPANY_AFTER: Final = re.compile(
     r"[ \t,]{0,3}(?:A\.?\s?Ş|AŞ|A\.S\.|Ltd|LTD|Şti|Sti|San\.|Tic\.|İnş|Inc|LLC|GmbH|Corp"
     r"|Holding|Group|Grup|Limited|Ticaret|Sanayi|Lojistik|Yazılım|Teknoloji|İnşaat)(?![\w])"
 )
-# a role the writer addresses ('Sayın Müşterimiz', 'Sayın Tedarikçimiz'), not a name
-_OUR_ROLE: Final = re.compile(r"(?:[iıuü]m[iıuü]z|m[iıuü]z|n[iıuü]z|[iıuü]n[iıuü]z)$")
+# a role the writer addresses ('Sayın Müşterimiz', 'Sayın Tedarikçimiz') or a group in the
+# plural ('Sayın Çalışanlar', 'Sayın Veliler', 'Sayın Yolcularımız'), not a name
+_OUR_ROLE: Final = re.compile(
+    r"(?:[iıuü]m[iıuü]z|m[iıuü]z|n[iıuü]z|[iıuü]n[iıuü]z|l[ae]r|l[ae]r[iı]|l[ae]r[iı]m[iı]z)$"
+)
 
 
 def person_names(text: str, words: bytes, found: Occurrences) -> Iterator[Candidate]:
@@ -229,7 +232,9 @@ def _after_title(text: str, start: int, end: int) -> Iterator[Candidate]:
             return  # 'Bebek Sahili', 'Sister Act': a place or a work, not a person
         if f"{title} {first}" in PUBLIC_FIGURES:
             return
-        if first not in NOT_SURNAMES and _OUR_ROLE.search(m.group(1).lower()) is None:
+        if first not in NOT_SURNAMES and (
+            _OUR_ROLE.search(m.group(1).lower()) is None or _listed_name(m.group(1))
+        ):
             begin = m.start(1) if initials is None else initials.start(1)
             yield Candidate("AD_SOYAD", begin, end, 0.9, "name_title")
         return

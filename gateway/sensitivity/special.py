@@ -31,6 +31,7 @@ from gateway.sensitivity.spelling import diacritic_words, not_a_term, union_name
 from gateway.sensitivity.subject import (
     Cues,
     SubjectModel,
+    concrete,
     cues_of,
     features,
     rules_probability,
@@ -139,6 +140,8 @@ class CategoryHit:
     stage: Stage = "lexicon"
     # whether the sentence names or points at anyone (a name, I, a kin or role word...)
     someone: bool = True
+    # whether it points at a real person (a name, I, my kin), not only at a role
+    concrete: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,7 +303,9 @@ class ContextStage:
                         q = min(q, p)
                     p, stage = q, "judge"
         band: Band = "uncertain" if self.low <= p < self.high else "confident"
-        return CategoryHit(category, hit.start, hit.end, p, band, stage, someone(cues))
+        return CategoryHit(
+            category, hit.start, hit.end, p, band, stage, someone(cues), concrete(cues)
+        )
 
 
 _FIRST_NAMES: Final = frozenset(fold_term(n).encode("ascii", "ignore") for n in FIRST_NAMES)

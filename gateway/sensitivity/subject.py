@@ -38,6 +38,10 @@ _POSSESSIVE_ROLE: Final = re.compile(
     rb"|ev sahib|kayinco|uvey (?:kiz|ogl|anne|baba))"
     # an endearing diminutive before 'my' ('ablacigim', 'annecim')
     rb"(?:c[iu]g|c[iu])?(?:im|um|m|imiz|umuz|miz|muz|niz|iniz|unuz)[a-z]*"
+    # a trade in -ci with 'our' or 'your' ('muhasebecimiz', 'temizlikciniz'), not
+    # a goal or a start ('amacimiz', 'baslangicimiz')
+    rb"|(?<![a-z0-9])(?!amac|baslangic|ilac|sevinc|gurur|borc)[a-z]{4,}c[iu](?:miz|muz|niz|nuz)"
+    rb"(?![a-z0-9])"
 )
 # not after an apostrophe: a Turkish case ending ('template'i') is no English 'I'
 _FIRST_PERSON_EN: Final = re.compile(
@@ -47,8 +51,16 @@ _FIRST_PERSON_EN_NOT_OUR: Final = re.compile(
     rb"(?<![a-z0-9'])(?:i|i'm|im|i've|ive|i'd|my|me|myself|mine|we've)(?![a-z0-9])"
 )
 # "son" only after a determiner: alone it is the Turkish "last" ("son yillarda")
+# the Turkish 'her' ('every'): 'her gün', 'her çalışan' is no English 'her'
+_EVERY_TR: Final = (
+    rb"(?! (?:gun|hafta|ay|yil|sene|sabah|aksam|gece|saat|zaman|sey|kes|biri|birey|iki|uc|yer"
+    rb"|turlu|ne|defa|sefer|konu|durum|donem|ogun|calisan|personel|ogrenci|hasta|kisi|insan"
+    rb"|vatandas|musteri|aday|uye|birim|departman|sube|ofis|ekip)[a-z]*(?![a-z0-9]))"
+)
+# a role after 'every', 'each', 'any' or 'no' ('every employee', 'any candidate') is anyone
 _THIRD_PERSON_EN: Final = re.compile(
-    rb"(?<![a-z0-9])(?:he|she|his|her|him|they've|mr|mrs|ms|dr|patient|client|employee"
+    rb"(?<![a-z0-9])(?<!every )(?<!each )(?<! any )(?<!^any )(?<! no )(?<!^no )"
+    rb"(?:he|she|his|her" + _EVERY_TR + rb"|him|they've|mr|mrs|ms|dr|patient|client|employee"
     rb"|applicant|candidate|tenant|customer|member of staff|staff member|colleague|coworker"
     rb"|co-worker|resident|pupil|(?:my|his|her|their|our|your|the|a|whose) son|daughter"
     rb"|wife|husband|mother|father|mum|mom|dad|brother"
@@ -81,6 +93,7 @@ _NOT_FIRST_PERSON: Final = frozenset(
     hakim mahkum minimum maksimum premium medium forum album bicim aktarim takvim birim izlenim
     erisim etkilesim bakim surum gorunum donusum sempozyum tasarim birikim yonelim
     tanitim anlatim rihtim astim lityum selim victim muslim addendum postpartum
+    kalitim secim gecim ekim cozum olcum kesim yapim onarim gelisim degisim basim yayim sunum
     """.split()
 )
 
@@ -282,6 +295,20 @@ def someone(cues: Cues) -> bool:
         or cues.person_before
         or cues.clinical
         or cues.we_or_role
+    )
+
+
+def concrete(cues: Cues) -> bool:
+    """Whether a cue points at a real person rather than a role a question or a case may
+    invent ('a 60-year-old patient', 'a candidate'): a name, an identifier, I or my, a
+    possessive kin or role word, such a person in the sentence before."""
+    return (
+        cues.first_person_suffix
+        or cues.identifier
+        or cues.named
+        or cues.possessive
+        or (cues.first_person and not cues.only_our)
+        or cues.person_before
     )
 
 

@@ -19,6 +19,7 @@ from typing import NamedTuple
 from gateway.sensitivity.textnorm import fold
 from gateway.sensitivity.training.casework import case_examples
 from gateway.sensitivity.training.generic import generic_examples
+from gateway.sensitivity.training.invented import invented_examples
 from gateway.sensitivity.training.notices import notice_examples
 from gateway.sensitivity.training.registers import register_examples
 from gateway.sensitivity.training.tr_records import record_examples
@@ -363,6 +364,12 @@ def examples(seed: int = 13, per_category: int = 900) -> Iterator[Example]:
     for cat, t in TOPICS.items():
         for text, label, lang in record_examples(records, t, per_category // 6, _name):
             yield Example(_style(records, text), label, cat, lang)
+    # exam and case questions, moots, fiction, news and general questions whose people are
+    # invented, each with its twin about a real person: their own generator too
+    invented = random.Random(seed + 5)
+    for cat, t in TOPICS.items():
+        for text, label, lang in invented_examples(invented, t, per_category // 8, _name):
+            yield Example(_style(invented, text), label, cat, lang)
 
 
 HANDWRITTEN = Path(__file__).with_name("handwritten.txt")
