@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
 import sys
 import time
@@ -112,6 +113,17 @@ def _prob(model: SubjectModel, names: list[str]) -> float:
     return model.probability(names)
 
 
+def write_replacing(path: Path, text: str) -> None:
+    """Write a model file whole or not at all: a classifier loading it meanwhile (a test run, a
+    gateway started from this checkout) reads the old file or the new one, never half of one."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m gateway.sensitivity.train")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
@@ -139,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"weights: {len(model.weights)}; training accuracy {acc:.3f} on {n} sentences")
     acc, n = accuracy(model, det, check)
     print(f"accuracy on freshly generated sentences (another seed): {acc:.3f} on {n}")
-    args.out.write_text(model.to_json() + "\n", encoding="utf-8")
+    write_replacing(args.out, model.to_json() + "\n")
     print(
         f"wrote {args.out} ({args.out.stat().st_size // 1024} KB) "
         f"in {time.perf_counter() - t0:.1f} s"

@@ -35,7 +35,7 @@ from gateway.sensitivity.lone_name import used_as_name
 from gateway.sensitivity.special import Entity, People, _sentence, topic_hits
 from gateway.sensitivity.subject import SubjectModel
 from gateway.sensitivity.textnorm import encode_text, fold_encoded, shape_view, word_view
-from gateway.sensitivity.train import _HAND_WEIGHT, featurise, fit
+from gateway.sensitivity.train import _HAND_WEIGHT, featurise, fit, write_replacing
 from gateway.sensitivity.training.generate import Example, examples, handwritten
 
 FOLDS = 4
@@ -213,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
             [h.probability(r[1], f.tolist()) for r, f in zip(rows, feats, strict=True)]
         )
         print(f"training accuracy, {name}: {float(np.mean((probs >= 0.5) == labels)):.3f}")
-    args.out.write_text(head.to_json() + "\n", encoding="utf-8")
+    write_replacing(args.out, head.to_json() + "\n")
     print(f"wrote {args.out} in {time.perf_counter() - t0:.0f} s")
     return 0
 

@@ -4,6 +4,7 @@ files give the same weights, and the overlap check prints counts only."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -42,3 +43,22 @@ def test_overlap_counts_shared_normalised_sentences(
     out = capsys.readouterr().out
     assert out.strip().endswith("shared: 1")
     assert secret not in out and shared not in out and "x1" not in out
+
+
+def test_a_model_file_is_replaced_whole(tmp_path: Path) -> None:
+    # a classifier loading the model while it is rebuilt reads the old file or the new one
+    target = tmp_path / "model.json"
+    target.write_text('{"old": true}\n', encoding="utf-8")
+    seen: list[str] = []
+    real_replace = os.replace
+
+    def replace(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
+        seen.append(Path(dst).read_text(encoding="utf-8"))  # still the old one, whole
+        real_replace(src, dst)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(os, "replace", replace)
+        train.write_replacing(target, '{"new": true}\n')
+    assert seen == ['{"old": true}\n']
+    assert target.read_text(encoding="utf-8") == '{"new": true}\n'
+    assert [p.name for p in tmp_path.iterdir()] == ["model.json"]
