@@ -163,12 +163,34 @@ class Cues:
 _WHOSE: Final = re.compile(rb"(?<![a-z])(?:her|his|my|our|their|your)(?: [a-z]+)? $")
 
 
+# words of _GENERAL that are not general talk in some company: a template of a body part is a
+# biometric record ('yuz sablonu', 'parmak izi sablonu'), not a document template; 'Egitim-Sen',
+# 'Egitim-Is' are unions, not 'education'; a statute cited by its number ('6356 sayili Kanun')
+# in a sentence naming someone is the law applied to that person, not talk about the law
+_BODY_BEFORE: Final = re.compile(rb"(?:yuz|izi|iris|retina|ses|damar|goz|avuc|tanima|okuyucu) $")
+_UNION_AFTER: Final = re.compile(rb"[ -](?:sen|is|bir sen)(?![a-z0-9])")
+_CITED: Final = re.compile(rb"sayili $")
+
+
+def _not_general(sentence: bytes, m: re.Match[bytes], named: bool) -> bool:
+    word = m.group(0)
+    if word.startswith(b"sablon"):
+        return _BODY_BEFORE.search(sentence, max(0, m.start() - 12), m.start()) is not None
+    if word.startswith(b"egitim"):
+        return _UNION_AFTER.match(sentence, m.end()) is not None
+    if named and word.startswith((b"kanun", b"yasa")):
+        return _CITED.search(sentence, max(0, m.start() - 8), m.start()) is not None
+    return False
+
+
 def _general(sentence: bytes, named: bool, term_start: int) -> bool:
     """Whether the sentence reads as general talk. 'hakkinda' ('about') before the topic in a
     sentence that names someone is about that person ('Şüpheli Mert Avcı hakkında adli kontrol
     kararı'), not a request for information ('diyabet hakkında bilgi')."""
     for m in _GENERAL.finditer(sentence):
         if named and m.group(0) == b"hakkinda" and m.end() < term_start:
+            continue
+        if _not_general(sentence, m, named):
             continue
         if m.group(0) == b"history" and _WHOSE.search(sentence, max(0, m.start() - 24), m.start()):
             continue  # 'her (dating) history': someone's history, not history as a subject
