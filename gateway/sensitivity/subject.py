@@ -38,6 +38,11 @@ _POSSESSIVE_ROLE: Final = re.compile(
     rb"|ev sahib|kayinco|uvey (?:kiz|ogl|anne|baba))"
     # an endearing diminutive before 'my' ('ablacigim', 'annecim')
     rb"(?:c[iu]g|c[iu])?(?:im|um|m|imiz|umuz|miz|muz|niz|iniz|unuz)[a-z]*"
+    # a job held by one person at the writer's workplace ('muhasebecimiz', 'kuryemiz'); not
+    # 'your' ('doktorunuza danisiniz' in a leaflet speaks to any reader)
+    rb"|(?<![a-z0-9])(?:muhasebeci|ogretmen|doktor|avukat|hemsire|teknisyen|muhendis|kasiyer"
+    rb"|garson|bekci|temizlikci|asci|kurye|operator|yonetici|satisci|tezgahtar|resepsiyonist"
+    rb"|danisman|usta)(?:im|um|m|imiz|umuz|miz|muz)(?![a-z0-9])"
 )
 # not after an apostrophe: a Turkish case ending ('template'i') is no English 'I'
 _FIRST_PERSON_EN: Final = re.compile(

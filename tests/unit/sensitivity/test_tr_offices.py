@@ -75,3 +75,15 @@ def test_a_cited_statute_in_a_named_file_is_no_law_talk() -> None:
     assert not _general(sentence, named=True)
     assert _general(sentence, named=False)
     assert _general("Kanun bu konuda ne diyor?", named=True)
+
+
+def _possessive(sentence: str) -> bool:
+    folded = fold(sentence).encode("ascii", "ignore")
+    return cues_of(folded, False, False, False, False).possessive
+
+
+def test_our_bookkeeper_is_someone_but_your_doctor_is_any_reader() -> None:
+    assert _possessive("Yeni muhasebecimiz Rusça da konuşuyor.")
+    assert _possessive("Kuryemiz bugün gelemedi.")
+    assert not _possessive("Kullanmadan önce doktorunuza danışınız.")
+    assert not _possessive("Muhasebeci ilanı yayında.")
