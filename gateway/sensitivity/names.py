@@ -171,7 +171,7 @@ def person_names(text: str, words: bytes, found: Occurrences) -> Iterator[Candid
             labelled = _after_label(words, hit.start, hit.end)
             if labelled is not None:
                 yield labelled
-            elif _introduced(words, hit.start):
+            elif _introduced(words, hit.start) or _self_or_kin(text, words, hit.start, hit.end):
                 yield Candidate("AD", hit.start, hit.end, 0.6, "name_intro")
             elif text[hit.start].isupper():
                 yield from _from_first_name(text, hit.start, hit.end)
@@ -267,6 +267,26 @@ def _introduced(words: bytes, start: int) -> bool:
         return False
     at = words.rfind(b" " + before, 0, start) + 1
     return _word_before(words, at) == b"name" and words[max(0, at - 8) : at].startswith(b"my name")
+
+
+# in a chat typed in lower case, a first name the writer introduces ('ben kerem, ...') or gives
+# to a relative or a neighbour ('eşim selim', 'komşunuz berna'): the words before it say it is
+# someone's name even when nothing is capitalised
+_KIN_BEFORE: Final = frozenset(
+    b"""
+    esim oglum kizim kardesim annem babam ablam abim agabeyim arkadasim komsum komsumuz
+    komsunuz nisanlim sevgilim kuzenim yegenim torunum enistem kocam karim dayim amcam teyzem
+    halam
+    """.split()
+)
+
+
+def _self_or_kin(text: str, words: bytes, start: int, end: int) -> bool:
+    before = _word_before(words, start)
+    if before == b"ben":
+        # 'ben kerem, bankada ...': the name closes the clause; 'ben umut ediyorum' does not
+        return text[end : end + 1] in (",", ".", "!") or end == len(text)
+    return before in _KIN_BEFORE and _fold_word(text[start:end]) not in _COMMON_WORDS
 
 
 def _word_before(words: bytes, start: int) -> bytes:
