@@ -75,6 +75,8 @@ _FIRST_PERSON_TR: Final = re.compile(
     # those of nouns in -im: 'takvimi', 'bicimde') and 'that I ...' ('ettigimi', 'oldugumu')
     rb"|(?<![a-z0-9])([a-z]{3,}(?:im|um))(?:in|un|den|dan)(?![a-z0-9])"
     rb"|(?<![a-z0-9])[a-z]+(?:dig|tig|dug|tug)(?:im|um)[a-z]*(?![a-z0-9])"
+    # the same typed as spoken in a message: 'yapiyom', 'gidicem', 'alcam'
+    rb"|(?<![a-z0-9])[a-z]{2,}(?:iyom|uyom|icem|icam|ucam|ucem|ecem|acam)(?![a-z0-9])"
 )
 # Nouns whose -im/-um is part of the word, not 'my' or 'I' ('egitim', 'yonetim', 'teslim',
 # 'yazilim', 'bolum'): 'egitim var' or 'yonetim' says nothing about the writer.
@@ -130,7 +132,7 @@ _GENERAL: Final = re.compile(
 
 _WE_OR_ROLE: Final = re.compile(
     rb"[a-z](?:iyoruz|uyoruz|yoruz|dik|duk|tik|tuk|mistik|mustuk|irsem|ursem|arsam|ersem|irsam"
-    rb"|ursam|sem|sam|eyim|ayim)(?![a-z0-9])"
+    rb"|ursam|sem|sam|eyim|ayim|iyoz|uyoz|icez|icaz|ucaz|ucez)(?![a-z0-9])"
     rb"|(?<![a-z0-9])(?:aday|basvuran|sanik|supheli|davali|davaci|magdur|danisan|muvekkil"
     rb"|the claimant|the applicant|the candidate|the defendant|the accused)(?![a-z0-9])"
 )

@@ -87,3 +87,12 @@ def test_our_bookkeeper_is_someone_but_your_doctor_is_any_reader() -> None:
     assert _possessive("Kuryemiz bugün gelemedi.")
     assert not _possessive("Kullanmadan önce doktorunuza danışınız.")
     assert not _possessive("Muhasebeci ilanı yayında.")
+
+
+def test_first_person_typed_as_spoken_is_first_person() -> None:
+    def first(sentence: str) -> bool:
+        return cues_of(fold(sentence).encode("ascii"), False, False, False, False).first_person
+
+    assert first("bu ay oruc tutuyom")
+    assert first("yarin hastaneye gidicem")
+    assert not first("cam kirildi, ekonomi kotu")
