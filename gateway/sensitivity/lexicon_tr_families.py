@@ -127,16 +127,9 @@ _POLITICAL = (
 
 TR_FAMILY_TERMS: Final = MappingProxyType(
     {
-        "appearance": _APPEARANCE,
-        "ethnicity": _ETHNICITY,
-        "religion": _RELIGION,
-        "philosophical_belief": _PHILOSOPHICAL,
-        "sexual_life": _SEXUAL,
-        "genetic": _GENETIC,
-        "biometric": _BIOMETRIC,
-        "health": _HEALTH,
-        "criminal_record": _CRIMINAL,
-        "membership": _MEMBERSHIP,
-        "political_opinion": _POLITICAL,
+        "appearance": _APPEARANCE, "ethnicity": _ETHNICITY, "religion": _RELIGION,
+        "philosophical_belief": _PHILOSOPHICAL, "sexual_life": _SEXUAL, "genetic": _GENETIC,
+        "biometric": _BIOMETRIC, "health": _HEALTH, "criminal_record": _CRIMINAL,
+        "membership": _MEMBERSHIP, "political_opinion": _POLITICAL,
     }
-)
+)  # fmt: skip
