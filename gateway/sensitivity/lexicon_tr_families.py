@@ -36,6 +36,12 @@ _ETHNICITY = (
     "dom toplulug*", "domlar*", "domlarin*", "mitrip*", "abdal toplulug*", "abdallar*", "posalar*",
     "lom toplulug*", "sabetayci*", "levanten*", "kumuk*", "torbes*", "tahtaci*", "cepni*", "sabii*",
     "nusayri*",
+    # Roma and Abdal named as a family or a neighbourhood ('roman' alone is a novel), and an
+    # accent mocked, which is how a people is named at work
+    "roman vatandas*", "roman aile*", "roman mahalle*", "roman kokenli*", "roman oldug*",
+    "romanmis", "romanmislar", "abdal aile*", "abdal kokenli*", "abdal oldug*", "abdalmis",
+    "abdalmislar", "aksanimla dalga*", "aksaniyla dalga*", "aksanlariyla dalga*",
+    "sivemle dalga*", "sivesiyle dalga*", "aksanini taklit*", "sivesini taklit*",
 )
 
 _RELIGION = (
@@ -73,6 +79,9 @@ _BIOMETRIC = (
     # templates and their formats, enrolment on a reader, a voice used to sign in
     "minutiae", "minutia", "minusya*", "iso19794*", "iso 19794*", "parmak sablon*", "yuzumu okut*",
     "damar okuyucu*", "kart yerine parmak*", "turnike kayd*",
+    # a voice or a face enrolled as a key, and the vector a face reader stores
+    "ses profil*", "ses biyometri*", "sesli dogrulama*", "sesli kimlik dogrula*", "sesim sifrem*",
+    "ses kaydi ile kimlik*", "yuz vektor*", "yuz sablon*", "iris sablon*", "goz sablon*",
 )
 
 _HEALTH = (
@@ -85,30 +94,42 @@ _HEALTH = (
     "troponin*", "hbsag", "anti hcv", "pcr pozitif*", "pcr sonucu pozitif",
     # procedures and reports that say someone is ill, disabled or pregnant
     "tup ligasyon*", "rahmi alin*", "rahim alin*", "meme alin*",
+    # leave a pregnancy or a nursing mother is owed, and the pen an allergic child carries
+    "dogum oncesi izin*", "dogum oncesi izn*", "dogum sonrasi izin*", "dogum sonrasi izn*",
+    "analik izin*", "analik izn*", "sut izni*", "sut iznin*", "emzirme izn*",
+    "adrenalin kalem*", "adrenalin oto enjektor*", "oto enjektor*", "progynova", "ovitrelle",
+    "kreon", "mabthera",
 )
 
 _CRIMINAL = (
     # the evidence and the steps of a criminal file
     "hts kayit*", "baz kayit*", "baz istasyonu kayit*", "olay yeri inceleme*",
     "parmak izi eslesme*", "supheli sifatiyla*",
+    # prison visits and going inside, as families say it ('acik gorusme' is an open meeting:
+    # the visit is listed by its forms)
+    *(f"{k} gorus{e}" for k in ("acik", "kapali") for e in ("", "e", "te", "u", "ten", "unde")),
+    "cezaevine gorus*", "iceri dustu*", "iceri dusmus*",
+    "iceride yatiyor*", "iceride yatmis*",
 )
 
 _MEMBERSHIP = (
     # offices in a union, an association or a lodge, and the strike vote
     "vakfi yonetim*", "gonullu uye*", "farmason*",
+    "sube yonetim kurul*", "bastemsilci*", "bas temsilci*",
+)
+
+_POLITICAL = (
+    # party work named by its office or its campaign, not by the party
+    "secim calisma*", "ilce baskan yardimci*", "il baskan yardimci*", "ilce yonetim kurul*",
+    "il yonetim kurul*", "parti yonetim*", "kadin kollari*", "genclik kollari*", "musahit*",
+    "musahid*", "parti standi*", "secim standi*", "secim irtibat burosu*",
 )
 
 TR_FAMILY_TERMS: Final = MappingProxyType(
     {
-        "appearance": _APPEARANCE,
-        "ethnicity": _ETHNICITY,
-        "religion": _RELIGION,
-        "philosophical_belief": _PHILOSOPHICAL,
-        "sexual_life": _SEXUAL,
-        "genetic": _GENETIC,
-        "biometric": _BIOMETRIC,
-        "health": _HEALTH,
-        "criminal_record": _CRIMINAL,
-        "membership": _MEMBERSHIP,
+        "appearance": _APPEARANCE, "ethnicity": _ETHNICITY, "religion": _RELIGION,
+        "philosophical_belief": _PHILOSOPHICAL, "sexual_life": _SEXUAL, "genetic": _GENETIC,
+        "biometric": _BIOMETRIC, "health": _HEALTH, "criminal_record": _CRIMINAL,
+        "membership": _MEMBERSHIP, "political_opinion": _POLITICAL,
     }
-)
+)  # fmt: skip

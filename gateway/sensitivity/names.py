@@ -7,8 +7,8 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import Final
 
+from gateway.sensitivity.candidate import Candidate
 from gateway.sensitivity.handles import name_handles
-from gateway.sensitivity.identifiers import Candidate
 from gateway.sensitivity.initials import aged
 from gateway.sensitivity.lexicon import Lexicon, Occurrences
 from gateway.sensitivity.lexicon_names import (
@@ -60,7 +60,7 @@ _WHOSE_NAME: Final = frozenset({b"my", b"her", b"his"})
 _SELF: Final[Mapping[bytes, bytes | None]] = MappingProxyType(
     {b"ben": None, b"im": None, b"m": b"i", b"am": b"i", b"is": b"this"}
 )
-_SELF_AFTER: Final = re.compile(r"[ \t]{0,2}(?:,|[-–—][ \t])")
+_SELF_AFTER: Final = re.compile(r"[ \t]{0,2}(?:[,.!]|[-–—][ \t]|$)")
 # titles that also start titles of works, places and phrases ('Sister Act', 'Bebek Sahili',
 # 'Father Time', 'Sir Galahad'): a listed name must follow them
 _TITLES_NEED_LISTED: Final = NEWBORN_TITLES | frozenset(
@@ -187,7 +187,9 @@ def person_names(text: str, words: bytes, found: Occurrences) -> Iterator[Candid
             labelled = _after_label(words, hit.start, hit.end)
             if labelled is not None:
                 yield labelled
-            elif _introduced(text, words, hit.start, hit.end):
+            elif _introduced(text, words, hit.start, hit.end) or _given_to_kin(
+                text, words, hit.start, hit.end
+            ):
                 yield Candidate("AD", hit.start, hit.end, 0.6, "name_intro")
             elif text[hit.start].isupper():
                 yield from _from_first_name(text, hit.start, hit.end)
@@ -290,6 +292,23 @@ def _introduced(text: str, words: bytes, start: int, end: int) -> bool:
     if before not in (b"is", b"s"):
         return False
     return _word_before(words, at) == b"name" and _word_before(words, at - 5) in _WHOSE_NAME
+
+
+# in a chat typed in lower case, a first name given to a relative or a neighbour ('eşim selim',
+# 'komşunuz berna'): the word before it says it is someone's name even when nothing is
+# capitalised (the writer's own, 'ben kerem, ...', is `_introduced`)
+_KIN_BEFORE: Final = frozenset(
+    b"""
+    esim oglum kizim kardesim annem babam ablam abim agabeyim arkadasim komsum komsumuz
+    komsunuz nisanlim sevgilim kuzenim yegenim torunum enistem kocam karim dayim amcam teyzem
+    halam
+    """.split()
+)
+
+
+def _given_to_kin(text: str, words: bytes, start: int, end: int) -> bool:
+    before = _word_before(words, start)
+    return before in _KIN_BEFORE and _fold_word(text[start:end]) not in _COMMON_WORDS
 
 
 def _word_before(words: bytes, start: int) -> bytes:

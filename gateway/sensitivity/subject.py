@@ -42,6 +42,11 @@ _POSSESSIVE_ROLE: Final = re.compile(
     # a goal or a start ('amacimiz', 'baslangicimiz')
     rb"|(?<![a-z0-9])(?!amac|baslangic|ilac|sevinc|gurur|borc)[a-z]{4,}c[iu](?:miz|muz|niz|nuz)"
     rb"(?![a-z0-9])"
+    # a job held by one person at the writer's workplace ('muhasebecimiz', 'kuryemiz'); not
+    # 'your' ('doktorunuza danisiniz' in a leaflet speaks to any reader)
+    rb"|(?<![a-z0-9])(?:muhasebeci|ogretmen|doktor|avukat|hemsire|teknisyen|muhendis|kasiyer"
+    rb"|garson|bekci|temizlikci|asci|kurye|operator|yonetici|satisci|tezgahtar|resepsiyonist"
+    rb"|danisman|usta)(?:im|um|m|imiz|umuz|miz|muz)(?![a-z0-9])"
 )
 # not after an apostrophe: a Turkish case ending ('template'i') is no English 'I'
 _FIRST_PERSON_EN: Final = re.compile(
@@ -82,6 +87,8 @@ _FIRST_PERSON_TR: Final = re.compile(
     # those of nouns in -im: 'takvimi', 'bicimde') and 'that I ...' ('ettigimi', 'oldugumu')
     rb"|(?<![a-z0-9])([a-z]{3,}(?:im|um))(?:in|un|den|dan)(?![a-z0-9])"
     rb"|(?<![a-z0-9])[a-z]+(?:dig|tig|dug|tug)(?:im|um)[a-z]*(?![a-z0-9])"
+    # the same typed as spoken in a message: 'yapiyom', 'gidicem', 'alcam'
+    rb"|(?<![a-z0-9])[a-z]{2,}(?:iyom|uyom|icem|icam|ucam|ucem|ecem|acam)(?![a-z0-9])"
 )
 # Nouns whose -im/-um is part of the word, not 'my' or 'I' ('egitim', 'yonetim', 'teslim',
 # 'yazilim', 'bolum'): 'egitim var' or 'yonetim' says nothing about the writer.
@@ -138,7 +145,7 @@ _GENERAL: Final = re.compile(
 
 _WE_OR_ROLE: Final = re.compile(
     rb"[a-z](?:iyoruz|uyoruz|yoruz|dik|duk|tik|tuk|mistik|mustuk|irsem|ursem|arsam|ersem|irsam"
-    rb"|ursam|sem|sam|eyim|ayim)(?![a-z0-9])"
+    rb"|ursam|sem|sam|eyim|ayim|iyoz|uyoz|icez|icaz|ucaz|ucez)(?![a-z0-9])"
     rb"|(?<![a-z0-9])(?:aday|basvuran|sanik|supheli|davali|davaci|magdur|danisan|muvekkil"
     rb"|the claimant|the applicant|the candidate|the defendant|the accused)(?![a-z0-9])"
 )
@@ -180,6 +187,26 @@ class Cues:
 _WHOSE: Final = re.compile(rb"(?<![a-z])(?:her|his|my|our|their|your)(?: [a-z]+)? $")
 
 
+# words of _GENERAL that are not general talk in some company: a template of a body part is a
+# biometric record ('yuz sablonu', 'parmak izi sablonu'), not a document template; 'Egitim-Sen',
+# 'Egitim-Is' are unions, not 'education'; a statute cited by its number ('6356 sayili Kanun')
+# in a sentence naming someone is the law applied to that person, not talk about the law
+_BODY_BEFORE: Final = re.compile(rb"(?:yuz|izi|iris|retina|ses|damar|goz|avuc|tanima|okuyucu) $")
+_UNION_AFTER: Final = re.compile(rb"[ -](?:sen|is|bir sen)(?![a-z0-9])")
+_CITED: Final = re.compile(rb"sayili $")
+
+
+def _not_general(sentence: bytes, m: re.Match[bytes], named: bool) -> bool:
+    word = m.group(0)
+    if word.startswith(b"sablon"):
+        return _BODY_BEFORE.search(sentence, max(0, m.start() - 12), m.start()) is not None
+    if word.startswith(b"egitim"):
+        return _UNION_AFTER.match(sentence, m.end()) is not None
+    if named and word.startswith((b"kanun", b"yasa")):
+        return _CITED.search(sentence, max(0, m.start() - 8), m.start()) is not None
+    return False
+
+
 def _general(sentence: bytes, named: bool, term_start: int, term_end: int = -1) -> bool:
     """Whether the sentence reads as general talk. 'hakkinda' ('about') before the topic in a
     sentence that names someone is about that person ('Şüpheli Mert Avcı hakkında adli kontrol
@@ -190,6 +217,8 @@ def _general(sentence: bytes, named: bool, term_start: int, term_end: int = -1) 
         if term_start <= m.start() and m.end() <= term_end:
             continue
         if named and m.group(0) == b"hakkinda" and m.end() < term_start:
+            continue
+        if _not_general(sentence, m, named):
             continue
         if m.group(0) == b"history" and _WHOSE.search(sentence, max(0, m.start() - 24), m.start()):
             continue  # 'her (dating) history': someone's history, not history as a subject
