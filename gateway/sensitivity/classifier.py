@@ -19,9 +19,9 @@ from collections.abc import Callable, Sequence
 from gateway.core.offload import ChildPool, OffloadFailed
 from gateway.core.textplaces import scan
 from gateway.core.types import ChatRequest, DataClass
+from gateway.sensitivity.candidate import Candidate
 from gateway.sensitivity.config import SensitivityConfig
 from gateway.sensitivity.detect import Detectors
-from gateway.sensitivity.identifiers import Candidate
 from gateway.sensitivity.judge import Allowance, Judge
 from gateway.sensitivity.result import EntityCount, Finding, Sensitivity
 from gateway.sensitivity.special import Band, CategoryHit

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gateway.core.tokens import count_encoded_tokens, estimate_text_tokens
+from gateway.sensitivity.candidate import Candidate
 from gateway.sensitivity.checksums import CHECKSUMS, strip_separators
 from gateway.sensitivity.config import SensitivityConfig
 from gateway.sensitivity.document import corrected
@@ -23,8 +24,6 @@ from gateway.sensitivity.identifiers import (
     DOB_TOKENS,
     PASSPORT_TOKENS,
     PHONE_TOKENS,
-    PLATE_TOKENS,
-    Candidate,
     digit_identifiers,
 )
 from gateway.sensitivity.initials import initial_names
@@ -33,6 +32,7 @@ from gateway.sensitivity.lexicon import Lexicon, Occurrences, TokenScanner
 from gateway.sensitivity.lone_name import used_as_name
 from gateway.sensitivity.names import ADDRESS_LEXICON, NAME_LEXICON, addresses, person_names
 from gateway.sensitivity.placeholder_names import without_stock_names
+from gateway.sensitivity.plates import PLATE_TOKENS
 from gateway.sensitivity.special import (
     CategoryHit,
     ContextStage,

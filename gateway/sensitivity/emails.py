@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from gateway.sensitivity.identifiers import Candidate
+from gateway.sensitivity.candidate import Candidate
 
 _LOCAL: Final = re.compile(r"[A-Za-z0-9._%+\-]{1,64}$")
 _DOMAIN: Final = re.compile(r"@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63})*\.[A-Za-z]{2,24}")

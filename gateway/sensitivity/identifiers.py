@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Collection, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Final
 
 from gateway.sensitivity import context as ctx
+from gateway.sensitivity.candidate import Candidate
 from gateway.sensitivity.checksums import (
     IBAN_LENGTHS,
     iban_valid,
@@ -25,6 +25,7 @@ from gateway.sensitivity.checksums import (
 )
 from gateway.sensitivity.config import Detectors
 from gateway.sensitivity.digit_runs import Looks, numbers_in_run
+from gateway.sensitivity.plates import PLATE_HINT, PLATE_START, PLATE_TOKENS, plate_at
 
 # On the shape view ('0' digit, 'a' letter, '.' for . / ( ), ' ' and '-' kept). A run is a
 # maximal chain of digits joined by at most two separators, with six digits or more: nothing
@@ -38,19 +39,7 @@ RUN: Final = re.compile(rb"0(?<!00)(?<!0[ .\-]0)(?<!0[ .\-]{2}0)(?:[ .\-]{0,2}0)
 LONG_RUN: Final = re.compile(rb"0(?<!00)(?<!0[ .\-]0)(?<!0[ .\-]{2}0)(?:[ .\-]{0,2}0){9,}")
 # an IBAN's country code and check digits: two letters, not inside a word, two digits
 IBAN_HEAD: Final = re.compile(rb"aa00(?<![a0]aa00)(?=[ \-]?[a0])")
-PLATE_HINT: Final = re.compile(rb"00[ \-]?a")
-PLATE_START: Final = re.compile(r"(?<![\w])(?:0[1-9]|[1-7]\d|8[01])[ -]?[A-PR-VYZa-pr-vyz]")
 # Detectors that only ever count with context run only when a context word is in the text.
-# (with a car's make or model: 'beyaz Doblo 69 RNE 44', 'the white Fiat Egea 32 F 95872')
-PLATE_TOKENS: Final = frozenset(
-    (
-        b"plaka plakali plakasi plakayi plakanin plakalarini arac araci aracin aracim araba "
-        b"arabanin otomobil plate vehicle car ruhsat otopark trafik surucu driver taksi kaza kasko "
-        b"hgs ogs otoyol motosiklet kamyon kamyonet minibus otobus registration numberplate "
-        # where a car stands: '69 RNE 44 kapımın önüne park etmiş', 'parked across the gate'
-        b"park parked parking " + ctx.CAR_MAKES
-    ).split()
-)
 PASSPORT_TOKENS: Final = frozenset(
     b"pasaport pasaportu pasaportun pasaportum pasaportunu passport passports".split()
 )
@@ -73,9 +62,6 @@ WORD_DATE: Final = re.compile(
     rb"(?:19|20)[0-9]{2})(?![0-9])"
 )
 IBAN_TAIL: Final = re.compile(rb"[a-z]{2}\d{2}(?:[ \-]?[a-z0-9]){8,32}")
-PLATE: Final = re.compile(
-    r"(0[1-9]|[1-7]\d|8[01])[ -]?([A-PR-VYZ]{1,3}|[a-pr-vyz]{1,3})[ -]?(\d{2,5})(?![\w])"
-)
 DATE: Final = re.compile(
     rb"(?:(0?[1-9]|[12]\d|3[01])[./\-](0?[1-9]|1[0-2])[./\-]((?:19|20)\d\d)"
     rb"|((?:19|20)\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]))$"
@@ -102,15 +88,6 @@ _DE_MOBILE: Final = frozenset({"15", "16", "17"})
 # one digit over and over ('0527 000 00 00', '0532 555 55 55') or a run of six zeros
 _PLACEHOLDER_PHONE: Final = re.compile(r"(\d)\1{5}\d?$|0{6}")
 CARD_PREFIX: Final = re.compile(r"^(?:4|5[1-5]|2[2-7]|3[47]|6|9792|35|36|30)")
-
-
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    kind: str
-    start: int
-    end: int
-    confidence: float
-    detector: str
 
 
 class _Around:
@@ -343,9 +320,9 @@ def digit_identifiers(
     if on.plate and not PLATE_TOKENS.isdisjoint(tokens):
         for m in PLATE_HINT.finditer(shape):
             if PLATE_START.match(text, m.start()):
-                plate = _plate(text, folded, m.start())
-                if plate is not None:
-                    yield plate
+                found = plate_at(text, folded, m.start())
+                if found is not None:
+                    yield found
     want_passport = on.passport and not PASSPORT_TOKENS.isdisjoint(tokens)
     want_local = on.phone and not PHONE_TOKENS.isdisjoint(tokens)
     locals_left = (
@@ -465,25 +442,6 @@ def _plus_span(folded: bytes, cand: Candidate) -> Candidate:
     if plus_at < 0:
         return cand
     return Candidate(cand.kind, plus_at, cand.end, cand.confidence, cand.detector)
-
-
-def _plate(text: str, folded: bytes, start: int) -> Candidate | None:
-    if start > 0 and text[start - 1].isalnum():
-        return None
-    m = PLATE.match(text, start)
-    if m is None:
-        return None
-    letters, digits = len(m.group(2)), len(m.group(3))
-    if not (
-        (letters == 1 and digits in (4, 5))
-        or (letters == 2 and digits in (3, 4))
-        or (letters == 3 and digits in (2, 3))
-    ):
-        return None
-    pos = ctx.near(folded, start, m.end(), ctx.PLATE_CTX, before=60, after=60)
-    if not pos and m.group(2).islower():  # '34 abc 123' is a plate only where one is meant
-        return None
-    return Candidate("PLAKA", start, m.end(), 0.85 if pos else 0.4, "plate")
 
 
 def _passport(text: str, folded: bytes, start: int, end: int) -> Candidate | None:

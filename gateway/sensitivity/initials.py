@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from gateway.sensitivity.identifiers import Candidate
+from gateway.sensitivity.candidate import Candidate
 from gateway.sensitivity.lexicon_names import SURNAMES
 from gateway.sensitivity.name_cues import MAX_LOOKS
 from gateway.sensitivity.textnorm import fold

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from gateway.sensitivity.identifiers import Candidate
+from gateway.sensitivity.candidate import Candidate
 from gateway.sensitivity.lexicon_names import (
     FIRST_NAMES,
     NOT_SURNAMES,

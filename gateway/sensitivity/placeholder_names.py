@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Final
 
-from gateway.sensitivity.identifiers import Candidate
+from gateway.sensitivity.candidate import Candidate
 from gateway.sensitivity.institution_names import institution_name
 from gateway.sensitivity.textnorm import fold
 
