@@ -312,19 +312,9 @@ def features(
 
 
 def someone(cues: Cues) -> bool:
-    """Whether any cue points at a person the sentence could concern."""
-    return (
-        cues.first_person_suffix
-        or cues.identifier
-        or cues.named
-        or cues.possessive
-        or (cues.first_person and not cues.only_our)
-        or cues.third_person
-        or cues.marker
-        or cues.person_before
-        or cues.clinical
-        or cues.we_or_role
-    )
+    """Whether any cue points at a person the sentence could concern: a real one, or a role
+    ('he', 'the patient', 'we') a text may also invent."""
+    return concrete(cues) or cues.third_person or cues.marker or cues.clinical or cues.we_or_role
 
 
 def concrete(cues: Cues) -> bool:
