@@ -59,23 +59,52 @@ _TO_READERS: Final = re.compile(
 
 
 DECLARED_ODDS: Final = 10.0
-# what an exam, a case, a moot, fiction or a textbook says of itself (folded)
+# what an exam, a case, a moot, fiction or a textbook says of itself (folded). The plain words
+# are looked for as substrings, one fast pass each: one regex alternation of them all tried
+# every alternative at every offset (~60 us for a short prompt). Then the numbered and worded
+# forms that need a pattern.
+_DECLARED_WORDS: Final = (
+    b"case-based",
+    b"case based",
+    b"no real patient",
+    b"no real person",
+    b"no real people",
+    b"hypothetical",
+    b"fictional",
+    b"fictitious",
+    b"moot",
+    b"exam question",
+    b"practice question",
+    b"multiple choice",
+    b"punnett",
+    b"summarise the plot",
+    b"summarize the plot",
+    b"plot of",
+    b"book club",
+    b"the novel",
+    b"textbook",
+    b"worked example",
+    b"asagidakilerden hangisi",
+    b"vaka sorusu",
+    b"varsayimsal",
+    b"kurgusal",
+    b"ders notlar",
+    b"sinav sorusu",
+    b"romanin konusu",
+    b"romaninda",
+)
 _DECLARED: Final = re.compile(
     # a numbered question; 'Q1'-'Q4' only opening a line ('by Q3.' is a quarter), and no
     # numbered case ('Case 2:', 'Vaka 3:' list real ones in an HR file or a case series)
     rb"(?<![a-z0-9])(?:soru|question) ?[0-9]{1,3}[.):]"
     rb"|(?<![a-z0-9])q ?(?:[5-9]|[1-9][0-9]{1,2})[.)]|(?:^|\n)q[1-4]\. "
-    rb"|case-based|case based|no real (?:patient|person|people)|hypothetical\w*|fictional"
-    rb"|fictitious|moot|exam question|practice question|multiple choice|punnett"
-    rb"|summari[sz]e the plot|plot of|book club|the novel|textbook|worked example"
-    rb"|asagidakilerden hangisi|vaka sorusu|varsayimsal|kurgusal|ders notlar\w*"
-    rb"|sinav sorusu|romanin konusu|romaninda|gercek (?:kisi|hasta|aile)\w* (?:degil|kullanma)\w*"
+    rb"|gercek (?:kisi|hasta|aile)\w* (?:degil|kullanma)\w*"
 )
 
 
 def declared(folded: bytes) -> bool:
     """Whether a text declares the people in it invented (an exam, a case, fiction)."""
-    return _DECLARED.search(folded) is not None
+    return any(w in folded for w in _DECLARED_WORDS) or _DECLARED.search(folded) is not None
 
 
 def to_readers(folded: bytes) -> bool:
@@ -93,7 +122,9 @@ def corrected(
     shift = math.log(NOBODY_ODDS * max(1.0, min(n, CAP) / FREE))
     if n and folded and to_readers(folded):
         shift += math.log(READER_ODDS)
-    invented = math.log(DECLARED_ODDS) if n and folded and declared(folded) else 0.0
+    # looked for only when some judgement could be lowered by it
+    roles = any(h.stage in _JUDGED and not h.concrete for h in hits)
+    invented = math.log(DECLARED_ODDS) if roles and folded and declared(folded) else 0.0
     out = []
     for h in hits:
         if h.stage not in _JUDGED or h.confidence <= 0.0 or h.confidence >= 1.0:

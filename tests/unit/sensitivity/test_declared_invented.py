@@ -46,6 +46,24 @@ def test_declaration_markers() -> None:
     assert not declared(b"questions: call hr")
 
 
+@pytest.mark.parametrize(
+    "folded",
+    [
+        b"please summarize the plot in five points",
+        b"bu vaka sorusu sinav icindir",
+        b"isimler gercek kisiler degildir",
+        b"question 12) a carrier mother",
+        b"hazirlik: q12. which gene",
+        b"a hypothetically pregnant employee",
+        b"book club notes",
+        b"bu romaninda bir doktor anlatilir",
+    ],
+)
+def test_every_kind_of_declaration_is_found(folded: bytes) -> None:
+    # plain words and numbered or worded forms are looked for in two ways: both must answer
+    assert declared(folded)
+
+
 def test_a_declared_case_lowers_roles_not_real_people() -> None:
     role = CategoryHit("health", 0, 5, 0.8, stage="model", someone=True, concrete=False)
     real = CategoryHit("health", 0, 5, 0.8, stage="model", someone=True, concrete=True)
