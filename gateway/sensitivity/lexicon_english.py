@@ -177,6 +177,9 @@ _ETHNICITY = (
     "tribal citizen*", "enrolled member of the", "first nation", "traveller heritage",
     "traveller family", "traveller families", "greek community", "armenian community",
     "kurdish community", "kurdish family", "greek minority", "armenian minority",
+    # Travellers and the two communities of Cyprus ('traveller' alone is anyone on a trip)
+    "irish traveller*", "traveller community", "traveller communities", "traveller family",
+    "traveller families", "traveller heritage", "greek cypriot*", "turkish cypriot*",
 )
 
 _POLITICAL = (
@@ -198,6 +201,9 @@ _POLITICAL = (
     "canvasser*", "canvassing shift*", "precinct captain*", "precinct chair*", "precinct committee*",
     "youth branch", "youth wing", "party youth", "party member card*", "signed a petition",
     "signed that petition", "protest march*", "anti-corruption foundation",
+    # standing for office as an act
+    "stood as a candidate", "stood for election", "ran for council", "party delegate*",
+    "convention delegate*", "constituency party", "palestine action",
 )
 
 _PHILOSOPHY = (
@@ -247,6 +253,8 @@ _SEXUAL = (
     "socially transitioning", "started transitioning", "relationship with a subordinate", "sexually transmitted",
     "std test*", "sti test*",
     "not out at work", "isn t out", "he s not out", "she s not out", "came out to",
+    # adultery named as such ('adulterated' is food: listed by its forms)
+    "an affair", "adultery", "adulterous", "adulterer*", "adulteress*", "sex toy*",
 )
 
 _CRIMINAL = (
@@ -278,6 +286,15 @@ _CRIMINAL = (
     "probation officer*", "parole board", "parole officer*",
     "deferred prosecution", "in the cells", "police cells", "criminal background",
     "possession charge*", "charged with possession",
+    # police steps short of a charge, supervision after release, lists and removal
+    "charged over", "charged in connection", "police custody", "police caution*", "cautioned by police",
+    "caution from police", "interview under caution", "interviewed under caution", "voluntary interview",
+    "wanted by police", "wanted by the police", "pending trial", "youth court", "youth caution*",
+    "fined by the court", "fined by magistrates", "court fine*", "criminal defence", "criminal defense",
+    "halfway house*", "half-way house*", "probation hostel*", "mappa", "prevent referral*",
+    "referred to prevent", "terror watchlist", "no-fly list", "stop and search", "stopped and searched",
+    "strip search*", "strip-search*", "deportation order*", "deported", "immigration detention",
+    "removal centre",
 )
 
 _BIOMETRIC = (

@@ -42,12 +42,20 @@ _ETHNICITY = (
     "romanmis", "romanmislar", "abdal aile*", "abdal kokenli*", "abdal oldug*", "abdalmis",
     "abdalmislar", "aksanimla dalga*", "aksaniyla dalga*", "aksanlariyla dalga*",
     "sivemle dalga*", "sivesiyle dalga*", "aksanini taklit*", "sivesini taklit*",
+    # an origin named by the community of the island a family came from
+    "kibrisli rum*", "kibrisli turk*",
 )
 
 _RELIGION = (
     # what the faith forbids or requires at the table, feasts and rites of passage
     "domuz eti*", "domuz urun*", "domuz jelatin*", "koser*", "hanuka*", "pesah*", "kurbanda",
     "kurbanini kes*", "kurban bagis*", "sunnet dug*", "sunnet ol*", "sunnet ettir*",
+    # orders, communities and rites named by their own names ('menzil' alone is a range, 'sih'
+    # alone a typo, 'ismaili' alone a name in the accusative: listed as phrases)
+    "menzilci*", "menzil cemaat*", "menzil tarikat*", "rufai*", "vahhabi*", "biat et*",
+    "ayine katil*", "ayinine katil*", "ayine gid*", "ayinlere*", "pazar ayin*", "samanizm*",
+    "samanist*", "sihler*", "sih dini*", "sih toplulug*", "ismaili toplulug*", "ismaili mezheb*",
+    "seriat*", "apostolik*", "hocaefendi*",
 )
 
 _PHILOSOPHICAL = (
@@ -59,6 +67,8 @@ _PHILOSOPHICAL = (
     "inancim yok", "ozgur dusunce*", "cocuk yapmamayi*", "cocuk sahibi olmamayi*",
     "silah tasimayi reddet*", "silah tutmayi reddet*", "vicdanen karsi*", "ahlaken karsi*",
     "inanci geregi*", "inanclari geregi*", "etik gerekce*",
+    # a world view named by its school
+    "antimilitarist*", "marksist*", "marksizm*", "ummetci*", "avrasyaci*", "tanritanimaz*",
 )
 
 _SEXUAL = (
@@ -67,6 +77,10 @@ _SEXUAL = (
     "sevgili olduk*", "sevgili oldug*", "sevgili oldular", "sevgililer mi*", "sadakat yukumlulug*",
     "yasak ask*", "kacamak*", "baska bir kadinla*", "baska bir erkekle*", "iliskisini gizle*",
     "iliskilerini gizle*",
+    # marriages the civil code does not know, and adultery named as such ('kuma' begins
+    # 'kumas', fabric: only the phrase)
+    "imam nikahli*", "cok esli*", "cok eslilik*", "kuma getir*", "zina", "zinaya", "zinadan",
+    "zina iddia*", "zina yap*",
 )
 
 _GENETIC = (
@@ -110,12 +124,31 @@ _CRIMINAL = (
     *(f"{k} gorus{e}" for k in ("acik", "kapali") for e in ("", "e", "te", "u", "ten", "unde")),
     "cezaevine gorus*", "iceri dustu*", "iceri dusmus*",
     "iceride yatiyor*", "iceride yatmis*",
+    # a file's parties and steps, from the complaint to the upheld sentence ('gbt' alone is a
+    # typed 'lgbt': only with its record or query)
+    "musteki*", "zanli*", "takipsizlik*", "kamu dava*", "emniyette ifade*", "emniyete goturul*",
+    "gbt kayd*", "gbt sorgu*", "gbt yapil*", "uzlastirma burosu*", "uzlastirmaci*",
+    "uzlastirma teklif*", "ertelenmis ceza*", "cezasi ertelen*", "cezasi onan*", "cezasini onad*",
+    "sulh ceza*", "asliye ceza*", "ceza hakimlig*", "yatari var", "bonzai*",
+    # offences charged for what was said or shown, and measures on leaving or staying ('khk
+    # ile' alone is any decree: only with the dismissal)
+    "cumhurbaskanina hakaret*", "kin ve dusmanlig*", "2911 sayili*", "toplanti ve gosteri*",
+    "orgut propaganda*", "teror propaganda*", "propaganda yapmaktan", "khk ile ihrac*",
+    "khk ile gorevden*", "khkli*", "khk li*", "khk'li*", "sinir disi edil*", "sinir disi karar*",
+    "deport edil*", "geri gonderme merkez*", "pasaportuna serh*", "pasaportu iptal*",
+    "yurt disi yasag*", "yurtdisi yasag*", "yurtdisina cikis yasag*",
 )
 
 _MEMBERSHIP = (
     # offices in a union, an association or a lodge, and the strike vote
     "vakfi yonetim*", "gonullu uye*", "farmason*",
     "sube yonetim kurul*", "bastemsilci*", "bas temsilci*",
+    # unions whose names are not joined by a hyphen, youth and aid foundations, and the
+    # election of a representative and the dues taken from a payslip ('aidat' alone is a
+    # building's service charge)
+    "teksif*", "toleyis*", "oleyis*", "cam keramik*", "tugva*", "turkiye genclik vakf*",
+    "ensar vakf*", "ihh gonullu*", "egitimciler birlig*", "temsilci secil*", "temsilcisi secil*",
+    "temsilciligine secil*", "aidati maasindan*", "aidatini maasindan*",
 )
 
 _POLITICAL = (
@@ -123,6 +156,17 @@ _POLITICAL = (
     "secim calisma*", "ilce baskan yardimci*", "il baskan yardimci*", "ilce yonetim kurul*",
     "il yonetim kurul*", "parti yonetim*", "kadin kollari*", "genclik kollari*", "musahit*",
     "musahid*", "parti standi*", "secim standi*", "secim irtibat burosu*",
+    # parties by abbreviation ('deva' alone is a remedy), their organisation and candidacy
+    # ('teskilat' alone is any service: the police's), and named armed organisations
+    "yrp", "yrpli*", "yrp'li*", "deva uye*", "deva partili*", "dsp uye*", "dspli*", "dsp'li*",
+    "bbp uye*", "bbpli*", "bbp'li*", "emep uye*", "emepli*", "esp uye*", "parti teskilat*",
+    "teskilat baskan*", "teskilatta gorev*", "teskilatinda gorev*", "meclis uyesi aday*",
+    "belediye baskan aday*", "temayul yoklama*", "parti kayd*", "partiye kayd*",
+    "secim bildiri*", "parti rozet*", "dhkp*", "mlkp*", "tkp ml", "isid*", "deas*", "el kaide*",
+    "hizbullah*", "silahli orgut*", "silahli teror orgut*",
+    # politicians whose names are no everyday words ('yavas' is: only the full name)
+    "aksener*", "davutoglu*", "selahattin demirtas*", "ozgur ozel*", "umit ozdag*", "erbakan*",
+    "mansur yavas*",
 )
 
 TR_FAMILY_TERMS: Final = MappingProxyType(
