@@ -1,12 +1,14 @@
-"""Builders of checksum-valid identifiers (computed, so tests never depend on magic values)."""
+"""Builders of checksum-valid identifiers (computed, so tests never depend on magic values), the
+topics the first stage fires for a text, and the checks shared by every lexicon family."""
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 
 from gateway.sensitivity.lexicon import Lexicon
 from gateway.sensitivity.special import build_lexicon, topic_hits
-from gateway.sensitivity.textnorm import encode_text, fold_encoded, word_view
+from gateway.sensitivity.textnorm import encode_text, fold, fold_encoded, word_view
 
 
 def make_tckn(first9: str) -> str:
@@ -66,3 +68,38 @@ def topics_of(text: str) -> set[str]:
             found.setdefault(tok, []).append(pos)
         pos += len(tok) + 1
     return {h.tag for h in topic_hits(_topic_lexicon(), words, found, encoded)}
+
+
+# The three checks every lexicon family's tests make: a sentence about someone fires its
+# category; the same sentence typed without Turkish letters (as many users type) still fires
+# it; and the everyday sense of the family's words fires nothing.
+FIRES = "fires"
+FIRES_FOLDED = "fires_folded"
+QUIET = "quiet"
+
+
+def family_cases(
+    about_someone: Sequence[tuple[str, str]],
+    everyday: Sequence[tuple[str, str | None]],
+    *,
+    folded: bool = True,
+) -> list[tuple[str, str, str | None]]:
+    """Parameters (check, text, category) for `check_family`: each sentence of `about_someone`
+    once as typed and, with `folded`, once ASCII-folded; each of `everyday` once. An everyday
+    category of None means no category at all may fire."""
+    cases: list[tuple[str, str, str | None]] = [(FIRES, t, c) for t, c in about_someone]
+    if folded:
+        cases += [(FIRES_FOLDED, t, c) for t, c in about_someone]
+    return cases + [(QUIET, t, c) for t, c in everyday]
+
+
+def check_family(check: str, text: str, category: str | None) -> None:
+    """One case of `family_cases`."""
+    if check == QUIET:
+        found = topics_of(text)
+        assert (category not in found) if category else not found, (text, found)
+        return
+    assert category is not None
+    typed = fold(text) if check == FIRES_FOLDED else text
+    found = topics_of(typed)
+    assert category in found, (typed, found)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from gateway.sensitivity.classifier import Classifier
-from tests.unit.sensitivity.helpers import topics_of
+from tests.unit.sensitivity.helpers import check_family, family_cases
 
 
 @pytest.fixture(scope="module")
@@ -19,73 +19,70 @@ def clf() -> Classifier:
     return Classifier(cache_entries=0)
 
 
-@pytest.mark.parametrize(
-    ("text", "category"),
-    [
-        ("My uncle has been on Mounjaro since the spring.", "health"),
-        ("Our receptionist takes Elvanse and asked for a quiet desk.", "health"),
-        ("My boyfriend started PrEP through the clinic last month.", "health"),
-        ("Grandad was prescribed apixaban after his atrial fibrillation came back.", "health"),
-        ("Joanne is on maternity leave and her cover starts Monday.", "health"),
-        ("He got signed off sick with stress for four weeks.", "health"),
-        ("My sister had her anomaly scan yesterday.", "health"),
-        ("Our new hire uses a guide dog and needs the lift pass.", "health"),
-        ("Farid is fasting and will take Eid al-Fitr off.", "religion"),
-        ("My mother-in-law attends mass every morning before work.", "religion"),
-        ("The new chaplain at our care home is ordained in the Anglican church.", "religion"),
-        ("Please order him a meal with no pork, it's for religious reasons.", "religion"),
-        ("Sister Bernadette wears a wimple in every staff photo.", "appearance"),
-        ("Our cashier Miriam covers her hair with a tichel.", "appearance"),
-        ("The new driver wears a patka under his helmet.", "appearance"),
-        ("Liam is the union steward for the night crew.", "membership"),
-        ("My wife is on strike with the rest of the bargaining unit.", "membership"),
-        ("Our office manager is a staff side rep for Unison.", "membership"),
-        ("My dad volunteers at phone banking for the Green Party.", "political_opinion"),
-        ("Her brother is a card-carrying socialist.", "political_opinion"),
-        ("My neighbour did eight years at a federal prison.", "criminal_record"),
-        ("Our applicant has an unspent conviction on his DBS certificate.", "criminal_record"),
-        ("Kevin got a suspended sentence and is on bail until the hearing.", "criminal_record"),
-        ("His cousin was remanded and appears at the crown court next week.", "criminal_record"),
-        ("2025-06-01 gate-7 auth.face user=p.ng score=0.94", "biometric"),
-        ("Delete Ravi's face embeddings from the door system.", "biometric"),
-        ("The karyotype came back with trisomy 21 for the Jones baby.", "genetic"),
-        (
-            "My daughter's newborn screening showed she is a carrier of sickle cell trait.",
-            "genetic",
-        ),
-        ("Upload Laura's exome sequencing report to her record.", "genetic"),
-        ("Our bookkeeper is of Somali descent.", "ethnicity"),
-        ("Her grandmother is Torres Strait Islander.", "ethnicity"),
-        ("Our accountant had a past relationship with a client of hers.", "sexual_life"),
-        ("My son is a conscientious objector and a committed pacifist.", "philosophical_belief"),
-    ],
-)
-def test_english_wording_names_the_topic(text: str, category: str) -> None:
-    assert category in topics_of(text)
+_NAMES_THE_TOPIC = [
+    ("My uncle has been on Mounjaro since the spring.", "health"),
+    ("Our receptionist takes Elvanse and asked for a quiet desk.", "health"),
+    ("My boyfriend started PrEP through the clinic last month.", "health"),
+    ("Grandad was prescribed apixaban after his atrial fibrillation came back.", "health"),
+    ("Joanne is on maternity leave and her cover starts Monday.", "health"),
+    ("He got signed off sick with stress for four weeks.", "health"),
+    ("My sister had her anomaly scan yesterday.", "health"),
+    ("Our new hire uses a guide dog and needs the lift pass.", "health"),
+    ("Farid is fasting and will take Eid al-Fitr off.", "religion"),
+    ("My mother-in-law attends mass every morning before work.", "religion"),
+    ("The new chaplain at our care home is ordained in the Anglican church.", "religion"),
+    ("Please order him a meal with no pork, it's for religious reasons.", "religion"),
+    ("Sister Bernadette wears a wimple in every staff photo.", "appearance"),
+    ("Our cashier Miriam covers her hair with a tichel.", "appearance"),
+    ("The new driver wears a patka under his helmet.", "appearance"),
+    ("Liam is the union steward for the night crew.", "membership"),
+    ("My wife is on strike with the rest of the bargaining unit.", "membership"),
+    ("Our office manager is a staff side rep for Unison.", "membership"),
+    ("My dad volunteers at phone banking for the Green Party.", "political_opinion"),
+    ("Her brother is a card-carrying socialist.", "political_opinion"),
+    ("My neighbour did eight years at a federal prison.", "criminal_record"),
+    ("Our applicant has an unspent conviction on his DBS certificate.", "criminal_record"),
+    ("Kevin got a suspended sentence and is on bail until the hearing.", "criminal_record"),
+    ("His cousin was remanded and appears at the crown court next week.", "criminal_record"),
+    ("2025-06-01 gate-7 auth.face user=p.ng score=0.94", "biometric"),
+    ("Delete Ravi's face embeddings from the door system.", "biometric"),
+    ("The karyotype came back with trisomy 21 for the Jones baby.", "genetic"),
+    (
+        "My daughter's newborn screening showed she is a carrier of sickle cell trait.",
+        "genetic",
+    ),
+    ("Upload Laura's exome sequencing report to her record.", "genetic"),
+    ("Our bookkeeper is of Somali descent.", "ethnicity"),
+    ("Her grandmother is Torres Strait Islander.", "ethnicity"),
+    ("Our accountant had a past relationship with a client of hers.", "sexual_life"),
+    ("My son is a conscientious objector and a committed pacifist.", "philosophical_belief"),
+]
+
+_EVERYDAY: list[tuple[str, str | None]] = [
+    ("She has a habit of double-checking the invoices before lunch.", None),
+    ("Tom is in her habit of arriving ten minutes early, it seems.", None),
+    ("We served 5 years as the sole supplier to the council.", None),
+    ("Her probation period ends in March, book the review.", None),
+    ("He presented the roadmap with conviction.", None),
+    ("Our local shop closes at six on Sundays.", None),
+    ("This sentence has a grammar error, please fix it.", None),
+    ("I bowled a strike in the last frame.", None),
+    ("Poland joined the European Union in 2004.", None),
+    ("The optimiser uses stochastic gradient descent.", None),
+    ("The submit button is disabled until the form is valid.", None),
+    ("I lost my faith in this vendor after the third outage.", None),
+    ("The hospitality team booked rooms for the offsite.", None),
+    ("Please set the certificate thumbprint in the config.", None),
+    ("I'm sleeping with the window open because of the heat.", None),
+]
 
 
 @pytest.mark.parametrize(
-    "text",
-    [
-        "She has a habit of double-checking the invoices before lunch.",
-        "Tom is in her habit of arriving ten minutes early, it seems.",
-        "We served 5 years as the sole supplier to the council.",
-        "Her probation period ends in March, book the review.",
-        "He presented the roadmap with conviction.",
-        "Our local shop closes at six on Sundays.",
-        "This sentence has a grammar error, please fix it.",
-        "I bowled a strike in the last frame.",
-        "Poland joined the European Union in 2004.",
-        "The optimiser uses stochastic gradient descent.",
-        "The submit button is disabled until the form is valid.",
-        "I lost my faith in this vendor after the third outage.",
-        "The hospitality team booked rooms for the offsite.",
-        "Please set the certificate thumbprint in the config.",
-        "I'm sleeping with the window open because of the heat.",
-    ],
+    ("check", "text", "category"), family_cases(_NAMES_THE_TOPIC, _EVERYDAY, folded=False)
 )
-def test_everyday_english_fires_no_topic(text: str) -> None:
-    assert topics_of(text) == set()
+def test_english_wording_names_the_topic(check: str, text: str, category: str | None) -> None:
+    """Each sentence fires its category; everyday English fires no topic."""
+    check_family(check, text, category)
 
 
 @pytest.mark.parametrize(

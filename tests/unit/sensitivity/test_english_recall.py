@@ -12,42 +12,38 @@ import pytest
 from gateway.sensitivity.classifier import Classifier
 from gateway.sensitivity.subject import cues_of
 from gateway.sensitivity.textnorm import encode_text, fold, fold_encoded, word_view
-from tests.unit.sensitivity.helpers import topics_of
+from tests.unit.sensitivity.helpers import check_family, family_cases
+
+_NAMES_THE_TOPIC = [
+    ("Our designer is 26 weeks along and starts mat leave in May.", "health"),
+    ("She has her 12-week scan on Tuesday morning.", "health"),
+    ("Our neighbour goes to shul every Saturday and keeps kosher.", "religion"),
+    ("My aunt leads the prayer group at her church fellowship.", "religion"),
+    ("Our new intern is Māori and belongs to Ngāi Tahu.", "ethnicity"),
+    ("The chef is Peranakan and cooks her grandmother's nyonya dishes.", "ethnicity"),
+    ("Thank you for your donation to the Committee to Elect Ruiz.", "political_opinion"),
+    ("Dad put a yard sign on the lawn and signed a petition.", "political_opinion"),
+    ("Gareth's Unite dues start this month.", "membership"),
+    ("His rep from ver.di joined the hearing.", "membership"),
+    ("Please re-enrol her palm template at the security desk.", "biometric"),
+    ("The paternity results name the alleged father.", "genetic"),
+    ("He refused the oath on conscience grounds.", "philosophical_belief"),
+    ("He got a deferred prosecution after a night in the cells.", "criminal_record"),
+]
+
+_EVERYDAY: list[tuple[str, str | None]] = [
+    ("Unite the teams behind one roadmap before the launch.", None),
+    ("The committee approved the new parking signs.", None),
+    ("Please enrol in the security awareness course by Friday.", None),
+]
 
 
 @pytest.mark.parametrize(
-    ("text", "category"),
-    [
-        ("Our designer is 26 weeks along and starts mat leave in May.", "health"),
-        ("She has her 12-week scan on Tuesday morning.", "health"),
-        ("Our neighbour goes to shul every Saturday and keeps kosher.", "religion"),
-        ("My aunt leads the prayer group at her church fellowship.", "religion"),
-        ("Our new intern is Māori and belongs to Ngāi Tahu.", "ethnicity"),
-        ("The chef is Peranakan and cooks her grandmother's nyonya dishes.", "ethnicity"),
-        ("Thank you for your donation to the Committee to Elect Ruiz.", "political_opinion"),
-        ("Dad put a yard sign on the lawn and signed a petition.", "political_opinion"),
-        ("Gareth's Unite dues start this month.", "membership"),
-        ("His rep from ver.di joined the hearing.", "membership"),
-        ("Please re-enrol her palm template at the security desk.", "biometric"),
-        ("The paternity results name the alleged father.", "genetic"),
-        ("He refused the oath on conscience grounds.", "philosophical_belief"),
-        ("He got a deferred prosecution after a night in the cells.", "criminal_record"),
-    ],
+    ("check", "text", "category"), family_cases(_NAMES_THE_TOPIC, _EVERYDAY, folded=False)
 )
-def test_english_family_names_the_topic(text: str, category: str) -> None:
-    assert category in topics_of(text)
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "Unite the teams behind one roadmap before the launch.",
-        "The committee approved the new parking signs.",
-        "Please enrol in the security awareness course by Friday.",
-    ],
-)
-def test_everyday_words_of_those_families_fire_no_topic(text: str) -> None:
-    assert topics_of(text) == set()
+def test_english_family_names_the_topic(check: str, text: str, category: str | None) -> None:
+    """Each sentence fires its category; the everyday words of those families fire no topic."""
+    check_family(check, text, category)
 
 
 def test_letters_outside_cp1254_fold_to_their_base_letter() -> None:

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from gateway.sensitivity.textnorm import fold
-from tests.unit.sensitivity.helpers import topics_of
+from tests.unit.sensitivity.helpers import check_family, family_cases
 
 _ABOUT_SOMEONE = [
     ("Vardiya amirimiz Teksif'e üye, her ay bordrosundan kesiliyor.", "membership"),
@@ -49,33 +48,24 @@ _ABOUT_SOMEONE = [
     ("My uncle stood as a candidate for the council in May.", "political_opinion"),
 ]
 
+_EVERYDAY: list[tuple[str, str | None]] = [
+    ("Bu elektrikli aracın menzili 400 kilometre.", "religion"),
+    ("Pazar günü pazara gidip sebze aldık.", "religion"),
+    ("Perdenin kumaşı çok ince, kalınını bulabilir miyiz?", "sexual_life"),
+    ("Müşteri temsilcisi beni iki kez aradı.", "membership"),
+    ("Site aidatını bu ay geç ödedim.", "membership"),
+    ("Bu çay derdime deva oldu.", "political_opinion"),
+    ("Emniyet teşkilatı bu yıl yeni araçlar aldı.", "political_opinion"),
+    ("Kamu bankaları konut kredisi faizini indirdi.", "criminal_record"),
+    ("The honey was adulterated with cheap syrup.", "sexual_life"),
+    ("Every traveller needs a valid passport at the border.", "ethnicity"),
+    ("Put the price on a tag next to each item.", "criminal_record"),
+    ("The wedding was a lavish affair by the lake.", "sexual_life"),
+]
 
-@pytest.mark.parametrize(("text", "category"), _ABOUT_SOMEONE)
-def test_named_family_fires_its_category(text: str, category: str) -> None:
-    assert category in topics_of(text)
 
-
-@pytest.mark.parametrize(("text", "category"), _ABOUT_SOMEONE)
-def test_named_family_fires_typed_without_turkish_letters(text: str, category: str) -> None:
-    assert category in topics_of(fold(text))
-
-
-@pytest.mark.parametrize(
-    ("text", "category"),
-    [
-        ("Bu elektrikli aracın menzili 400 kilometre.", "religion"),
-        ("Pazar günü pazara gidip sebze aldık.", "religion"),
-        ("Perdenin kumaşı çok ince, kalınını bulabilir miyiz?", "sexual_life"),
-        ("Müşteri temsilcisi beni iki kez aradı.", "membership"),
-        ("Site aidatını bu ay geç ödedim.", "membership"),
-        ("Bu çay derdime deva oldu.", "political_opinion"),
-        ("Emniyet teşkilatı bu yıl yeni araçlar aldı.", "political_opinion"),
-        ("Kamu bankaları konut kredisi faizini indirdi.", "criminal_record"),
-        ("The honey was adulterated with cheap syrup.", "sexual_life"),
-        ("Every traveller needs a valid passport at the border.", "ethnicity"),
-        ("Put the price on a tag next to each item.", "criminal_record"),
-        ("The wedding was a lavish affair by the lake.", "sexual_life"),
-    ],
-)
-def test_everyday_senses_fire_nothing(text: str, category: str) -> None:
-    assert category not in topics_of(text)
+@pytest.mark.parametrize(("check", "text", "category"), family_cases(_ABOUT_SOMEONE, _EVERYDAY))
+def test_named_family(check: str, text: str, category: str | None) -> None:
+    """Each sentence fires its category, typed with Turkish letters or without; each everyday
+    sense fires none of the category it resembles."""
+    check_family(check, text, category)

@@ -14,11 +14,10 @@ import random
 import pytest
 
 from gateway.sensitivity.classifier import Classifier
-from gateway.sensitivity.textnorm import fold
 from gateway.sensitivity.training.generate import _name
 from gateway.sensitivity.training.tr_records import record_examples
 from gateway.sensitivity.training.vocab import TOPICS
-from tests.unit.sensitivity.helpers import topics_of
+from tests.unit.sensitivity.helpers import check_family, family_cases, topics_of
 
 _ABOUT_SOMEONE = [
     ("Muhasebedeki yeni kasiyer kapalı, bunu sorun eden müşteri oldu.", "appearance"),
@@ -41,27 +40,19 @@ _ABOUT_SOMEONE = [
     ("Ustabaşımız Kenan Bey işyeri temsilcisi seçildi.", "membership"),
 ]
 
-
-@pytest.mark.parametrize(("text", "category"), _ABOUT_SOMEONE)
-def test_family_wording_fires_its_category(text: str, category: str) -> None:
-    assert category in topics_of(text)
-
-
-@pytest.mark.parametrize(("text", "category"), _ABOUT_SOMEONE)
-def test_family_wording_fires_typed_without_turkish_letters(text: str, category: str) -> None:
-    assert category in topics_of(fold(text))
+# 'kapalı' and 'kapandı' said of a car park, a room or an account are no dress
+_EVERYDAY: list[tuple[str, str | None]] = [
+    ("Stajyer kapalı otoparka park etti, anahtarı bıraktı.", "appearance"),
+    ("Sekreter kapalı alandaki toplantıyı iptal etti.", "appearance"),
+    ("Hesap kapandı mı, bankaya sorar mısın?", "appearance"),
+]
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "Stajyer kapalı otoparka park etti, anahtarı bıraktı.",
-        "Sekreter kapalı alandaki toplantıyı iptal etti.",
-        "Hesap kapandı mı, bankaya sorar mısın?",
-    ],
-)
-def test_closed_and_indoor_are_no_dress(text: str) -> None:
-    assert "appearance" not in topics_of(text)
+@pytest.mark.parametrize(("check", "text", "category"), family_cases(_ABOUT_SOMEONE, _EVERYDAY))
+def test_family_wording(check: str, text: str, category: str | None) -> None:
+    """Each sentence fires its category, typed with Turkish letters or without; closed and
+    indoor are no dress."""
+    check_family(check, text, category)
 
 
 def test_a_first_name_that_is_a_feast_is_a_name() -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from gateway.sensitivity.subject import cues_of
 from gateway.sensitivity.textnorm import fold
-from tests.unit.sensitivity.helpers import topics_of
+from tests.unit.sensitivity.helpers import check_family, family_cases
 
 _ABOUT_SOMEONE = [
     ("Komşumuz Rıza Bey partinin ilçe başkan yardımcısıymış.", "political_opinion"),
@@ -30,28 +30,19 @@ _ABOUT_SOMEONE = [
     ("Kızımın adrenalin kalemi çantasında, öğretmeni bilsin.", "health"),
 ]
 
-
-@pytest.mark.parametrize(("text", "category"), _ABOUT_SOMEONE)
-def test_office_and_practice_wording_fires(text: str, category: str) -> None:
-    assert category in topics_of(text)
-
-
-@pytest.mark.parametrize(("text", "category"), _ABOUT_SOMEONE)
-def test_office_wording_fires_without_turkish_letters(text: str, category: str) -> None:
-    assert category in topics_of(fold(text))
+_EVERYDAY: list[tuple[str, str | None]] = [
+    ("Bu roman çok sürükleyici, ailece okuduk.", "ethnicity"),
+    ("Mağaza açık, görüşmeye gelebilirsiniz.", "criminal_record"),
+    ("Bankanın şube müdürü kredi dosyasını onayladı.", "membership"),
+    ("Ses kaydı net değil, toplantıyı tekrar dinleyelim.", "biometric"),
+]
 
 
-@pytest.mark.parametrize(
-    ("text", "category"),
-    [
-        ("Bu roman çok sürükleyici, ailece okuduk.", "ethnicity"),
-        ("Mağaza açık, görüşmeye gelebilirsiniz.", "criminal_record"),
-        ("Bankanın şube müdürü kredi dosyasını onayladı.", "membership"),
-        ("Ses kaydı net değil, toplantıyı tekrar dinleyelim.", "biometric"),
-    ],
-)
-def test_everyday_neighbours_fire_nothing(text: str, category: str) -> None:
-    assert category not in topics_of(text)
+@pytest.mark.parametrize(("check", "text", "category"), family_cases(_ABOUT_SOMEONE, _EVERYDAY))
+def test_office_and_practice_wording(check: str, text: str, category: str | None) -> None:
+    """Each sentence fires its category, typed with Turkish letters or without; the everyday
+    neighbours ('roman' a novel, 'açık' open, a bank branch) fire none of it."""
+    check_family(check, text, category)
 
 
 def _general(sentence: str, named: bool = False) -> bool:
