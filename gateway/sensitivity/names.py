@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
-from types import MappingProxyType
+from collections.abc import Iterator
 from typing import Final
 
 from gateway.sensitivity.candidate import Candidate
@@ -29,38 +28,25 @@ from gateway.sensitivity.name_cues import (
     lower_name_ok,
     surname_ending_names,
 )
+from gateway.sensitivity.name_intro import (
+    KIN_WORDS,
+    LABEL_WORDS,
+    OWN_NAME_WORDS,
+    SELF_AFTER,
+    SELF_WORDS,
+    WHOSE_WORDS,
+)
 from gateway.sensitivity.textnorm import fold as _fold_word
 
-# words that label the name after them in forms, tickets and introductions ('alıcı: doğan
-# yavuz', 'kiralayan can yücel', 'ben sevgi durmaz', 'my name is ...'): there even a first name
-# that is an everyday word counts, when a listed surname follows it
-LABELS: Final = frozenset(
-    """
-    alici gonderen kiralayan kiraci musteri musterimiz soyad soyadi soyadim adim isim ismim
-    ben adsoyad veli surucu name named dear customer recipient sender
-    """.split()
-)
 NAME_LEXICON: Final[Lexicon[str]] = Lexicon(
     CUE_TERMS
     + [(n, "first") for n in FIRST_NAMES]
     + [(t, "title_before") for t in sorted(TITLES_BEFORE | NEWBORN_TITLES)]
     + [(t, "title_after") for t in TITLES_AFTER]
 )
-_LABELS: Final = frozenset(w.encode("ascii") for w in LABELS)
 # one to three initials before the name after a title: 'Patient G. Mensah', 'Dr. J. R. Kaya';
 # initials alone after a title are a name too ('Hasta C.T.')
 _TITLE_INITIALS: Final = re.compile(r"[ \t]{1,3}((?:[A-ZÇĞİÖŞÜ]\.[ \t]?){1,3})")
-# the words that introduce the writer's own name ('adım Kaan', 'my name's ruth', 'ismim Ece'):
-# a listed first name after them is the writer's, even alone and even when it is an everyday word
-_INTRO: Final = frozenset({b"adim", b"ismim"})
-# 'my name is ruth', "her name's amirah": whose name it is
-_WHOSE_NAME: Final = frozenset({b"my", b"her", b"his"})
-# the writer's own name given before a comma or a dash ('ben okan, ...', "i'm nadia, 28",
-# 'this is Lauren - flat 3'): the word before the name -> the word that must precede that one
-_SELF: Final[Mapping[bytes, bytes | None]] = MappingProxyType(
-    {b"ben": None, b"im": None, b"m": b"i", b"am": b"i", b"is": b"this"}
-)
-_SELF_AFTER: Final = re.compile(r"[ \t]{0,2}(?:[,.!]|[-–—][ \t]|$)")
 # titles that also start titles of works, places and phrases ('Sister Act', 'Bebek Sahili',
 # 'Father Time', 'Sir Galahad'): a listed name must follow them
 _TITLES_NEED_LISTED: Final = NEWBORN_TITLES | frozenset(
@@ -262,7 +248,7 @@ def _after_label(words: bytes, start: int, end: int) -> Candidate | None:
     before = _word_before(words, start)
     if before == b"is":  # 'my name is ...'
         before = _word_before(words, start - 3)
-    if before not in _LABELS:
+    if before not in LABEL_WORDS:
         return None
     stop = words.find(b" ", end + 1)
     stop = len(words) if stop < 0 else stop
@@ -282,33 +268,23 @@ def _introduced(text: str, words: bytes, start: int, end: int) -> bool:
     'her name's' (the apostrophe is a space in the word view), or the writer gives it with a
     comma after: 'ben okan, forklift operatörüyüm', "i'm nadia, 28", 'this is Lauren, flat 3'."""
     before = _word_before(words, start)
-    if before in _INTRO:
+    if before in OWN_NAME_WORDS:
         return True
     at = words.rfind(b" " + before, 0, start) + 1
-    if before in _SELF and _SELF_AFTER.match(text, end) is not None:
-        need = _SELF[before]
+    if before in SELF_WORDS and SELF_AFTER.match(text, end) is not None:
+        need = SELF_WORDS[before]
         if need is None or _word_before(words, at) == need:
             return True
     if before not in (b"is", b"s"):
         return False
-    return _word_before(words, at) == b"name" and _word_before(words, at - 5) in _WHOSE_NAME
-
-
-# in a chat typed in lower case, a first name given to a relative or a neighbour ('eşim selim',
-# 'komşunuz berna'): the word before it says it is someone's name even when nothing is
-# capitalised (the writer's own, 'ben kerem, ...', is `_introduced`)
-_KIN_BEFORE: Final = frozenset(
-    b"""
-    esim oglum kizim kardesim annem babam ablam abim agabeyim arkadasim komsum komsumuz
-    komsunuz nisanlim sevgilim kuzenim yegenim torunum enistem kocam karim dayim amcam teyzem
-    halam
-    """.split()
-)
+    return _word_before(words, at) == b"name" and _word_before(words, at - 5) in WHOSE_WORDS
 
 
 def _given_to_kin(text: str, words: bytes, start: int, end: int) -> bool:
+    """A first name after a relative or a neighbour in a chat typed in lower case ('eşim
+    selim'); the writer's own ('ben kerem, ...') is `_introduced`."""
     before = _word_before(words, start)
-    return before in _KIN_BEFORE and _fold_word(text[start:end]) not in _COMMON_WORDS
+    return before in KIN_WORDS and _fold_word(text[start:end]) not in _COMMON_WORDS
 
 
 def _word_before(words: bytes, start: int) -> bytes:
