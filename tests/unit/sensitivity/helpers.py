@@ -56,9 +56,9 @@ def _topic_lexicon() -> Lexicon[str]:
     return build_lexicon()
 
 
-def topics_of(text: str) -> set[str]:
-    """The categories the first stage (the topic lexicons) fires for in `text`, before any
-    judgement of whom it concerns; every word is offered, as the scanner would."""
+def word_view_of(text: str) -> tuple[bytes, bytes, dict[bytes, list[int]]]:
+    """(encoded, word view, occurrences) of `text`, every word of the view offered with its
+    offsets as the scanner would."""
     encoded, _ = encode_text(text)
     words = word_view(fold_encoded(encoded))
     found: dict[bytes, list[int]] = {}
@@ -67,6 +67,13 @@ def topics_of(text: str) -> set[str]:
         if tok:
             found.setdefault(tok, []).append(pos)
         pos += len(tok) + 1
+    return encoded, words, found
+
+
+def topics_of(text: str) -> set[str]:
+    """The categories the first stage (the topic lexicons) fires for in `text`, before any
+    judgement of whom it concerns."""
+    encoded, words, found = word_view_of(text)
     return {h.tag for h in topic_hits(_topic_lexicon(), words, found, encoded)}
 
 
