@@ -3,9 +3,10 @@
     python -m gateway.sensitivity.train [--out PATH] [--dev tests/data/sensitivity_eval.jsonl]
 
 The training sentences come from gateway/sensitivity/training/ (templates and vocabulary,
-deterministic); features are those the classifier computes at run time (the same detectors,
-the same sentence window), so training and serving cannot drift apart. Logistic regression by
-plain SGD with L2, a fixed seed and a fixed order: the same files give the same weights."""
+deterministic) and the development records written by others that it lists (human.py);
+features are those the classifier computes at run time (the same detectors, the same sentence
+window), so training and serving cannot drift apart. Logistic regression by plain SGD with
+L2, a fixed seed and a fixed order: the same files give the same weights."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from gateway.sensitivity.special import Entity, People, topic_hits
 from gateway.sensitivity.subject import MODEL_PATH, SubjectModel, slot
 from gateway.sensitivity.textnorm import encode_text, fold_encoded, shape_view, word_view
 from gateway.sensitivity.training.generate import Example, examples, handwritten
+from gateway.sensitivity.training.human import human_examples
 
 _EPOCHS = 8
 _L2 = 1e-4
@@ -141,12 +143,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     hand_rows, hand_missed, _ = featurise(det, hand)
     print(f"hand-written sentences: {len(hand)}, first-stage misses: {hand_missed}")
+    human_rows, human_missed, n_human = featurise(det, human_examples())
+    print(
+        f"records written by others: {n_human}, topic hits: {len(human_rows)}, "
+        f"first-stage misses: {human_missed}"
+    )
     # how well the frames generalise: a model that never saw the hand-written sentences
-    acc, n = accuracy(fit(rows), det, hand)
+    acc, n = accuracy(fit(rows + human_rows), det, hand)
     print(
         f"accuracy on the hand-written sentences of a model trained without them: {acc:.3f} on {n}"
     )
-    model = fit(rows + hand_rows * _HAND_WEIGHT)
+    model = fit(rows + hand_rows * _HAND_WEIGHT + human_rows)
     acc, n = accuracy(model, det, train)
     print(f"weights: {len(model.weights)}; training accuracy {acc:.3f} on {n} sentences")
     acc, n = accuracy(model, det, check)

@@ -3,7 +3,8 @@
     python -m gateway.sensitivity.train_judge [--out PATH] [--generated N]
 
 The sentences are the context model's training sentences (gateway/sensitivity/training/): all
-hand-written ones and N generated ones drawn with a fixed seed. Each topic hit the context
+hand-written ones, N generated ones drawn with a fixed seed, and the records written by others
+(human.py) in which the judge would read one sentence. Each topic hit the context
 model would decide (not those the rules decide) gives one row: the judge model's features of
 its sentence (judge_model.py, ~0.1-0.3 s each on one core: the command takes minutes) and the
 context model's probability for it. That probability comes from a context model trained
@@ -37,6 +38,7 @@ from gateway.sensitivity.subject import SubjectModel
 from gateway.sensitivity.textnorm import encode_text, fold_encoded, shape_view, word_view
 from gateway.sensitivity.train import _HAND_WEIGHT, featurise, fit, write_replacing
 from gateway.sensitivity.training.generate import Example, examples, handwritten
+from gateway.sensitivity.training.human import human_examples
 
 FOLDS = 4
 L2 = 1000.0
@@ -88,30 +90,41 @@ def judged_sentences(det: Detectors, text: str) -> list[tuple[str, float]]:
     return out
 
 
-def fold_models(data: Sequence[tuple[Example, bool]]) -> list[SubjectModel]:
-    """One context model per fold, each trained without that fold's examples."""
+Kind = str  # "generated", "hand" (hand-written sentences) or "human" (records by others)
+_WEIGHT: dict[Kind, float] = {"generated": 1.0, "hand": float(_HAND_WEIGHT), "human": 1.0}
+
+
+def fold_models(data: Sequence[tuple[Example, Kind]]) -> list[SubjectModel]:
+    """One context model per fold, each trained without that fold's examples (as train.py
+    trains the shipped one: hand-written sentences counted thrice)."""
     det = Detectors(_OFF, model=None)
     models = []
     for k in range(FOLDS):
-        gen = [e for i, (e, hand) in enumerate(data) if i % FOLDS != k and not hand]
-        hand = [e for i, (e, h) in enumerate(data) if i % FOLDS != k and h]
-        rows, _, _ = featurise(det, gen)
-        hand_rows, _, _ = featurise(det, hand)
-        models.append(fit(rows + hand_rows * _HAND_WEIGHT))
+        rows = []
+        for kind in ("generated", "hand", "human"):
+            part = [e for i, (e, c) in enumerate(data) if i % FOLDS != k and c == kind]
+            kind_rows, _, _ = featurise(det, part)
+            rows += kind_rows * (_HAND_WEIGHT if kind == "hand" else 1)
+        models.append(fit(rows))
     return models
 
 
 _OFF = SensitivityConfig(judge=JudgeSettings(enabled=False))
 
 
-def rows_of(data: Sequence[tuple[Example, bool]], chosen: set[int]) -> list[Row]:
+def rows_of(data: Sequence[tuple[Example, Kind]], chosen: set[int]) -> list[Row]:
+    """A record written by others gives a row only when the judge would read one sentence of
+    it: its label is the record's, and in a longer record it may belong to another sentence."""
     dets = [Detectors(_OFF, model=m) for m in fold_models(data)]
     rows: list[Row] = []
-    for i, (ex, hand) in enumerate(data):
+    for i, (ex, kind) in enumerate(data):
         if i not in chosen:
             continue
-        for sentence, p in judged_sentences(dets[i % FOLDS], ex.text):
-            rows.append((sentence, p, ex.label, float(_HAND_WEIGHT if hand else 1)))
+        judged = judged_sentences(dets[i % FOLDS], ex.text)
+        if kind == "human" and len(judged) != 1:
+            continue
+        for sentence, p in judged:
+            rows.append((sentence, p, ex.label, _WEIGHT[kind]))
     return rows
 
 
@@ -192,9 +205,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
-    data = [(e, False) for e in examples(seed=13)] + [(e, True) for e in handwritten()]
-    generated = [i for i, (_, hand) in enumerate(data) if not hand]
-    chosen = {i for i, (_, hand) in enumerate(data) if hand}
+    data: list[tuple[Example, Kind]] = [
+        *((e, "generated") for e in examples(seed=13)),
+        *((e, "hand") for e in handwritten()),
+        *((e, "human") for e in human_examples()),
+    ]
+    generated = [i for i, (_, kind) in enumerate(data) if kind == "generated"]
+    chosen = {i for i, (_, kind) in enumerate(data) if kind != "generated"}
     chosen.update(random.Random(_SEED).sample(generated, min(args.generated, len(generated))))
     rows = rows_of(data, chosen)
     print(f"{len(rows)} sentences from {len(chosen)} examples ({time.perf_counter() - t0:.0f} s)")

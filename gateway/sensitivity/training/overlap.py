@@ -15,6 +15,7 @@ from pathlib import Path
 
 from gateway.sensitivity.textnorm import fold
 from gateway.sensitivity.training.generate import examples, handwritten
+from gateway.sensitivity.training.human import human_examples
 
 _SPLIT = re.compile(r"(?<=[.!?\n])\s*|\n+")
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
@@ -30,7 +31,7 @@ def sentences(text: str) -> Iterator[str]:
 
 def training_sentences() -> set[str]:
     out: set[str] = set()
-    for ex in [*examples(seed=13), *handwritten()]:
+    for ex in [*examples(seed=13), *handwritten(), *human_examples()]:
         out.update(sentences(ex.text))
     return out
 

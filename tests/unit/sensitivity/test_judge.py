@@ -23,7 +23,7 @@ from gateway.sensitivity.judge import Allowance, Head, Judge, load_head
 # the context model is unsure about each of these (probability inside the judge's band)
 UNSURE = (
     "Komşunun oğlu da şeker hastası, onun için tatlı tarifi lazım.",
-    "Ekipte diyabetli biri var, toplantıda ikram ne olsun?",
+    "Toplantıya diyabetli bir misafir gelecek, ikram ne olsun?",
     "Sendikaya üye olanların listesi İK'da duruyor.",
 )
 NO_TOPIC = "Üçüncü çeyrek satış sonuçlarını tabloya dök ve bölge müdürlerine gönder."
@@ -116,7 +116,7 @@ def test_the_band_includes_its_edges_and_nothing_outside() -> None:
 # questions about a topic and log lines that point at no one; the context model is unsure
 # of each
 NOBODYS_QUESTIONS = (
-    "Sendikaya üye olmak için işverenin izni gerekir mi?",
+    "Sendikaya üye olmak için işverenden izin almak gerekir mi?",
     "Oruç tutarken ilaç almak orucu bozar mı?",
     "2025-03-01 INFO [lab-sync] rows=120 diagnoses_merged=17 status=OK",
     "config: { diagnosis_visible: false }",

@@ -1,0 +1,49 @@
+"""Records written by hand by people who never saw the classifier (the development sets under
+tests/data, each written from the category definitions alone), read as training examples for
+the context model: label 1 for a record that reveals a special category about someone, 0 for
+any other. The generated frames teach the model which cues point at a person; these records
+teach it how people actually write, which the frames cannot (on sets nobody trained on, a model
+that also learned from these missed a quarter fewer special records).
+
+Only records up to `MAX_CHARS` are read: in a long document every topic hit would carry the
+record's label, though one buried sentence decides it. The sets listed in `MEASURED` are kept
+out of training on purpose: they measure what the training does on text it never saw."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Final
+
+from gateway.sensitivity.training.generate import Example
+
+DATA_DIR: Final = Path(__file__).resolve().parents[3] / "tests" / "data"
+TRAINED: Final = ("c", "d", "e1", "e2", "f", "g", "h", "i")
+MEASURED: Final = ("j", "k")
+MAX_CHARS: Final = 1500
+
+
+def set_path(name: str, data_dir: Path = DATA_DIR) -> Path:
+    return data_dir / f"sensitivity_dev_{name}.jsonl"
+
+
+def human_examples(
+    names: tuple[str, ...] = TRAINED, data_dir: Path = DATA_DIR
+) -> Iterator[Example]:
+    """The records of the named sets, in file order. A missing set is an error, not an empty
+    one: a model trained without it would silently differ from the shipped one."""
+    for name in names:
+        path = set_path(name, data_dir)
+        if not path.exists():
+            raise FileNotFoundError(f"training set {path} is missing (run from a checkout)")
+        with path.open(encoding="utf-8") as f:
+            for line in f:
+                if not line.strip():
+                    continue
+                rec = json.loads(line)
+                text = rec["text"]
+                if len(text) > MAX_CHARS:
+                    continue
+                label = int(rec["label"] == "special")
+                yield Example(text, label, str(rec.get("category") or ""), str(rec.get("lang")))
