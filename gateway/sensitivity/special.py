@@ -41,6 +41,14 @@ from gateway.sensitivity.textnorm import fold_term
 from gateway.sensitivity.typos import Taken, typo_terms
 
 _FIRST_PERSON: Final = re.compile(FIRST_PERSON_SUFFIX)
+# a topic word followed by the thing it qualifies, owned by the writer: 'sendika üyeliğim',
+# 'kanser tedavim', 'psikiyatri randevum', 'HIV testim', 'dava dosyamız' say the membership,
+# treatment or test is the writer's own, as an ending on the topic word itself would
+_OWN_HEAD: Final = re.compile(
+    rb" (?:uyelig|tedavi|ilac|rapor|test|tahlil|randevu|kayd|aidat|kart|teshis|ameliyat"
+    rb"|seans|doz|kontrol|muayene|sonuc|sicil|dosya)[aeiou]?m"
+    rb"(?:[aeiou]|[iu]n|d[ae]n?|l[ae])?(?![a-z])"
+)
 _NAMES: Final = frozenset(FIRST_NAMES | SURNAMES)
 
 # Markers of a concrete subject, searched in the sentence around a term (folded text).
@@ -128,6 +136,16 @@ Band = Literal["confident", "uncertain"]
 # the stage that decided a hit: an admin term that needs no subject, the context rules, the
 # context model, or the language-model judge (judge.py) the context model was unsure for
 Stage = Literal["lexicon", "rules", "model", "judge"]
+
+
+def _owned(folded: bytes, hit: Hit[str]) -> bool:
+    """Whether the hit's last word, or the word after it, is a thing the writer owns."""
+    last = folded.rfind(b" ", max(0, hit.start - 1), hit.end)
+    if last >= 0:
+        m = _OWN_HEAD.match(folded, last)
+        if m is not None and m.end() == hit.end:
+            return True
+    return _OWN_HEAD.match(folded, hit.end) is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +278,7 @@ class ContextStage:
         fps = (
             len(hit.token) > len(hit.stem)
             and _FIRST_PERSON.search(hit.token[len(hit.stem) :]) is not None
-        )
+        ) or _owned(folded, hit)
         ident = people.identifiers.overlaps(s, e)
         named = people.names.overlaps(s - _WINDOW, e + _WINDOW)
         marker = SUBJECT.search(sentence, 0, len(sentence))

@@ -1,0 +1,35 @@
+"""A topic word followed by what it qualifies, owned by the writer ('sendika üyeliğim', 'kanser
+tedavim'), says the membership or treatment is the writer's own; the same words without the
+ending ask about the topic in general."""
+
+from __future__ import annotations
+
+import pytest
+
+from gateway.sensitivity.classifier import Classifier
+
+OWN = (
+    "kanser tedavim bitti sonunda.",
+    "psikiyatri randevum saat 3te.",
+    "sendika uyeligim dustu mu acaba?",
+    "Sendika üyeliğim devam ediyor mu?",
+)
+
+GENERAL = (
+    "Sendika üyeliği nasıl iptal edilir?",
+    "kanser tedavisi ne kadar sürer?",
+    "psikiyatri randevusu nasıl alınır?",
+    "Kemoterapi seansları kaç hafta sürer?",
+    "HIV testi nerede yapılır?",
+)
+
+
+@pytest.mark.parametrize("text", OWN)
+def test_the_writers_own_membership_or_treatment_is_special(clf: Classifier, text: str) -> None:
+    res = clf.classify([text])
+    assert res.data_class == "special" and res.stage == "rules", (res.data_class, res.stage)
+
+
+@pytest.mark.parametrize("text", GENERAL)
+def test_the_same_words_about_no_one_stay_public(clf: Classifier, text: str) -> None:
+    assert clf.classify([text]).data_class == "public"
