@@ -19,7 +19,7 @@ from typing import Final
 from gateway.sensitivity.training.generate import Example
 
 DATA_DIR: Final = Path(__file__).resolve().parents[3] / "tests" / "data"
-TRAINED: Final = ("c", "d", "e1", "e2", "f", "g", "h", "i")
+TRAINED: Final = ("c", "d", "e1", "e2", "f", "g", "h", "i", "l", "m", "n", "o")
 MEASURED: Final = ("j", "k")
 MAX_CHARS: Final = 1500
 
