@@ -200,6 +200,8 @@ def everyday_use(words: bytes, hit: Hit[str]) -> bool:
     if hit.tag == "criminal_record":
         if token == b"para" and before[-1:] == [b"idari"]:
             return True  # an administrative fine (a traffic ticket) is no criminal sanction
+        if token == b"cezai" and words[hit.end : hit.end + 5] == b" sart":
+            return True  # a contract's penalty clause ('cezai şart'), no criminal sanction
         if token.startswith(b"mahkeme"):
             return _civil_court(words, hit)
         if token.startswith(b"zimmet"):

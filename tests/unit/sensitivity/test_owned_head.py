@@ -33,3 +33,13 @@ def test_the_writers_own_membership_or_treatment_is_special(clf: Classifier, tex
 @pytest.mark.parametrize("text", GENERAL)
 def test_the_same_words_about_no_one_stay_public(clf: Classifier, text: str) -> None:
     assert clf.classify([text]).data_class == "public"
+
+
+def test_a_contracts_penalty_clause_is_no_criminal_record(clf: Classifier) -> None:
+    # 'cezai şart' is a penalty clause in a contract; a criminal proceeding still counts
+    for text in (
+        "MADDE 6 – CEZAİ ŞART: gecikmede aylık bedelin %10'u indirilir.",
+        "Cezai şartın tutarı 10.000 TL.",
+    ):
+        assert clf.classify([text]).data_class == "public", text
+    assert clf.classify(["Ahmet Yılmaz hakkında cezai işlem başlatıldı."]).data_class == "special"
