@@ -44,6 +44,14 @@ _ETHNICITY = (
     "sivemle dalga*", "sivesiyle dalga*", "aksanini taklit*", "sivesini taklit*",
     # an origin named by the community of the island a family came from
     "kibrisli rum*", "kibrisli turk*",
+    # a Roma writer naming themselves with the copula after an apostrophe ('Roman'ım': the
+    # word view splits it; 'romanım' unsplit is 'my novel'), a landlord or employer refusing
+    # Roma, and a foreigner told to go home
+    "roman im", "roman iz", "romanlara ev ver*", "romanlara ev kirala*",
+    "romanlara kiraya ver*", "romanlara is ver*",
+    # (the imperative only: 'kendi ülkene dönünce' is a trip home)
+    "kendi ulkene don", "kendi ulkenize donun", "kendi ulkene git", "kendi ulkenize gidin",
+    "ulkene geri don", "ulkenize geri donun", "ulkene defol*", "ulkenize defol*",
 )
 
 _RELIGION = (
@@ -81,6 +89,11 @@ _SEXUAL = (
     # 'kumas', fabric: only the phrase)
     "imam nikahli*", "cok esli*", "cok eslilik*", "kuma getir*", "zina", "zinaya", "zinadan",
     "zina iddia*", "zina yap*",
+    # a first night together said plainly ('birlikte olduk' alone is any gathering: only with
+    # 'first time'), and an orientation stated in the English word Turkish speakers borrow
+    "ilk kez birlikte olduk", "ilk defa birlikte olduk", "ilk kez beraber olduk",
+    "ilk defa beraber olduk", "onunla yattim", "onunla yattik", "onunla yatmis*",
+    "straight degilim", "straight degilmisim", "straight degilsin", "straight degiliz",
 )
 
 _GENETIC = (
@@ -167,6 +180,10 @@ _POLITICAL = (
     # politicians whose names are no everyday words ('yavas' is: only the full name)
     "aksener*", "davutoglu*", "selahattin demirtas*", "ozgur ozel*", "umit ozdag*", "erbakan*",
     "mansur yavas*",
+    # a vote named by the party's emblem on the ballot (the six arrows, the bulb, the three
+    # crescents) with the stamp pressed on it
+    "alti oka bas*", "alti oka muhur*", "alti oka oy*", "ampule bas*", "ampule muhur*",
+    "ampule oy*", "uc hilaleye bas*", "uc hilaleye muhur*", "uc hilaleye oy*",
 )
 
 TR_FAMILY_TERMS: Final = MappingProxyType(
