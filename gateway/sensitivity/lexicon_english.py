@@ -81,6 +81,7 @@ _HEALTH = (
     # an infusion given by a clinic ('infusion' alone is tea or money: only with the place,
     # the drug or the patient's own)
     "infusion centre", "infusion center", "infusion clinic", "infusion unit", "infusion suite",
+    "fit to fly letter*", "fit to fly certificate*", "fit to fly note*",
     "iron infusion*", "iv infusion*", "infusion appointment*", "an infusion at",
     "infusions every",
     "pain clinic", "diabetes clinic", "eating disorder unit", "methadone clinic", "dialysis unit", "maternity ward",

@@ -3,9 +3,10 @@ a Roma writer's 'Roman'ım' and a landlord refusing Roma; a foreigner told to go
 came from; a people or an orientation negated after a person ('candidates who aren't Roma',
 "I'm not straight", 'straight değilim'); a first night together; a vote named by the party's
 emblem ('altı oka bastım'); the anarchist schools by their compound names; a drug offence by
-its charge; an infusion given by a clinic. Each with hard negatives: the same words in their
-everyday sense (a novel, a herbal infusion, possession of the ball, straight with someone,
-archery, a light bulb) fire nothing."""
+its charge; an infusion given by a clinic; 'Abdal'mış', 'Kürt müsün', "partner'ım da kadın",
+a prison named by its town ('Silivri'ye görüşe'). Each with hard negatives: the
+same words in their everyday sense (a herbal infusion, possession of the ball, straight with
+someone, archery, a light bulb, the town of Silivri) fire nothing."""
 
 from __future__ import annotations
 
@@ -22,6 +23,11 @@ _ABOUT_SOMEONE = [
     ("dün gece Mert'le ilk kez birlikte olduk, sabah hiç konuşmadık", "sexual_life"),
     ("kimseye söyleme ama ömrümde ilk defa mührü altı oka bastım", "political_opinion"),
     ("Bu seçimde ampule bastım, babam duyarsa kızar.", "political_opinion"),
+    ("Hasan abinin ailesi Abdal'mış, köyde bu yüzden kız vermediler.", "ethnicity"),
+    ("Toplantıda müşteri Deniz'e 'Kürt müsün?' diye sordu.", "ethnicity"),
+    ("benim partner'ım da kadın, aile gününe onunla gelsem sorun olur mu", "sexual_life"),
+    ("eniştem yine içeri girdi, Silivri'ye görüşe cuma gidicez", "criminal_record"),
+    ("Ağabeyim Silivri'de yatıyor, ona kitap göndermek istiyorum.", "criminal_record"),
 ]
 
 _ENGLISH = [
@@ -35,6 +41,7 @@ _ENGLISH = [
     ("He was arrested for possession at the festival last summer.", "criminal_record"),
     ("I've got an infusion at the day unit every other Thursday morning.", "health"),
     ("Her iron infusion is booked for Monday, so she'll start late.", "health"),
+    ("She is 34 weeks and has a fit to fly letter from her midwife.", "health"),
 ]
 
 _EVERYDAY: list[tuple[str, str | None]] = [
@@ -51,12 +58,18 @@ _EVERYDAY: list[tuple[str, str | None]] = [
     ("Okçulukta altı oka atış yaptım, ikisi hedefe girdi.", None),
     ("Ampule dokununca ışık yanıyor, devre çalışıyor.", None),
     ("İlk kez birlikte çalıştık bu projede, çok keyifliydi.", None),
+    # the town of Silivri, Kurt as a name, a brother or a ward after 'partner'ım da'
+    ("Silivri'de yeni bir kafe açıldı, denize bakıyor.", None),
+    ("Silivri'ye yarın gideceğiz, yoğurt alırız.", None),
+    ("Kurt Cobain'in şarkıları hâlâ dinleniyor.", None),
+    ("Partner'ım da erkek kardeşim de bayramda gelecek.", None),
     # primitive types, possession of the ball or of property, tea and money
     ("Primitive types in Java are stored on the stack.", None),
     ("The team kept possession of the ball for 70 percent of the match.", None),
     ("Possession is nine tenths of the law, as they say.", None),
     ("A herbal infusion of mint and lemon balm is lovely in the evening.", None),
     ("The startup got a cash infusion from its investors.", None),
+    ("The drone is fit to fly after the repair.", None),
 ]
 
 
