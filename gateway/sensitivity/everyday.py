@@ -132,6 +132,11 @@ _SWITCHED_PEOPLE: Final = re.compile(
 )
 
 
+# a partner 'of the same gender too' ("partner'ım da kadın"), unless the gender word begins
+# a sibling, a friend or a ward ('erkek kardeşim', 'kadın doğum')
+_NOT_GENDER: Final = re.compile(rb" (?:kardes|arkadas|dogum|cocu|berber|kuafor)")
+
+
 def _next_words(words: bytes, hit: Hit[str]) -> bytes:
     """The words after the hit, skipping a coordinated second group ('Süryani ve Ermeni
     mutfağı', 'Laz and Hemşin music')."""
@@ -193,6 +198,8 @@ def everyday_use(words: bytes, hit: Hit[str]) -> bool:
             _SWITCHED.search(words, max(0, hit.start - 14), hit.start) is not None
             or after.startswith(_SWITCHED_AFTER)
         ) and _SWITCHED_PEOPLE.search(words, max(0, hit.start - 60), hit.end + 30) is None
+    if hit.tag == "sexual_life" and token == b"partner" and _NOT_GENDER.match(words, hit.end):
+        return True  # "partner'ım da erkek kardeşim de", "kadın doğumcu": no gender
     if hit.tag == "ethnicity" and _CULTURE.match(_next_words(words, hit)):
         return True  # 'Süryani ve Ermeni mutfağı', 'Laz horonu': a people's culture
     if hit.tag == "appearance" and token.startswith(b"dress code"):

@@ -55,6 +55,17 @@ _ADVERB: Final = (
 _FRAME: Final = re.compile(
     rb"(?:^| )(?P<who>[a-z]+) {1,3}(?:" + _COPULA + rb")(?: (?:" + _ADVERB + rb")){0,2} $"
 )
+# the same frame negated: 'candidates who aren't Roma', "I'm not straight" still say which
+# people someone belongs to or is kept from; 'not blind to', 'not mixed up in', 'not ace at'
+# are idioms, so only the words whose negation still names a people or an orientation
+_NEGATED: Final = re.compile(
+    rb"(?:^| )(?P<who>[a-z]+) {1,3}(?:(?:" + _COPULA + rb") not|aren t|isn t|wasn t|weren t)"
+    rb"(?: (?:" + _ADVERB + rb")){0,2} $"
+)
+_NEGATABLE: Final = frozenset({b"roma", b"black", b"asian", b"african", b"straight", b"bi"})
+# 'straight with us', 'straight to the point', 'straight up': honesty or directness, not an
+# orientation
+_STRAIGHT_IDIOM: Final = re.compile(rb" (?:with|to|up|forward|ahead|away|back|out|answer)\b")
 _PERSON_WORD: Final = re.compile(rb"(?:" + _PERSON + rb")(?:s)?")
 
 _HAVING: Final = re.compile(
@@ -110,6 +121,10 @@ def framed_words(
             if encoded[end : end + 1] == b"-":
                 continue
             m = _FRAME.search(words, max(0, start - _LOOK_BACK), start)
+            if word == b"straight" and _STRAIGHT_IDIOM.match(words, end):
+                continue
+            if m is None and word in _NEGATABLE:
+                m = _NEGATED.search(words, max(0, start - _LOOK_BACK), start)
             if m is not None and _subject(m, encoded):
                 yield start, end, word, category
     for word, owners, topic in _POSSESSED:

@@ -78,6 +78,12 @@ _HEALTH = (
     "coeliac disease",
     # clinics, wards and services that name what someone is treated for
     "memory clinic", "fracture clinic", "sexual health clinic", "gum clinic", "std clinic", "fertility clinic",
+    # an infusion given by a clinic ('infusion' alone is tea or money: only with the place,
+    # the drug or the patient's own)
+    "infusion centre", "infusion center", "infusion clinic", "infusion unit", "infusion suite",
+    "fit to fly letter*", "fit to fly certificate*", "fit to fly note*",
+    "iron infusion*", "iv infusion*", "infusion appointment*", "an infusion at",
+    "infusions every",
     "pain clinic", "diabetes clinic", "eating disorder unit", "methadone clinic", "dialysis unit", "maternity ward",
     "labour ward", "emergency room", "urgent care", "in hospital", "discharged from hospital",
     "outpatient appointment*", "inpatient stay", "consultant appointment*", "specialist referral*",
@@ -180,6 +186,10 @@ _ETHNICITY = (
     # Travellers and the two communities of Cyprus ('traveller' alone is anyone on a trip)
     "irish traveller*", "traveller community", "traveller communities", "traveller family",
     "traveller families", "traveller heritage", "greek cypriot*", "turkish cypriot*",
+    # a person told to leave for where their people come from
+    # (written from 'back': 'go' fills every text)
+    "back to your country", "back to your own country", "back to where you came from",
+    "back where you came from", "home to your country",
 )
 
 _POLITICAL = (
@@ -216,6 +226,10 @@ _PHILOSOPHY = (
     "she s vegetarian", "vegetarians", "vegetarianism", "went vegetarian", "strict vegetarian", "anti-vax*",
     "antivax*", "anti-vaccine", "freeganism",
     "conscience grounds", "grounds of conscience", "reasons of conscience", "anti-consumeris*",
+    # the anarchist schools by their compound names ('primitive' is an everyday word: only
+    # the -ist forms)
+    "anarcho-primitivis*", "anarcho-capitalis*", "anarcho-syndicalis*", "anarcho-communis*",
+    "anarko primitivis*", "anarko kapitalis*", "primitivist*", "ancap", "ancaps",
 )
 
 _MEMBERSHIP = (
@@ -286,6 +300,11 @@ _CRIMINAL = (
     "probation officer*", "parole board", "parole officer*",
     "deferred prosecution", "in the cells", "police cells", "criminal background",
     "possession charge*", "charged with possession",
+    # a drug offence named by its charge ('possession' alone is ownership: only with the
+    # police step or the drug)
+    "caution for possession", "arrested for possession", "cautioned for possession",
+    "possession of cannabis", "possession of class a", "possession of class b",
+    "possession with intent", "possession of a controlled",
     # police steps short of a charge, supervision after release, lists and removal
     "charged over", "charged in connection", "police custody", "police caution*", "cautioned by police",
     "caution from police", "interview under caution", "interviewed under caution", "voluntary interview",

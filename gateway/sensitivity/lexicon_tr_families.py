@@ -44,6 +44,15 @@ _ETHNICITY = (
     "sivemle dalga*", "sivesiyle dalga*", "aksanini taklit*", "sivesini taklit*",
     # an origin named by the community of the island a family came from
     "kibrisli rum*", "kibrisli turk*",
+    # a Roma, Abdal or Kurdish person named with the copula after an apostrophe ('Roman'ım',
+    # 'Abdal'mış', 'Kürt'müş': the word view splits it; 'romanım' unsplit is 'my novel',
+    # 'kurt' a wolf), a landlord or employer refusing Roma, and a foreigner told to go home
+    "roman im", "roman iz", "roman mis", "roman mislar", "abdal mis", "abdal mislar",
+    "kurt um", "kurt uz", "kurt mus", "kurt muslar", "kurt musun", "kurt musunuz",
+    "romanlara ev ver*", "romanlara ev kirala*", "romanlara kiraya ver*", "romanlara is ver*",
+    # (the imperative only: 'kendi ülkene dönünce' is a trip home)
+    "kendi ulkene don", "kendi ulkenize donun", "kendi ulkene git", "kendi ulkenize gidin",
+    "ulkene geri don", "ulkenize geri donun", "ulkene defol*", "ulkenize defol*",
 )
 
 _RELIGION = (
@@ -81,6 +90,15 @@ _SEXUAL = (
     # 'kumas', fabric: only the phrase)
     "imam nikahli*", "cok esli*", "cok eslilik*", "kuma getir*", "zina", "zinaya", "zinadan",
     "zina iddia*", "zina yap*",
+    # a first night together said plainly ('birlikte olduk' alone is any gathering: only with
+    # 'first time'), and an orientation stated in the English word Turkish speakers borrow
+    "ilk kez birlikte olduk", "ilk defa birlikte olduk", "ilk kez beraber olduk",
+    "ilk defa beraber olduk", "onunla yattim", "onunla yattik", "onunla yatmis*",
+    "straight degilim", "straight degilmisim", "straight degilsin", "straight degiliz",
+    # a partner of the writer's own gender ('da': 'mine is a woman too') when the borrowed
+    # word takes its ending after an apostrophe ("partner'ım"), which the word view splits off
+    # ('partnerim' as one word is listed)
+    "partner im da kadin", "partner im da erkek", "partner im de kadin", "partner im de erkek",
 )
 
 _GENETIC = (
@@ -123,6 +141,9 @@ _CRIMINAL = (
     # the visit is listed by its forms)
     *(f"{k} gorus{e}" for k in ("acik", "kapali") for e in ("", "e", "te", "u", "ten", "unde")),
     "cezaevine gorus*", "iceri dustu*", "iceri dusmus*",
+    # the prison named by its town, as families say it ('Silivri' alone is the town)
+    "silivriye gorus*", "silivri ye gorus*", "silivri de yat*", "silivride yat*", "silivri cezaev*",
+    "silivri de cezasini*", "silivri de cek*",
     "iceride yatiyor*", "iceride yatmis*",
     # a file's parties and steps, from the complaint to the upheld sentence ('gbt' alone is a
     # typed 'lgbt': only with its record or query)
@@ -167,6 +188,10 @@ _POLITICAL = (
     # politicians whose names are no everyday words ('yavas' is: only the full name)
     "aksener*", "davutoglu*", "selahattin demirtas*", "ozgur ozel*", "umit ozdag*", "erbakan*",
     "mansur yavas*",
+    # a vote named by the party's emblem on the ballot (the six arrows, the bulb, the three
+    # crescents) with the stamp pressed on it
+    "alti oka bas*", "alti oka muhur*", "alti oka oy*", "ampule bas*", "ampule muhur*",
+    "ampule oy*", "uc hilaleye bas*", "uc hilaleye muhur*", "uc hilaleye oy*",
 )
 
 TR_FAMILY_TERMS: Final = MappingProxyType(
