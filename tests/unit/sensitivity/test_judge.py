@@ -131,7 +131,8 @@ def test_the_judge_cannot_make_a_question_or_log_line_about_no_one_special(
     with_judge.append(_judge(model))
     res = _classifier().classify([text])
     assert model.sentences, "the question was not put to the judge"
-    assert res.data_class == "public" and res.stage == "judge"
+    # public whichever hit of the sentence the verdict names (the judge's or a lower one)
+    assert res.data_class == "public"
 
 
 def test_the_judge_still_lowers_a_question_about_no_one(with_judge: list[Judge]) -> None:
