@@ -29,6 +29,15 @@ _PEOPLE_VERBS: Final = frozenset(
     said says told asked called wrote thinks wants mentioned replied
     """.split()
 )
+# verbs after a first name typed in lower case that make it the subject, a person ('bilal
+# keeps kosher', 'sarah is 26 weeks along'); copulas too, as a lower-case everyday word before
+# them must still pass `used_as_name`
+SUBJECT_VERBS: Final = _PEOPLE_VERBS | frozenset(
+    """
+    is was has had keeps kept goes went needs wants takes took gets got joined lives works
+    prays fasts attends started starts
+    """.split()
+)
 _APOSTROPHES: Final = "'’‘´"
 _NEXT: Final = re.compile(r"[ \t]{1,3}([^\W\d_]+)")
 _PREVIOUS: Final = re.compile(r"([^\W\d_]+)[ \t]{1,3}$")

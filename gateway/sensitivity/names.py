@@ -19,6 +19,7 @@ from gateway.sensitivity.lexicon_names import (
     TITLES_AFTER,
     TITLES_BEFORE,
 )
+from gateway.sensitivity.lone_name import SUBJECT_VERBS
 from gateway.sensitivity.name_cues import (
     CUE_TERMS,
     MAX_LOOKS,
@@ -181,6 +182,7 @@ def person_names(text: str, words: bytes, found: Occurrences) -> Iterator[Candid
                 yield from _from_first_name(text, hit.start, hit.end)
             else:
                 yield from _lower_full_name(text, hit.start, hit.end)
+                yield from _lower_subject(text, hit.start, hit.end)
         elif hit.tag == "title_before":
             yield from _after_title(text, hit.start, hit.end)
         elif hit.tag in ("cue_after", "cue_before"):
@@ -333,6 +335,18 @@ def _lower_full_name(text: str, start: int, end: int) -> Iterator[Candidate]:
     full = _fold_word(text[start : m.end()])
     if full not in PUBLIC_FIGURES:
         yield Candidate("AD_SOYAD", start, m.end(), 0.7, "name_lexicon")
+
+
+def _lower_subject(text: str, start: int, end: int) -> Iterator[Candidate]:
+    """'bilal keeps kosher', 'sarah is off': a listed first name typed in lower case as the
+    subject of a verb that takes a person stands for someone, as a capitalised one does; like
+    that one it stays a lone first name below the personal threshold, and an everyday word
+    ('hope is', 'grace has') counts only where `lone_name` says the text uses it as a name."""
+    m = _NEXT_LOWER.match(text, end)
+    if m is None or _fold_word(m.group(1)) not in SUBJECT_VERBS:
+        return
+    if _fold_word(text[start:end]) not in _COMMON_WORDS:
+        yield Candidate("AD", start, end, 0.3, "name_lexicon")
 
 
 def _from_first_name(text: str, start: int, end: int) -> Iterator[Candidate]:
