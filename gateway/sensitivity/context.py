@@ -318,6 +318,8 @@ PLATE_CTX: Final = _words(
     "park",
     "parked",
     "parking",
+    "blocking",
+    "owns",
     *CAR_MAKES.decode("ascii").split(),
 )
 PASSPORT_CTX: Final = _words(

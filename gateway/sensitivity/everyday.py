@@ -120,6 +120,50 @@ _DRESS_STYLE: Final = re.compile(
 )
 
 
+# banks and funds named after the foundations that own them ('Vakıfbank', 'Vakıf Katılım',
+# 'Vakıflar Bankası'): a payee, no one's membership
+_FOUNDATION_FIRMS: Final = frozenset(
+    b"bank bankasi katilim yatirim emeklilik faktoring finansal leasing sigorta gyo portfoy "
+    b"genel".split()
+)
+# a party that is a celebration ('doğum günü partisi', 'yılbaşı partisi', 'Christmas party'),
+# not a political one
+_CELEBRATIONS: Final = frozenset(
+    b"gunu yilbasi veda mezuniyet pijama surpriz havuz bahce kostum noel nisan kina cay yemek "
+    b"ofis sirket yaz yilsonu lansman acilis kutlama dans karaoke plaj tekne ev hosgeldin "
+    b"emeklilik ekip takim christmas xmas birthday farewell office pool tea dinner garden pizza "
+    b"launch release halloween costume surprise bachelor bachelorette hen stag graduation "
+    b"engagement shower reveal welcome retirement team house beach holiday summer year years "
+    b"leaving housewarming".split()
+)
+
+
+# 'tahliye' of water or of a building, and a tenant's eviction (a civil matter), not a release
+# from prison: a word of plumbing, of a building or of a lease near it, none of a prison
+_DRAINED_OR_EVICTED: Final = (
+    b" su ",  # the word, not the ending of 'başvurusu'
+    b" suyu",
+    b"gider",
+    b"hortum",
+    b"boru",
+    b"pompa",
+    b"drenaj",
+    b"yogus",
+    b"klima",
+    b"bina",
+    b"yangin",
+    b"kira",
+    b"ev sahib",
+    b"taahhut",
+    b"ihtar",
+    b"konut",
+    b"tasinmaz",
+)
+_PRISON: Final = (b"cezaev", b"tutuk", b"hapis", b"mahkum", b"savci", b"sartli", b"iceri")
+# a product that reads fingerprints ('parmak izli kapı kilidi'): a feature, no one's print
+_PRINT_PRODUCTS: Final = (b"kilit", b"kapi", b"kasa", b"okuyucu", b"sensor", b"telefon", b"cihaz")
+
+
 def _near(words: bytes, lo: int, hi: int, marks: tuple[bytes, ...]) -> bool:
     part = words[max(0, lo) : hi]
     return any(m in part for m in marks)
@@ -202,6 +246,11 @@ def everyday_use(words: bytes, hit: Hit[str]) -> bool:
         return True  # "partner'ım da erkek kardeşim de", "kadın doğumcu": no gender
     if hit.tag == "ethnicity" and _CULTURE.match(_next_words(words, hit)):
         return True  # 'Süryani ve Ermeni mutfağı', 'Laz horonu': a people's culture
+    if hit.tag == "membership" and token.startswith(b"vakif"):
+        firm = words[hit.end : hit.end + 16].split()[:1]
+        return token.startswith(b"vakifbank") or (bool(firm) and firm[0] in _FOUNDATION_FIRMS)
+    if hit.tag == "political_opinion" and token.startswith((b"parti", b"party")):
+        return before[-1:] != [] and before[-1] in _CELEBRATIONS
     if hit.tag == "appearance" and token.startswith(b"dress code"):
         return _DRESS_STYLE.match(words, hit.end) is not None
     if hit.tag == "criminal_record":
@@ -213,11 +262,19 @@ def everyday_use(words: bytes, hit: Hit[str]) -> bool:
             return _civil_court(words, hit)
         if token.startswith(b"zimmet"):
             return _custody(words, hit)
+        if token.startswith(b"tahliye"):
+            return _near(words, hit.start - 60, hit.end + 60, _DRAINED_OR_EVICTED) and not _near(
+                words, hit.start - 80, hit.end + 80, _PRISON
+            )
     elif hit.tag == "religion" and _GREETING_YOURS.search(_with_suffix(words, hit)):
         # 'Kandiliniz mübarek olsun', 'Bayramınızı kutlarız': a greeting to every reader
         return _near(words, hit.end, hit.end + 60, _GREETING)
     elif hit.tag == "appearance" and words[max(0, hit.end - 7) : hit.end] == b" kapali":
         return words[hit.end : hit.end + 12].lstrip().startswith(_CLOSED_THINGS)
+    elif hit.tag == "health" and token.startswith(b"kanser"):
+        return words[hit.end : hit.end + 6].lstrip().startswith(b"burc")  # the zodiac sign
+    elif hit.tag == "biometric" and words.startswith(b"parmak izli ", hit.start):
+        return words[hit.end : hit.end + 14].lstrip().startswith(_PRINT_PRODUCTS)
     elif hit.tag == "health" and token.startswith(b"muayene"):
         return _near(words, hit.start - 60, hit.start, _VEHICLE) or words[
             hit.end : hit.end + 12

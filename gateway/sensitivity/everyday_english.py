@@ -1,7 +1,7 @@
 """English topic words in uses a lexicon phrase cannot rule out, which say nothing about
 anyone: 'in her habit of checking', 'served 5 years as CEO', a 'probation period' at work,
 'with conviction', the 'European Union', 'gradient descent', faith 'in' a vendor, charges on an
-account, a certificate's thumbprint, the hospitality
+account, a certificate's thumbprint or a key's fingerprint, a genetic algorithm, the hospitality
 trade, 'Irish' (iris + h), a 'depressing' thing. Checked on the folded word view around the hit
 (lexicon_english lists the terms)."""
 
@@ -58,12 +58,19 @@ _SENTENCE: Final = (
     b"licence condition",
 )
 # conviction as belief: 'with conviction', 'a strong conviction that'
-_BELIEF: Final = frozenset(b"with strong deep deeply firm sincere moral absolute quiet".split())
+_BELIEF: Final = frozenset(
+    b"with strong deep deeply firm sincere moral absolute quiet full total utter great".split()
+)
 # a union of states and a descent of numbers ('member of the European Union', 'rate of
 # gradient descent'): the word the '*' of the phrase stood for
 _NOT_PEOPLE: Final = frozenset(
     b"european african soviet eurasian postal customs monetary currency credit gradient "
     b"steepest rapid steep final initial controlled".split()
+)
+# what has a fingerprint that is no one's finger: a key, a host, a browser, a device, a file
+_MACHINE_PRINTS: Final = (
+    b"key host ssh browser device canvas tls ssl gpg pgp certificate cert file audio digital "
+    b"server sha256 md5 tcp ja3"
 )
 # (first token of a hit, words just before it, words just after it) that make a topic word
 # an everyday one: a union of states or a credit union, a descent of numbers or of a plane,
@@ -82,6 +89,12 @@ _WORD_TRAPS: Final = (
     (b"thumbprint", b"certificate cert sha1 sha256 ssl tls x509 key", b"of for"),
     (b"sleeping", b"", b"window windows light lights door tv fan radio heating earplugs mask"),
     (b"did", b"", b"tracking sheet sheets series zone stamp stamps entries"),
+    # a key's, a browser's or a file's fingerprint; a search method and a test technique
+    (b"fingerprint", _MACHINE_PRINTS, b""),
+    (b"fingerprints", _MACHINE_PRINTS, b""),
+    (b"fingerprinting", _MACHINE_PRINTS, b""),
+    (b"genetic", b"", b"algorithm algorithms programming operator operators"),
+    (b"mutation", b"", b"rate testing operator operators score"),
 )
 _TRAPS: Final = {
     token: (frozenset(before.split()), frozenset(after.split()))

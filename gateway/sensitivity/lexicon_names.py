@@ -119,6 +119,7 @@ SURNAMES: Final[frozenset[str]] = _WORLD["surname"] | frozenset(
     ozbay ozdag ozel ozgen ozkaya ozmen ozsoy ozyurt pamuk parlak saglam sancak sarac sarikaya
     secer sener sert sevinc soylu sozen tasci temel tezcan topcu tosun tuna turhan tutar
     uygun yagci yanik yasar yesil yigit yuce yurt yurdakul zengin akpinar bozkaya akbas ari
+    tatar turkmen cerkez abaza bosnak arnavut gurcu
     patel khan shah ahmed hussain singh kaur begum chen wang zhang liu kim walsh byrne doyle
     kennedy clarke thomson robertson fraser macdonald mcdonald murray graham hamilton palmer
     fisher harrison chapman hunt holmes mills knight mason hudson webb barker lloyd ellis

@@ -132,7 +132,8 @@ _APPEARANCE = (
 _MEMBERSHIP = (
     # an office in a union, a chamber or an association
     "bastemsilci*", "bas temsilci*", "sube baskani*", "sube sekreter*", "kurucu uye*",
-    "is birakma*", "branch secretary", "branch chair*", "shop-floor rep*", "staff rep*",
+    "is birakma*", "branch secretary", "branch chair*", "shop-floor rep*", "shop rep", "shop reps",
+    "staff rep*",
     "workplace rep*", "paid-up member*", "membership dues", "alumni association*",
     "residents association*", "tenants association*", "tenants union*", "parents association*",
     "executive committee of", "women's institute", "womens institute", "nurses association",

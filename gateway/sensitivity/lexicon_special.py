@@ -609,7 +609,7 @@ _CRIMINAL = (
     "koruma karari*", "arrested*", "arrest record*", "charged with", "convicted*", "conviction*", "jail*",
     "prison*", "inmate*", "probation*", "parole*", "felony*", "dui", "dwi", "drunk driving",
     "restraining order*", "criminal record*", "background check*", "mugshot*", "booked into", "sentenced*",
-    "court date*", "plea deal*", "pleaded guilty", "served time", "shoplifting*", "theft", "burglar*",
+    "court date*", "plea deal*", "pleaded guilty", "served time", "was in silivri", "time in silivri", "out of silivri", "shoplifting*", "theft", "burglar*",
     "assault*", "domestic violence", "drug charge*", "possession charge*", "juvenile*",
     "cezaevleri*", "el konul*", "alkollu arac*", "mahkeme*", "savci*",
     "sorusturma*", "kovusturma*", "ifade ver*", "karakol*",

@@ -21,6 +21,11 @@ _COVERED_BY = (
     "calisanimiz", "personel", "personelimiz", "asistan", "resepsiyonist", "kasiyer", "garson",
     "avukat", "doktor", "hanim", "hanimefendi", "kiraci", "kiracimiz", "komsumuz", "komsum",
     "kuzenim", "ablam", "teyzem", "gelinimiz", "gelinim", "kizimiz", "annemiz",
+    "muhasebeci", "muhasebecimiz", "muhendis", "uzman", "mudur", "eleman", "elemanimiz",
+    "temizlikci", "bakici", "tezgahtar", "gorevli", "memur", "hocamiz", "ogretmenimiz",
+    "doktorumuz", "hemsiremiz", "sekreterimiz", "stajyerimiz", "arkadasim", "arkadasimiz",
+    "kardesim", "yegenim", "nisanlim", "sevgilim", "yengem", "gorumcem", "baldizim",
+    "kayinvalidem", "danisman", "danismanimiz", "musteri", "musterimiz", "hasta", "hastamiz",
 )
 
 _APPEARANCE = (
@@ -58,7 +63,8 @@ _ETHNICITY = (
 _RELIGION = (
     # what the faith forbids or requires at the table, feasts and rites of passage
     "domuz eti*", "domuz urun*", "domuz jelatin*", "koser*", "hanuka*", "pesah*", "kurbanda",
-    "kurbanini kes*", "kurban bagis*", "sunnet dug*", "sunnet ol*", "sunnet ettir*",
+    "kurbanini kes*", "kurban bagis*", "for the kurban", "sunnet dug*", "sunnet ol*",
+    "sunnet ettir*",
     # orders, communities and rites named by their own names ('menzil' alone is a range, 'sih'
     # alone a typo, 'ismaili' alone a name in the accusative: listed as phrases)
     "menzilci*", "menzil cemaat*", "menzil tarikat*", "rufai*", "vahhabi*", "biat et*",
@@ -145,6 +151,10 @@ _CRIMINAL = (
     "silivriye gorus*", "silivri ye gorus*", "silivri de yat*", "silivride yat*", "silivri cezaev*",
     "silivri de cezasini*", "silivri de cek*",
     "iceride yatiyor*", "iceride yatmis*",
+    # an electronic tag on the ankle ('kelepçe' alone also clamps a hose)
+    "ayagina kelepce*", "ayaginda kelepce*", "ayak bilegine kelepce*", "ayak bileginde kelepce*",
+    # handcuffs put on by them, the police ('hortuma kelepçe taktım' clamps a hose)
+    "kelepce taktilar*", "kelepce takmislar*", "kelepce vurdular*", "kelepce vurmuslar*",
     # a file's parties and steps, from the complaint to the upheld sentence ('gbt' alone is a
     # typed 'lgbt': only with its record or query)
     "musteki*", "zanli*", "takipsizlik*", "kamu dava*", "emniyette ifade*", "emniyete goturul*",
@@ -192,6 +202,12 @@ _POLITICAL = (
     # crescents) with the stamp pressed on it
     "alti oka bas*", "alti oka muhur*", "alti oka oy*", "ampule bas*", "ampule muhur*",
     "ampule oy*", "uc hilaleye bas*", "uc hilaleye muhur*", "uc hilaleye oy*",
+    # the emblem as the party itself ('hep altı okluya veririz'), and a movement's hand sign
+    # shown on a profile or at a rally
+    "alti oklu*", "six arrows", "bozkurt isaret*", "bozkurt selam*",
+    # a vote given to a party named in the dative ('deme verdin'), a march joined on May Day
+    "deme verdi*", "deme oy ver*", "mayis yuruyusune*", "mayis yuruyusunde*",
+    "mayis mitingine*", "mayis mitinginde*", "may day march*", "may day rally",
 )
 
 TR_FAMILY_TERMS: Final = MappingProxyType(

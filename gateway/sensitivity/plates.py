@@ -19,7 +19,9 @@ PLATE_TOKENS: Final = frozenset(
         b"arabanin otomobil plate vehicle car ruhsat otopark trafik surucu driver taksi kaza kasko "
         b"hgs ogs otoyol motosiklet kamyon kamyonet minibus otobus registration numberplate "
         # where a car stands: '69 RNE 44 kapımın önüne park etmiş', 'parked across the gate'
-        b"park parked parking " + ctx.CAR_MAKES
+        b"park parked parking "
+        # whose car stands in the way: 'whoever owns 16 DT 518, you are blocking the gate'
+        b"blocking owns " + ctx.CAR_MAKES
     ).split()
 )
 PLATE: Final = re.compile(

@@ -21,7 +21,7 @@ from gateway.sensitivity.lexicon_colloquial import COLLOQUIAL_TERMS
 from gateway.sensitivity.lexicon_english import ENGLISH_TERMS
 from gateway.sensitivity.lexicon_families import FAMILY_TERMS
 from gateway.sensitivity.lexicon_indirect import INDIRECT_TERMS
-from gateway.sensitivity.lexicon_names import FIRST_NAMES, SURNAMES
+from gateway.sensitivity.lexicon_names import FIRST_NAMES, SURNAMES, TITLES_AFTER, TITLES_BEFORE
 from gateway.sensitivity.lexicon_shown import SHOWN_TERMS
 from gateway.sensitivity.lexicon_special import FIRST_PERSON_SUFFIX, SPECIAL_TERMS
 from gateway.sensitivity.lexicon_spoken import SPOKEN_TERMS
@@ -328,6 +328,11 @@ class ContextStage:
 
 _FIRST_NAMES: Final = frozenset(fold_term(n).encode("ascii", "ignore") for n in FIRST_NAMES)
 _SURNAMES: Final = frozenset(fold_term(n).encode("ascii", "ignore") for n in SURNAMES)
+_TITLE_AFTER: Final = frozenset(t.encode() for t in TITLES_AFTER) | {b"abi", b"usta", b"amca"}
+_TITLE_BEFORE: Final = frozenset(t.encode() for t in TITLES_BEFORE)
+# words that give the name after them ('adım Ramazan Öztaş', 'ben bayram')
+_NAMING: Final = frozenset(b"adim ismim ben named".split())
+_AND: Final = frozenset(b"ve and ile".split())
 
 
 def _surname(words: bytes, hit: Hit[str]) -> bool:
@@ -346,7 +351,12 @@ def _first_name(words: bytes, hit: Hit[str]) -> bool:
     if hit.token not in _FIRST_NAMES or hit.end - hit.start != len(hit.token):
         return False
     after = words[hit.end : hit.end + 24].split()
-    return bool(after) and after[0] in _SURNAMES
+    if after and (after[0] in _SURNAMES or after[0] in _TITLE_AFTER):
+        return True  # 'Ramazan Ateş', 'Ramazan Bey', 'bayram abi'
+    if len(after) > 1 and after[0] in _AND and after[1] in _FIRST_NAMES:
+        return True  # 'ramazan and ferhat, the shop reps'
+    before = words[max(0, hit.start - 24) : hit.start].split()[-1:]
+    return bool(before) and (before[0] in _TITLE_BEFORE or before[0] in _NAMING)
 
 
 def topic_hits(

@@ -1,5 +1,6 @@
-"""A plate next to where a car was left ('park etmiş', 'parked') is a plate even typed in lower
-case with hyphens; a parking fee with numbers stays public."""
+"""A plate next to where a car was left ('park etmiş', 'parked') or stands in the way ('whoever
+owns ..., you are blocking') is a plate even typed in lower case with hyphens; a parking fee
+with numbers stays public."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from gateway.sensitivity.classifier import Classifier
     [
         "komşu 34-abc-12 gri fiat yine garajın önüne park etmiş",
         "someone parked 06 ab 1234 across the loading bay again",
+        "whoever owns 16 DT 518 pls move it, your blocking the gym entrance",
     ],
 )
 def test_a_parked_car_plate_is_personal(clf: Classifier, text: str) -> None:
@@ -24,3 +26,8 @@ def test_parking_prices_stay_public(clf: Classifier) -> None:
     assert clf.classify(["Parking fee is 25 TL for 2 hours, 40 TL for the day."]).data_class == (
         "public"
     )
+
+
+def test_an_owned_share_count_is_not_a_plate(clf: Classifier) -> None:
+    # 'owns' reads a plate only in a plate's shape: a province, letters, digits
+    assert clf.classify(["She owns 16 shares and 518 options."]).data_class == "public"
