@@ -160,6 +160,21 @@ _DRAINED_OR_EVICTED: Final = (
     b"tasinmaz",
 )
 _PRISON: Final = (b"cezaev", b"tutuk", b"hapis", b"mahkum", b"savci", b"sartli", b"iceri")
+# garments as goods ('başörtüsü modelleri', 'eşarp ve başörtüsü fiyatları', 'tesettür
+# koleksiyonu'): a shop's stock, no one's dress
+_FOR_SALE: Final = (
+    b"model",
+    b"fiyat",
+    b"stok",
+    b"koleksiyon",
+    b"indirim",
+    b"kampanya",
+    b"toptan",
+    b"imalat",
+    b"urun",
+    b"magaza",
+    b"satis",
+)
 # a product that reads fingerprints ('parmak izli kapı kilidi'): a feature, no one's print
 _PRINT_PRODUCTS: Final = (b"kilit", b"kapi", b"kasa", b"okuyucu", b"sensor", b"telefon", b"cihaz")
 
@@ -251,6 +266,8 @@ def everyday_use(words: bytes, hit: Hit[str]) -> bool:
         return token.startswith(b"vakifbank") or (bool(firm) and firm[0] in _FOUNDATION_FIRMS)
     if hit.tag == "political_opinion" and token.startswith((b"parti", b"party")):
         return before[-1:] != [] and before[-1] in _CELEBRATIONS
+    if hit.tag == "appearance" and _next_words(words, hit).lstrip().startswith(_FOR_SALE):
+        return True
     if hit.tag == "appearance" and token.startswith(b"dress code"):
         return _DRESS_STYLE.match(words, hit.end) is not None
     if hit.tag == "criminal_record":

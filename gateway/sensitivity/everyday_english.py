@@ -57,9 +57,10 @@ _SENTENCE: Final = (
     b"police",
     b"licence condition",
 )
-# conviction as belief: 'with conviction', 'a strong conviction that'
+# conviction as belief: 'with conviction', 'a strong conviction that', a team's 'our
+# conviction is'
 _BELIEF: Final = frozenset(
-    b"with strong deep deeply firm sincere moral absolute quiet full total utter great".split()
+    b"with strong deep deeply firm sincere moral absolute quiet full total utter great our".split()
 )
 # a union of states and a descent of numbers ('member of the European Union', 'rate of
 # gradient descent'): the word the '*' of the phrase stood for

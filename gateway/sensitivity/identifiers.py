@@ -61,6 +61,13 @@ WORD_DATE: Final = re.compile(
     + rb" (?:0?[1-9]|[12][0-9]|3[01])(?:st|nd|rd|th)?,? "
     rb"(?:19|20)[0-9]{2})(?![0-9])"
 )
+# a passport number of letters and digits mixed ('Dutch passport NXC7R4P13'), right after the
+# word; the forms with its letters in front ('U12345678') are found from their digit run
+MIXED_PASSPORT: Final = re.compile(
+    rb"(?:passport|pasaport)[a-z]{0,3}(?: (?:no|number|numarasi|numara|nr))?[ .:#]{1,3}"
+    rb"([a-z0-9]{8,9})(?![a-z0-9])"
+)
+_DIGIT_THEN_LETTER: Final = re.compile(rb"[0-9][a-z]")
 IBAN_TAIL: Final = re.compile(rb"[a-z]{2}\d{2}(?:[ \-]?[a-z0-9]){8,32}")
 DATE: Final = re.compile(
     rb"(?:(0?[1-9]|[12]\d|3[01])[./\-](0?[1-9]|1[0-2])[./\-]((?:19|20)\d\d)"
@@ -328,6 +335,8 @@ def digit_identifiers(
     locals_left = (
         64 if want_local else 0
     )  # seven-digit groups looked at: a handful in real text, bounded in hostile
+    if want_passport:
+        yield from _mixed_passports(folded)
     want_dob = on.birth_date and not DOB_TOKENS.isdisjoint(tokens)
     if want_dob:
         yield from _word_dates(folded, tokens)
@@ -461,3 +470,14 @@ def _passport(text: str, folded: bytes, start: int, end: int) -> Candidate | Non
     if not ctx.near(folded, i, end, ctx.PASSPORT_CTX, before=60, after=20):
         return None
     return Candidate("PASAPORT", i, end, 0.9, "passport")
+
+
+def _mixed_passports(folded: bytes) -> Iterator[Candidate]:
+    """Passport numbers whose letters and digits alternate, as many countries issue them
+    (the Netherlands, Germany, France): only right after the passport word, with a letter
+    after a digit and at least two of each, so a word or a year after 'passport' is none."""
+    for m in MIXED_PASSPORT.finditer(folded):
+        token = m.group(1)
+        digits = sum(c in b"0123456789" for c in token)
+        if 2 <= digits <= len(token) - 2 and _DIGIT_THEN_LETTER.search(token):
+            yield Candidate("PASAPORT", m.start(1), m.end(1), 0.85, "passport")

@@ -186,6 +186,8 @@ _ETHNICITY = (
     # Travellers and the two communities of Cyprus ('traveller' alone is anyone on a trip)
     "irish traveller*", "traveller community", "traveller communities", "traveller family",
     "traveller families", "traveller heritage", "greek cypriot*", "turkish cypriot*",
+    # where Irish Travellers are housed
+    "halting site*",
     # a person told to leave for where their people come from
     # (written from 'back': 'go' fills every text)
     "back to your country", "back to your own country", "back to where you came from",
@@ -230,6 +232,9 @@ _PHILOSOPHY = (
     # the -ist forms)
     "anarcho-primitivis*", "anarcho-capitalis*", "anarcho-syndicalis*", "anarcho-communis*",
     "anarko primitivis*", "anarko kapitalis*", "primitivist*", "ancap", "ancaps",
+    # a way of life refused on principle, said of someone ('hasn't used any animal products')
+    "used any animal product*", "use any animal product*", "uses no animal product*",
+    "eat any animal product*", "eats no animal product*",
 )
 
 _MEMBERSHIP = (
@@ -269,6 +274,8 @@ _SEXUAL = (
     "not out at work", "isn t out", "he s not out", "she s not out", "came out to",
     # adultery named as such ('adulterated' is food: listed by its forms)
     "an affair", "adultery", "adulterous", "adulterer*", "adulteress*", "sex toy*",
+    # a night or an affair by its slang ('hooked up with the new guy')
+    "hooked up with", "hooking up with", "hook up with", "been sleeping with",
 )
 
 _CRIMINAL = (

@@ -224,7 +224,9 @@ _APPEARANCE = (
     "ortunmeye*",
     "headwrap*",
     "hair wrap*",
-    "durag*",
+    # the English word only: Turkish 'durağı', 'durağa' (a bus stop) fold to its letters
+    "durag",
+    "durags",
     "bindi",
     "kufi*",
     "taqiyah",

@@ -77,7 +77,8 @@ _PHILOSOPHICAL = (
     # a belief stated as what someone will not eat, wear, use or believe
     "hayvansal urun*", "hayvan urunu*", "hayvan urunleri*", "hayvan somuru*", "hayvanlarin somuru*",
     "et yemiyor*", "et yemem", "et yemiyorum", "et yemeyi birak*", "et tuketmiyor*",
-    "deri giymiyor*", "deri kullanmiyor*", "tanriya inanm*", "tanri inanci*", "allaha inanm*",
+    "deri giymiyor*", "deri kullanmiyor*", "hayvansal hicbir*",
+    "tanriya inanm*", "tanri inanci*", "allaha inanm*",
     "dine inanm*", "hicbir dine*", "hicbir inanca*", "dini inanci yok*", "inanci yok",
     "inancim yok", "ozgur dusunce*", "cocuk yapmamayi*", "cocuk sahibi olmamayi*",
     "silah tasimayi reddet*", "silah tutmayi reddet*", "vicdanen karsi*", "ahlaken karsi*",
@@ -120,6 +121,9 @@ _BIOMETRIC = (
     # a voice or a face enrolled as a key, and the vector a face reader stores
     "ses profil*", "ses biyometri*", "sesli dogrulama*", "sesli kimlik dogrula*", "sesim sifrem*",
     "ses kaydi ile kimlik*", "yuz vektor*", "yuz sablon*", "iris sablon*", "goz sablon*",
+    # a face taught to a phone as its key
+    "yuzunu tanit*", "yuzumu tanit*", "yuzunu telefonuna tanit*",
+    "yuzumu telefonuma tanit*",
 )
 
 _HEALTH = (
@@ -132,6 +136,8 @@ _HEALTH = (
     "troponin*", "hbsag", "anti hcv", "pcr pozitif*", "pcr sonucu pozitif",
     # procedures and reports that say someone is ill, disabled or pregnant
     "tup ligasyon*", "rahmi alin*", "rahim alin*", "meme alin*",
+    # the first-trimester screening a pregnancy is named by ('12. hafta taraması')
+    "ense kalinlig*", "hafta taramasi*", "ikili tarama*", "uclu tarama*", "dortlu tarama*",
     # leave a pregnancy or a nursing mother is owed, and the pen an allergic child carries
     "dogum oncesi izin*", "dogum oncesi izn*", "dogum sonrasi izin*", "dogum sonrasi izn*",
     "analik izin*", "analik izn*", "sut izni*", "sut iznin*", "emzirme izn*",
@@ -173,6 +179,8 @@ _CRIMINAL = (
 _MEMBERSHIP = (
     # offices in a union, an association or a lodge, and the strike vote
     "vakfi yonetim*", "gonullu uye*", "farmason*",
+    # a strike told by those on it ('yarın iş bırakıyoruz'; 'işi bırakmak' is quitting)
+    "is birakiyoruz", "is birakacagiz", "is biraktik", "is birakiyorlar", "is biraktilar",
     "sube yonetim kurul*", "bastemsilci*", "bas temsilci*",
     # unions whose names are not joined by a hyphen, youth and aid foundations, and the
     # election of a representative and the dues taken from a payslip ('aidat' alone is a

@@ -69,6 +69,7 @@ def test_garbage_never_raises(fn: object) -> None:
         ("06 AB 1234 plakalı araç", "PLAKA"),
         ("pasaport no: U12345678", "PASAPORT"),
         ("passport number C01X00T47 is not ours but P12345678 is", "PASAPORT"),
+        ("Ilse de Wit, Dutch passport NXC7R4P13, arrives 14 July", "PASAPORT"),
         ("doğum tarihi: 12.05.1985", "DOGUM_TARIHI"),
         ("date of birth 1990-02-28", "DOGUM_TARIHI"),
         ("Sayın Ayşe Yılmaz, başvurunuz alındı.", "AD_SOYAD"),
@@ -96,6 +97,8 @@ def test_identifier_found_in_text(text: str, kind: str) -> None:
         "destek@firma.com.tr adresine yazabilirsiniz",  # a role address, not a person
         "Deniz Kuvvetleri tatbikatı yapıldı.",
         "SELECT tckn, iban, email FROM customers WHERE id = 42;",
+        "Passport photos must be 35x45mm; my passport expired in 2019.",
+        "passport: required2024 is a field name, passport:ABCDEFGH a placeholder",
     ],
 )
 def test_lookalikes_are_not_personal(text: str) -> None:

@@ -5,7 +5,10 @@ rate, a view held 'with full conviction', water drained or a tenant evicted ('ta
 zodiac's Cancer, a lock that reads fingerprints, a man named Ramazan, a surname that names a
 people ('Selçuk Tatar'), a clamp put on a hose; and, sensitive, dress named by 'kapalı' after a
 colleague's role, a party named by its emblem, an ankle tag or handcuffs, a prison's name, a
-union's shop reps. Each with its sensitive sense, which still fires."""
+union's shop reps. Then wording found on dev s: headscarves as a shop's goods ('başörtüsü
+modelleriniz'), a bus stop ('durağı', not a durag), a team's 'our conviction', and a face
+taught to a phone, a strike told by those on it, a pregnancy by its screening, a vegan way of
+life, an affair, a Travellers' halting site. Each with its sensitive sense, which still fires."""
 
 from __future__ import annotations
 
@@ -37,6 +40,19 @@ _ABOUT_SOMEONE = [
     ("Selin 1 Mayıs yürüyüşünde olacak, toplantıyı erteleyelim.", "political_opinion"),
     ("ablam 'sen de mi deme verdin' diye yazmış, evet verdim.", "political_opinion"),
     ("Hüseyin will be at his village for the kurban next week.", "religion"),
+    ("babamın yüzünü telefonuna tanıttım, artık şifre sormuyor", "biometric"),
+    ("yarın fabrikada iş bırakıyoruz, temsilcimiz kapıda toplanın dedi", "membership"),
+    ("sabah 12. hafta taraması var, ense kalınlığına bakacaklar", "health"),
+    ("ilkim hayvansal hiçbir şey kullanmıyor, deri ceket bile giymiyor", "philosophical_belief"),
+    (
+        "he hasn't used any animal products in eight years, it's an ethics thing",
+        "philosophical_belief",
+    ),
+    ("hannah has been sleeping with her manager since the offsite", "sexual_life"),
+    ("tolga hooked up with the new guy from accounts", "sexual_life"),
+    ("My dad's side grew up on a halting site outside Galway.", "ethnicity"),
+    ("Ayşe başörtüsü renkleri konusunda çok seçici, hep lacivert takar.", "appearance"),
+    ("Kev wears a durag to the gym every day.", "appearance"),
 ]
 
 _EVERYDAY: list[tuple[str, str | None]] = [
@@ -61,6 +77,10 @@ _EVERYDAY: list[tuple[str, str | None]] = [
     ("Nisan'da avans alan Selçuk Tatar'ın avansı bordrodan kesilecek.", "ethnicity"),
     ("Ayla Türkmen ve Cem Çerkez toplantıya gelecek.", "ethnicity"),
     ("1 Mayıs yürüyüşü nedeniyle Taksim'e çıkan yollar kapalı.", "political_opinion"),
+    ("İpek eşarp ve başörtüsü modellerinizde lacivert var mı? Kargo kaç günde gelir?", None),
+    ("Yeni evime en yakın durağı 25 dakika yürüme mesafesinde.", "appearance"),
+    ("our conviction is that the new pricing tiers are right", "criminal_record"),
+    ("işi bırakıyorum, yeni yere geçiyorum", "membership"),
 ]
 
 
