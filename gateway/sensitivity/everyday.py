@@ -162,18 +162,8 @@ _DRAINED_OR_EVICTED: Final = (
 _PRISON: Final = (b"cezaev", b"tutuk", b"hapis", b"mahkum", b"savci", b"sartli", b"iceri")
 # garments as goods ('başörtüsü modelleri', 'eşarp ve başörtüsü fiyatları', 'tesettür
 # koleksiyonu'): a shop's stock, no one's dress
-_FOR_SALE: Final = (
-    b"model",
-    b"fiyat",
-    b"stok",
-    b"koleksiyon",
-    b"indirim",
-    b"kampanya",
-    b"toptan",
-    b"imalat",
-    b"urun",
-    b"magaza",
-    b"satis",
+_FOR_SALE: Final = tuple(
+    b"model fiyat stok koleksiyon indirim kampanya toptan imalat urun magaza satis".split()
 )
 # a product that reads fingerprints ('parmak izli kapı kilidi'): a feature, no one's print
 _PRINT_PRODUCTS: Final = (b"kilit", b"kapi", b"kasa", b"okuyucu", b"sensor", b"telefon", b"cihaz")
