@@ -39,6 +39,7 @@ class Detectors(BaseModel):
     plate: bool = True
     passport: bool = True
     birth_date: bool = True
+    salary: bool = True
     person_name: bool = True
     address: bool = True
     special_categories: bool = True

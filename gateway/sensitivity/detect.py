@@ -33,6 +33,7 @@ from gateway.sensitivity.lone_name import used_as_name
 from gateway.sensitivity.names import ADDRESS_LEXICON, NAME_LEXICON, addresses, person_names
 from gateway.sensitivity.placeholder_names import without_stock_names
 from gateway.sensitivity.plates import PLATE_TOKENS
+from gateway.sensitivity.salary import SALARY_TOKENS, salaries
 from gateway.sensitivity.special import (
     CategoryHit,
     ContextStage,
@@ -107,6 +108,7 @@ class Detectors:
                 *FRAMED_TOKENS,
                 *FIELD_TOKENS,
                 *HANDLE_TOKENS,
+                *SALARY_TOKENS,
             ],
             stems=[k for lex in lexicons for k in lex.stem_keys],
         )
@@ -122,6 +124,8 @@ class Detectors:
             b"@" in folded or b"at)" in folded or b"at]" in folded or b" at " in folded
         ):  # ' at ': 'ad at gmail dot com', which emails() tells from the everyday word
             found.extend(emails(text))
+        if on.salary and not SALARY_TOKENS.isdisjoint(tokens):
+            found.extend(salaries(folded, words, tokens))
         if on.person_name:
             found.extend(without_stock_names(text, person_names(text, words, tokens)))
             found.extend(initial_names(text, shape))

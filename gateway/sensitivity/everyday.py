@@ -167,6 +167,24 @@ _FOR_SALE: Final = tuple(
 )
 # a product that reads fingerprints ('parmak izli kapı kilidi'): a feature, no one's print
 _PRINT_PRODUCTS: Final = (b"kilit", b"kapi", b"kasa", b"okuyucu", b"sensor", b"telefon", b"cihaz")
+# idioms that use a topic word for something else: (category, token, the word before it or
+# None, the start of the words after it or None): a tangled mess ('arap saçına döndü'), a
+# fright ('kalp krizi geçirtecek'), a cat kept indoors ('evde hapis'), a children's game
+# ('hırsız polis oynamak'), a firm's character ('şirketin DNA'sında var'), GM food, a
+# cobbled street, a dish and a bread named after a people or a month
+_IDIOMS: Final = (
+    ("ethnicity", b"arap", None, b"sac"),
+    ("health", b"kalp", None, b"gecirt"),
+    ("criminal_record", b"hapis", b"evde", None),
+    ("criminal_record", b"hirsiz", None, b"polis oy"),
+    ("genetic", b"dna", None, b"sinda"),
+    ("genetic", b"genetigi", None, b"degistiril"),  # genetically modified food
+    ("ethnicity", b"arnavut", None, b"kaldirim"),  # cobblestones
+    ("ethnicity", b"arnavut", None, b"ciger"),  # a dish of fried liver
+    ("religion", b"ramazan", None, b"pide"),  # the flat bread baked in that month
+)
+# what is served at a party that is a celebration ('partiye kim geliyor, pastayı ben alırım')
+_PARTY_FARE: Final = (b"pasta", b"cake", b"balon", b"balloon", b"kek ")
 
 
 def _near(words: bytes, lo: int, hi: int, marks: tuple[bytes, ...]) -> bool:
@@ -232,6 +250,16 @@ def _with_suffix(words: bytes, hit: Hit[str]) -> bytes:
     return hit.token
 
 
+def _idiom(words: bytes, hit: Hit[str], before: list[bytes]) -> bool:
+    after = words[hit.end : hit.end + 16].lstrip()
+    for tag, token, word_before, starts in _IDIOMS:
+        if hit.tag == tag and hit.token == token:
+            if word_before is not None:
+                return before[-1:] == [word_before] and not after.startswith(b"ceza")
+            return starts is not None and after.startswith(starts)
+    return False
+
+
 def everyday_use(words: bytes, hit: Hit[str]) -> bool:
     """Whether a topic hit is one of the everyday, impersonal uses above, or an English one
     (lexicon_english.everyday_english)."""
@@ -255,7 +283,11 @@ def everyday_use(words: bytes, hit: Hit[str]) -> bool:
         firm = words[hit.end : hit.end + 16].split()[:1]
         return token.startswith(b"vakifbank") or (bool(firm) and firm[0] in _FOUNDATION_FIRMS)
     if hit.tag == "political_opinion" and token.startswith((b"parti", b"party")):
-        return before[-1:] != [] and before[-1] in _CELEBRATIONS
+        return (before[-1:] != [] and before[-1] in _CELEBRATIONS) or _near(
+            words, hit.end, hit.end + 60, _PARTY_FARE
+        )
+    if _idiom(words, hit, before):
+        return True
     if hit.tag == "appearance" and _next_words(words, hit).lstrip().startswith(_FOR_SALE):
         return True
     if hit.tag == "appearance" and token.startswith(b"dress code"):

@@ -92,9 +92,11 @@ _WORD_TRAPS: Final = (
     (b"did", b"", b"tracking sheet sheets series zone stamp stamps entries"),
     # a key's, a browser's or a file's fingerprint; a search method and a test technique
     (b"fingerprint", _MACHINE_PRINTS, b""),
-    (b"fingerprints", _MACHINE_PRINTS, b""),
+    (b"fingerprints", _MACHINE_PRINTS, b"all"),  # 'his fingerprints all over this album'
     (b"fingerprinting", _MACHINE_PRINTS, b""),
     (b"genetic", b"", b"algorithm algorithms programming operator operators"),
+    # a cautious figure or approach, not a party ('a conservative estimate')
+    (b"conservative", b"", b"estimate estimates guess figure figures approach assumption side"),
     (b"mutation", b"", b"rate testing operator operators score"),
 )
 _TRAPS: Final = {
@@ -105,6 +107,19 @@ _TRAPS: Final = {
 
 def _next_words(words: bytes, end: int, n: int = 3) -> list[bytes]:
     return words[end : end + 40].split()[:n]
+
+
+# whose 'DNA' is a character, not a genome: 'in our DNA', "the company's DNA", 'brand DNA'
+_FIRMS: Final = frozenset(
+    b"our its company firm brand team corporate organisation organization".split()
+)
+
+
+def _firm_character(words: bytes, start: int) -> bool:
+    before = words[max(0, start - 30) : start].split()[-2:]
+    if before[-1:] == [b"s"]:
+        return len(before) == 2 and before[0] in _FIRMS and before[0] != b"our"
+    return bool(before) and before[-1] in _FIRMS
 
 
 def _trial_period(words: bytes, hit: Hit[str], after: list[bytes]) -> bool:
@@ -122,9 +137,14 @@ def everyday_english(words: bytes, hit: Hit[str]) -> bool:
     """Whether an English topic hit is one of the everyday uses its phrase cannot rule out."""
     token = hit.token
     after = _next_words(words, hit.end)
-    if token.startswith(b"hospitalit"):
-        return True  # the hotel trade, not a ward
+    if token.startswith(b"hospitalit") or token == b"religiously":
+        return True  # the hotel trade, not a ward; watching a series 'religiously'
+    if token == b"dna":
+        return _firm_character(words, hit.start)
+    # a Turkish case ending on the English word ('sha256 fingerprintini')
     trap = _TRAPS.get(token)
+    if trap is None and token.startswith(b"fingerprint"):
+        trap = _TRAPS[b"fingerprint"]
     if trap is not None:
         before = words[max(0, hit.start - 24) : hit.start].split()[-1:]
         if (before and before[0] in trap[0]) or any(w in trap[1] for w in after):

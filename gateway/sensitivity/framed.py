@@ -7,7 +7,8 @@ or role word, or a capitalised name).
 
 Also conditions named by a short code that is only medical after a verb of having: 'she has
 type 1', 'diagnosed with type 2' ('type 1 error' is statistics); a spouse of the same gender
-as the person's pronoun: 'his husband', 'her wife' (a same-sex marriage); a state only a person
+as the person's pronoun or first name: 'his husband', 'her wife', "Sofia's wife" (a same-sex
+marriage); a state only a person
 has, after a possessive: 'her breakdown', 'his condition' ('a cost breakdown' is none).
 
 Only texts holding one of the words pay for more than a few substring searches."""
@@ -18,6 +19,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
+from gateway.sensitivity.gendered_names import FEMALE, MALE
 from gateway.sensitivity.lexicon import Occurrences
 from gateway.sensitivity.lexicon_names import FIRST_NAMES
 
@@ -81,11 +83,18 @@ _HERS: Final = (b"his", b"her", b"my", b"their", b"your")
 # (in the word view "son s husband")
 _HIS: Final = (b"his", b"son", b"brother", b"father", b"dad", b"uncle", b"nephew", b"grandson")
 _HER: Final = (b"her", b"daughter", b"sister", b"mother", b"mum", b"mom", b"aunt", b"niece")
+# ... and a named man's or woman's: "Tom's husband", "Sofia's wife", "Mehmet'in kocası",
+# "Ayşe'nin karısı"; a boyfriend only of a man ('her girlfriend' is as often a friend)
+_HIS_NAMED: Final = (*_HIS, *MALE)
+_HER_NAMED: Final = (*_HER, *FEMALE)
 _POSSESSED: Final = (
-    (b"husband", _HIS, "sexual_life"),
-    (b"husbands", _HIS, "sexual_life"),
-    (b"wife", _HER, "sexual_life"),
-    (b"wives", _HER, "sexual_life"),
+    (b"husband", _HIS_NAMED, "sexual_life"),
+    (b"husbands", _HIS_NAMED, "sexual_life"),
+    (b"kocasi", _HIS_NAMED, "sexual_life"),
+    (b"wife", _HER_NAMED, "sexual_life"),
+    (b"wives", _HER_NAMED, "sexual_life"),
+    (b"karisi", _HER_NAMED, "sexual_life"),
+    (b"boyfriend", _HIS_NAMED, "sexual_life"),
     (b"breakdown", _HERS, "health"),
     (b"condition", _HERS, "health"),
     (b"injury", _HERS, "health"),
@@ -93,6 +102,8 @@ _POSSESSED: Final = (
     (b"recovery", _HERS, "health"),
     (b"transition", (b"his", b"her", b"their"), "sexual_life"),
 )
+# the possessive ending between an owner and the spouse: English "'s", Turkish "'in", "'nin"
+_GENITIVE: Final = frozenset((b"s", b"in", b"nin", b"un", b"nun"))
 _LOOK_BACK = 64
 # the tokens the scanner must report for this module
 FRAMED_TOKENS: Final = (
@@ -131,7 +142,7 @@ def framed_words(
         for start in found.get(word, ()):
             owner = _word_before(words, start)
             at = start - len(owner) - 1
-            if owner == b"s" and owners is not _HERS:
+            if owner in _GENITIVE and owners is not _HERS:
                 owner = _word_before(words, at)
                 at -= len(owner) + 1
             if owner in owners:

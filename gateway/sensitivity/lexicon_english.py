@@ -113,6 +113,7 @@ _HEALTH = (
     "expecting their first", "expecting our first", "expecting a boy", "expecting a girl",
     "baby bump", "bed rest", "week scan*", "growth scan*", "nuchal scan*", "caesarean*",
     "cesarean*", "midwife", "midwives", "birth plan*", "postnatal", "post-natal",
+    "haemodialysis", "hemodialysis", "renal unit",
 )
 
 _RELIGION = (
@@ -154,6 +155,7 @@ _RELIGION = (
     "suhoor", "sehri", "iftar", "taraweeh", "tarawih", "church fellowship", "christian fellowship",
     "bible fellowship", "youth fellowship", "prayer meeting*", "prayer group*", "church choir",
     "sunday service*", "sattvic", "ekadashi", "karva chauth", "puja", "gurdwara",
+    "lds church", "lds member*", "lds mission*", "two-year mission",
 )
 
 _APPEARANCE = (
@@ -166,6 +168,7 @@ _APPEARANCE = (
     "saffron robe*", "monk's robe*", "religious attire", "religious dress", "religious clothing",
     "religious headwear", "religious symbol*", "wears a cross", "wears a crucifix", "her hijab", "wears hijab",
     "wear hijab", "hijabi*", "niqabi*",
+    "franciscan habit*", "monastic habit*", "religious habit*", "nun s habit",
 )
 
 _ETHNICITY = (
@@ -192,6 +195,7 @@ _ETHNICITY = (
     # (written from 'back': 'go' fills every text)
     "back to your country", "back to your own country", "back to where you came from",
     "back where you came from", "home to your country",
+    "yolngu", "garifuna", "speaks hakka", "hakka chinese", "hakka family", "hakka heritage", "mhallami", "mhallemi", "northern sami", "sami reindeer*",
 )
 
 _POLITICAL = (
@@ -216,6 +220,7 @@ _POLITICAL = (
     # standing for office as an act
     "stood as a candidate", "stood for election", "ran for council", "party delegate*",
     "convention delegate*", "constituency party", "palestine action",
+    "working families party",
 )
 
 _PHILOSOPHY = (
@@ -235,6 +240,7 @@ _PHILOSOPHY = (
     # a way of life refused on principle, said of someone ('hasn't used any animal products')
     "used any animal product*", "use any animal product*", "uses no animal product*",
     "eat any animal product*", "eats no animal product*",
+    "theosoph*", "anthroposoph*", "objektivizm*", "ahimsa",
 )
 
 _MEMBERSHIP = (
@@ -257,6 +263,8 @@ _MEMBERSHIP = (
     "union subs", "union subscription*", "union deduction*", "dues deduction*", "dues checkoff",
     "dues check-off", "unite dues", "gmb dues", "unison dues", "unite branch", "unite steward*",
     "unite union", "unite the union", "ver di", "ig metall", "shop steward", "on the picket",
+    "iww", "wobblies", "cwa dues", "cwa local", "dues to the union",
+    "unite subscription*",
 )
 
 _SEXUAL = (
@@ -276,6 +284,8 @@ _SEXUAL = (
     "an affair", "adultery", "adulterous", "adulterer*", "adulteress*", "sex toy*",
     # a night or an affair by its slang ('hooked up with the new guy')
     "hooked up with", "hooking up with", "hook up with", "been sleeping with",
+    "planetromeo", "planet romeo", "ashley madison", "dominatrix*", "swinger", "lifestyle club*", "leather scene", "folsom street", "on hornet",
+    "two grooms", "two brides", "bi guy", "bi girl", "bi man", "bi woman", "bi dude",
 )
 
 _CRIMINAL = (
@@ -321,6 +331,8 @@ _CRIMINAL = (
     "referred to prevent", "terror watchlist", "no-fly list", "stop and search", "stopped and searched",
     "strip search*", "strip-search*", "deportation order*", "deported", "immigration detention",
     "removal centre",
+    "community service order*", "hrs community service", "hours community service", "hours of community service", "comunity service",
+    "pentonville", "wormwood scrubs", "belmarsh", "strangeways", "san quentin", "sing sing", "people with a record", "someone with a record",
 )
 
 _BIOMETRIC = (
@@ -334,6 +346,8 @@ _BIOMETRIC = (
     "voice template*", "iris template*", "finger template*", "re-enrol*", "re-enroll*", "reenrol*",
     "biometric turnstile*", "biometric enrol*", "biometric enroll*", "face id enrol*",
     "face id enroll*", "face scan*", "facial scan*", "finger scan*",
+    "face map*", "facemap*", "palm scan*", "scanned my palm", "scanned his palm", "scanned her palm", "amazon one", "ten-print*", "tenprint*",
+    "facial template*",
 )
 
 _GENETIC = (
@@ -346,6 +360,7 @@ _GENETIC = (
     "genotyp*", "haplogroup*", "g6pd*", "cftr", "hla typing", "hla-b27", "hla match*", "sickle cell trait",
     "thalassaemia trait", "thalassemia trait", "gene panel*",
     "paternity result*", "probability of paternity", "alleged father", "maternity test*",
+    "sibship*", "sibling index", "paternity index", "kinship analys*",
 )
 
 # A phrase is found from its first word, so a first word that fills every text ('the', 'his',

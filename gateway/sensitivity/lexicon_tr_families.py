@@ -27,9 +27,16 @@ _COVERED_BY = (
     "kardesim", "yegenim", "nisanlim", "sevgilim", "yengem", "gorumcem", "baldizim",
     "kayinvalidem", "danisman", "danismanimiz", "musteri", "musterimiz", "hasta", "hastamiz",
 )
+# 'kapandı' is a shop or a ticket closing, except said of one's own women: 'kızım geçen ay
+# kapandı' (began to cover), up to two words between
+_KIN_COVERED = (
+    "kizim", "kizi", "esim", "esi", "karim", "karisi", "annem", "ablam", "kardesim", "yegenim",
+    "kuzenim", "gelinim", "nisanlim", "sevgilim", "teyzem", "yengem",
+)
 
 _APPEARANCE = (
     *(f"{w} kapali*" for w in _COVERED_BY),
+    *(f"{w}{gap} kapandi*" for w in _KIN_COVERED for gap in ("", " *", " * *")),
     "kapaliydim",
     # covering, uncovering, and covering named by the head
     "kapandim", "kapanmaya karar*", "kapanmaya basla*", "basi acik*", "basi kapali*",
@@ -106,12 +113,14 @@ _SEXUAL = (
     # word takes its ending after an apostrophe ("partner'ım"), which the word view splits off
     # ('partnerim' as one word is listed)
     "partner im da kadin", "partner im da erkek", "partner im de kadin", "partner im de erkek",
+    "kendisiyle yatm*", "benimle yatm*", "hornet te", "hornet ten", "hornet teki*",
 )
 
 _GENETIC = (
     # identification and tissue typing, and what a test says one carries
     "str lokus*", "lokus*", "agiz ici surun*", "yanak ici surun*", "hla b*", "hla uyum*",
     "doku uyumu*", "doku tiplemesi*",
+    "ata testi*", "soy testi*",
 )
 
 _BIOMETRIC = (
@@ -124,6 +133,7 @@ _BIOMETRIC = (
     # a face taught to a phone as its key
     "yuzunu tanit*", "yuzumu tanit*", "yuzunu telefonuna tanit*",
     "yuzumu telefonuma tanit*",
+    "yuz esleme*", "yuzunu turnike*", "yuzunu sisteme kaydet*", "turnike sistemine kaydet*",
 )
 
 _HEALTH = (
@@ -174,6 +184,8 @@ _CRIMINAL = (
     "khk ile gorevden*", "khkli*", "khk li*", "khk'li*", "sinir disi edil*", "sinir disi karar*",
     "deport edil*", "geri gonderme merkez*", "pasaportuna serh*", "pasaportu iptal*",
     "yurt disi yasag*", "yurtdisi yasag*", "yurtdisina cikis yasag*",
+    "kogus agasi*", "kogus agaligi*", "uzaklastirma tedbir*", "yaklasmama tedbir*",
+    "yaklasmama karar*",
 )
 
 _MEMBERSHIP = (
@@ -216,6 +228,8 @@ _POLITICAL = (
     # a vote given to a party named in the dative ('deme verdin'), a march joined on May Day
     "deme verdi*", "deme oy ver*", "mayis yuruyusune*", "mayis yuruyusunde*",
     "mayis mitingine*", "mayis mitinginde*", "may day march*", "may day rally",
+    "gezi deydim", "gezi deydik", "gezi direnisine katil*", "1 mayista taksim*",
+    "1 mayis ta taksim*",
 )
 
 TR_FAMILY_TERMS: Final = MappingProxyType(

@@ -19,8 +19,26 @@ from typing import Final
 from gateway.sensitivity.training.generate import Example
 
 DATA_DIR: Final = Path(__file__).resolve().parents[3] / "tests" / "data"
-TRAINED: Final = ("c", "d", "e1", "e2", "f", "g", "h", "i", "l", "m", "n", "o", "p", "q")
-MEASURED: Final = ("j", "k", "r")
+TRAINED: Final = (
+    "c",
+    "d",
+    "e1",
+    "e2",
+    "f",
+    "g",
+    "h",
+    "i",
+    "l",
+    "m",
+    "n",
+    "o",
+    "p",
+    "q",
+    "t",
+    "u",
+    "w",
+)
+MEASURED: Final = ("j", "k", "r", "v")
 MAX_CHARS: Final = 1500
 
 
