@@ -63,7 +63,16 @@ SCHEMA_REACH: Final = 400
 _GREETING_YOURS: Final = re.compile(rb"(?:in|un)(?:iz|uz)(?:i|u|in|un|de|da)?$")
 _SUFFIX: Final = re.compile(rb"n(?:in|un|iz|uz)(?:iz|uz)?(?:i|u|in|un|de|da)?")
 _GREETING: Final = (b"kutlar", b"mubarek", b"hayirli", b"tebrik", b"kutlu olsun")
-_VEHICLE: Final = (b"arac", b"plaka", b"tuvturk", b"egzoz", b"otomobil", b"vehicle", b"kasko")
+_VEHICLE: Final = (
+    b"arac",
+    b"araba",
+    b"plaka",
+    b"tuvturk",
+    b"egzoz",
+    b"otomobil",
+    b"vehicle",
+    b"kasko",
+)
 # what is 'kapalı' (closed, indoor) rather than covered when it follows a person word: 'kız
 # kapalı ortamda sıkıldı', 'stajyer kapalı otoparka park etti'
 _CLOSED_THINGS: Final = (
@@ -116,7 +125,7 @@ _CULTURE: Final = re.compile(
 )
 # an event's dress code stated for everyone ('dress code: smart casual', 'dress code business')
 _DRESS_STYLE: Final = re.compile(
-    rb" (?:smart|business|casual|formal|black tie|cocktail|resmi|spor|sik)(?![a-z0-9])"
+    rb" +(?:smart|business|casual|formal|black tie|cocktail|resmi|spor|sik|yok|none)(?![a-z0-9])"
 )
 
 
@@ -182,6 +191,8 @@ _IDIOMS: Final = (
     ("ethnicity", b"arnavut", None, b"kaldirim"),  # cobblestones
     ("ethnicity", b"arnavut", None, b"ciger"),  # a dish of fried liver
     ("religion", b"ramazan", None, b"pide"),  # the flat bread baked in that month
+    ("genetic", b"tasiyici", None, b"firma"),  # a carrier: a courier firm
+    ("genetic", b"tasiyici", None, b"sistem"),  # a dome's load-bearing system
 )
 # what is served at a party that is a celebration ('partiye kim geliyor, pastayı ben alırım')
 _PARTY_FARE: Final = (b"pasta", b"cake", b"balon", b"balloon", b"kek ")
@@ -253,10 +264,13 @@ def _with_suffix(words: bytes, hit: Hit[str]) -> bytes:
 def _idiom(words: bytes, hit: Hit[str], before: list[bytes]) -> bool:
     after = words[hit.end : hit.end + 16].lstrip()
     for tag, token, word_before, starts in _IDIOMS:
-        if hit.tag == tag and hit.token == token:
-            if word_before is not None:
-                return before[-1:] == [word_before] and not after.startswith(b"ceza")
-            return starts is not None and after.startswith(starts)
+        if hit.tag != tag or hit.token != token:
+            continue
+        if word_before is not None:
+            if before[-1:] == [word_before] and not after.startswith(b"ceza"):
+                return True
+        elif starts is not None and after.startswith(starts):
+            return True
     return False
 
 
@@ -279,6 +293,8 @@ def everyday_use(words: bytes, hit: Hit[str]) -> bool:
         return True  # "partner'ım da erkek kardeşim de", "kadın doğumcu": no gender
     if hit.tag == "ethnicity" and _CULTURE.match(_next_words(words, hit)):
         return True  # 'Süryani ve Ermeni mutfağı', 'Laz horonu': a people's culture
+    if hit.tag == "membership" and token.startswith(b"sendikasyon"):
+        return True  # a syndicated loan
     if hit.tag == "membership" and token.startswith(b"vakif"):
         firm = words[hit.end : hit.end + 16].split()[:1]
         return token.startswith(b"vakifbank") or (bool(firm) and firm[0] in _FOUNDATION_FIRMS)
@@ -290,7 +306,7 @@ def everyday_use(words: bytes, hit: Hit[str]) -> bool:
         return True
     if hit.tag == "appearance" and _next_words(words, hit).lstrip().startswith(_FOR_SALE):
         return True
-    if hit.tag == "appearance" and token.startswith(b"dress code"):
+    if hit.tag == "appearance" and words.startswith(b"dress code", hit.start):
         return _DRESS_STYLE.match(words, hit.end) is not None
     if hit.tag == "criminal_record":
         if token == b"para" and before[-1:] == [b"idari"]:

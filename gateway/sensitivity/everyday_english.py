@@ -71,7 +71,7 @@ _NOT_PEOPLE: Final = frozenset(
 # what has a fingerprint that is no one's finger: a key, a host, a browser, a device, a file
 _MACHINE_PRINTS: Final = (
     b"key host ssh browser device canvas tls ssl gpg pgp certificate cert file audio digital "
-    b"server sha256 md5 tcp ja3"
+    b"server sha256 md5 tcp ja3 object commit lfs"
 )
 # (first token of a hit, words just before it, words just after it) that make a topic word
 # an everyday one: a union of states or a credit union, a descent of numbers or of a plane,
@@ -95,6 +95,15 @@ _WORD_TRAPS: Final = (
     (b"fingerprints", _MACHINE_PRINTS, b"all"),  # 'his fingerprints all over this album'
     (b"fingerprinting", _MACHINE_PRINTS, b""),
     (b"genetic", b"", b"algorithm algorithms programming operator operators"),
+    # a fence, a squash, a style guide, a software fault, a nuisance, a start-up's launch,
+    # being fed up: no picket line, turban, scripture, people, illness or orientation
+    (b"picket", b"white", b"fence fences"),
+    (b"turban", b"", b"squash squashes"),
+    (b"bible", b"kitchen style design brand coding baking cooking marketing", b""),
+    (b"race", b"", b"condition conditions"),
+    (b"headache", b"total real big such massive", b""),
+    (b"sick", b"", b"of"),
+    (b"coming", b"", b"of"),
     # a cautious figure or approach, not a party ('a conservative estimate')
     (b"conservative", b"", b"estimate estimates guess figure figures approach assumption side"),
     (b"mutation", b"", b"rate testing operator operators score"),

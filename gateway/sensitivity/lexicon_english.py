@@ -114,6 +114,7 @@ _HEALTH = (
     "baby bump", "bed rest", "week scan*", "growth scan*", "nuchal scan*", "caesarean*",
     "cesarean*", "midwife", "midwives", "birth plan*", "postnatal", "post-natal",
     "haemodialysis", "hemodialysis", "renal unit",
+    "glucose tab*", "check glucose", "check my glucose", "check his glucose", "check her glucose",
 )
 
 _RELIGION = (
@@ -156,6 +157,7 @@ _RELIGION = (
     "bible fellowship", "youth fellowship", "prayer meeting*", "prayer group*", "church choir",
     "sunday service*", "sattvic", "ekadashi", "karva chauth", "puja", "gurdwara",
     "lds church", "lds member*", "lds mission*", "two-year mission",
+    "kingdom hall",
 )
 
 _APPEARANCE = (
@@ -196,6 +198,7 @@ _ETHNICITY = (
     "back to your country", "back to your own country", "back to where you came from",
     "back where you came from", "home to your country",
     "yolngu", "garifuna", "speaks hakka", "hakka chinese", "hakka family", "hakka heritage", "mhallami", "mhallemi", "northern sami", "sami reindeer*",
+    "marae", "pepeha", "te reo",
 )
 
 _POLITICAL = (
@@ -221,6 +224,7 @@ _POLITICAL = (
     "stood as a candidate", "stood for election", "ran for council", "party delegate*",
     "convention delegate*", "constituency party", "palestine action",
     "working families party",
+    "calling for a ceasefire", "ceasefire march*", "ceasefire rall*", "ceasefire protest*", "phone bankers", "volunteer phone bank*",
 )
 
 _PHILOSOPHY = (
@@ -241,6 +245,7 @@ _PHILOSOPHY = (
     "used any animal product*", "use any animal product*", "uses no animal product*",
     "eat any animal product*", "eats no animal product*",
     "theosoph*", "anthroposoph*", "objektivizm*", "ahimsa",
+    "anything from animals",
 )
 
 _MEMBERSHIP = (
@@ -286,6 +291,7 @@ _SEXUAL = (
     "hooked up with", "hooking up with", "hook up with", "been sleeping with",
     "planetromeo", "planet romeo", "ashley madison", "dominatrix*", "swinger", "lifestyle club*", "leather scene", "folsom street", "on hornet",
     "two grooms", "two brides", "bi guy", "bi girl", "bi man", "bi woman", "bi dude",
+    "non-monogam*", "nonmonogam*", "likes girls", "likes boys", "mr and mr", "mrs and mrs",
 )
 
 _CRIMINAL = (
@@ -333,6 +339,7 @@ _CRIMINAL = (
     "removal centre",
     "community service order*", "hrs community service", "hours community service", "hours of community service", "comunity service",
     "pentonville", "wormwood scrubs", "belmarsh", "strangeways", "san quentin", "sing sing", "people with a record", "someone with a record",
+    "pelican bay", "folsom prison", "leavenworth",
 )
 
 _BIOMETRIC = (
@@ -348,6 +355,7 @@ _BIOMETRIC = (
     "face id enroll*", "face scan*", "facial scan*", "finger scan*",
     "face map*", "facemap*", "palm scan*", "scanned my palm", "scanned his palm", "scanned her palm", "amazon one", "ten-print*", "tenprint*",
     "facial template*",
+    "register our face*", "register my face*", "registered my face*", "registered our face*", "enrolled my face*", "enrol my face*",
 )
 
 _GENETIC = (

@@ -65,6 +65,7 @@ _ETHNICITY = (
     # (the imperative only: 'kendi ülkene dönünce' is a trip home)
     "kendi ulkene don", "kendi ulkenize donun", "kendi ulkene git", "kendi ulkenize gidin",
     "ulkene geri don", "ulkenize geri donun", "ulkene defol*", "ulkenize defol*",
+    "kendini roman olarak*", "kendisini roman olarak*",
 )
 
 _RELIGION = (

@@ -99,10 +99,12 @@ _VOWELS: Final = frozenset("aeiou")
 
 
 def softened_terms(terms: Iterable[tuple[str, str]]) -> Iterator[tuple[str, str]]:
-    """(term, tag) for the 'ğ' form of every single-word stem ('word*') that ends in a vowel
-    (or 'n') and 'k' and has four letters or more before the 'k'."""
+    """(term, tag) for the 'ğ' form of every stem ('word*', or a phrase's last word:
+    'denetimli serbestlik*' -> 'denetimli serbestliğe') that ends in a vowel (or 'n') and 'k'
+    and has four letters or more before the 'k'."""
     for term, tag in terms:
-        if " " in term or not term.endswith("k*") or len(term) < 6:
+        last = term.rsplit(" ", 1)[-1]
+        if not last.endswith("k*") or len(last) < 6:
             continue
         stem = term[:-1]
         if stem[-2] in _VOWELS or stem[-2] == "n":

@@ -23,7 +23,7 @@ _MINE: Final = frozenset(
     b"maasim maasimi maasimiz maasimin maasima maasimdan ucretim ucretimi ucretimin".split()
 )
 # a pay word that needs someone before it
-_PAY: Final = frozenset(b"maasi maasini maasinin salary wage earn earns earning".split())
+_PAY: Final = frozenset(b"maas maasi maasini maasinin salary base wage earn earns earning".split())
 SALARY_TOKENS: Final = _MINE | _PAY
 # whose pay it is, when one of the three words before says it ('his salary', 'eşimin maaşı',
 # 'Ahmet Bey'in maaşı'); 'her' is also Turkish 'every' ('her ay maaşı'), still someone's

@@ -328,7 +328,10 @@ class ContextStage:
 
 _FIRST_NAMES: Final = frozenset(fold_term(n).encode("ascii", "ignore") for n in FIRST_NAMES)
 _SURNAMES: Final = frozenset(fold_term(n).encode("ascii", "ignore") for n in SURNAMES)
-_TITLE_AFTER: Final = frozenset(t.encode() for t in TITLES_AFTER) | {b"abi", b"usta", b"amca"}
+_TITLE_AFTER: Final = frozenset(t.encode() for t in TITLES_AFTER) | frozenset(
+    b"abi abinin abiye abiyi abiden abla ablanin ablaya usta ustanin ustaya amca amcanin "
+    b"amcaya".split()
+)
 _TITLE_BEFORE: Final = frozenset(t.encode() for t in TITLES_BEFORE)
 # words that give the name after them ('adım Ramazan Öztaş', 'ben bayram')
 _NAMING: Final = frozenset(b"adim ismim ben named".split())

@@ -19,25 +19,7 @@ from typing import Final
 from gateway.sensitivity.training.generate import Example
 
 DATA_DIR: Final = Path(__file__).resolve().parents[3] / "tests" / "data"
-TRAINED: Final = (
-    "c",
-    "d",
-    "e1",
-    "e2",
-    "f",
-    "g",
-    "h",
-    "i",
-    "l",
-    "m",
-    "n",
-    "o",
-    "p",
-    "q",
-    "t",
-    "u",
-    "w",
-)
+TRAINED: Final = tuple("c d e1 e2 f g h i l m n o p q t u w x y".split())
 MEASURED: Final = ("j", "k", "r", "v")
 MAX_CHARS: Final = 1500
 

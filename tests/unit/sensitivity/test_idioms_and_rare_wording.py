@@ -1,15 +1,15 @@
-"""Wording found on a short-sentence set written by others to be lexically diverse: a topic
-named by a rarer word (a people such as the Garifuna or the Hakka, a movement such as
-Theosophy, a union such as the IWW, a garment such as a Franciscan habit, a prison's 'koğuş
-ağası', a protective order, a palm or face scan, a sibship test, a dating site), each still
-firing when typed without Turkish letters; and idioms that use a topic word for something else
-('arap saçına döndü', 'kalp krizi geçirtecek', 'evde hapis', 'hırsız polis', a firm's 'DNA',
-'religiously', 'fingerprints all over' a record, a party with a cake, 'Arnavut kaldırımı',
-'ramazan pidesi', GM food, a file's 'fingerprintini', a 'conservative estimate'), which fire
-nothing; and, from two more sets, covering named by 'kapandı' after one's own women, 'two
-grooms', 'bi guy', a Unite subscription, a prison by its name, an ancestry test ('ata testi'),
-having been at Gezi, a spouse of the same gender as a named man or woman ("Sofia's wife",
-"Mehmet'in kocası")."""
+"""Wording found on sets written by others to be lexically diverse: a topic named by a rarer
+word (a people such as the Garifuna or the Hakka, a movement such as Theosophy, a union such as
+the IWW, a garment such as a Franciscan habit, a prison's 'koğuş ağası' or its name, a
+protective order, a palm or face scan, a sibship or ancestry test, a dating site, 'Mr and Mr'),
+covering named by 'kapandı' after one's own women, probation typed 'serbestliğe' (a phrase's
+softened last word), a spouse of the same gender as a named man or woman ("Sofia's wife",
+"Mehmet'in kocası"), each still firing when typed without Turkish letters; and idioms that use a
+topic word for something else ('arap saçına döndü', 'kalp krizi geçirtecek', 'evde hapis',
+'hırsız polis', a firm's 'DNA', 'religiously', 'fingerprints all over' a record, a party with a
+cake, 'Arnavut kaldırımı', 'ramazan pidesi', GM food, a file's 'fingerprintini', a 'conservative
+estimate', a white picket fence, a race condition, a syndicated loan, a courier 'taşıyıcı
+firma', 'sick of meetings'), which fire nothing."""
 
 from __future__ import annotations
 
@@ -61,6 +61,21 @@ _ABOUT_SOMEONE = [
     ("Tom's husband picked him up from work.", "sexual_life"),
     ("Mehmet'in kocası da düğüne gelecek.", "sexual_life"),
     ("Zeynep'in karısı bu akşam bize gelecek.", "sexual_life"),
+    ("Cem perşembeleri denetimli serbestliğe imza atmaya gidiyor.", "criminal_record"),
+    ("My wife and I are ethically non-monogamous.", "sexual_life"),
+    ("My daughter told me she likes girls.", "sexual_life"),
+    ("Please address the letters to Mr and Mr Whitfield.", "sexual_life"),
+    ("I'm one of the volunteer phone bankers for her campaign.", "political_opinion"),
+    ("Marched again today, third Saturday calling for a ceasefire.", "political_opinion"),
+    ("I stood at the marae and said my pepeha.", "ethnicity"),
+    ("Drove up to see Jamal at Pelican Bay again.", "criminal_record"),
+    ("I stopped wearing anything from animals years ago.", "philosophical_belief"),
+    ("Since I started studying with the Kingdom Hall we skip birthdays.", "religion"),
+    ("The new door system made us register our faces.", "biometric"),
+    ("Sam keeps glucose tabs at his workstation.", "health"),
+    ("Nazlı kendini Roman olarak tanımlamış.", "ethnicity"),
+    ("He's coming out to his parents this weekend.", "sexual_life"),
+    ("She's been sick with flu all week.", "health"),
     # the literal senses of the idioms below
     ("Komşumuz Arap, Hatay'dan geldi.", "ethnicity"),
     ("Babam dün kalp krizi geçirdi.", "health"),
@@ -86,6 +101,20 @@ _EVERYDAY = [
     ("The steward brought coffee to her seat.", None),
     ("Hakk'a yürüdü, mekânı cennet olsun.", None),
     ("Dükkan geçen ay kapandı, yerine kafe açılacak.", None),
+    ("Our startup is finally coming out of stealth next week.", None),
+    ("I'm so sick of meetings; this calendar is a total headache.", None),
+    ("How do I paint a white picket fence without drips?", None),
+    ("Roasting a turban squash tonight.", None),
+    ("That book is my kitchen bible.", None),
+    ("I keep hitting a race condition in Go.", None),
+    ("Sendikasyon kredisini beş bankayla kapattık.", None),
+    ("git-lfs says the object fingerprint does not match.", None),
+    ("Taşıyıcı firma değişti, artık başka kargo ile gönderiyoruz.", None),
+    ("Kubbenin taşıyıcı sistemi hâlâ derslerde okutuluyor.", None),
+    ("Arnavut ciğeri ve piyaz söyledik.", None),
+    ("Yılbaşı partisi cuma akşamı, dress code yok.", None),
+    ("Dress code: smart casual.", None),
+    ("Ramazan abinin numarası sende var mı?", None),
     ("Ayşe'nin kocası doktor, Mehmet'in karısı öğretmen.", None),
     ("Tom's wife and Sofia's husband run the bakery.", None),
     ("Dosyanın sha256 fingerprintini nasıl alırım?", None),

@@ -19,6 +19,8 @@ _SOMEONES = [
     "my salary is £38,000 and I want a raise",
     "She earns 3,200 euros a month after tax.",
     "Ayşe Hanım'ın maaşı 62.500 TL olarak güncellendi.",
+    "ik notu: volkan ertan net maas 68.500 tl, ocak zammi sonrasi 79.000",
+    "Confidential: Gökhan's base is $9,200/month.",
 ]
 _NO_ONES = [
     "Asgari ücret 22.104 TL oldu.",
