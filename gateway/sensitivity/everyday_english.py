@@ -170,7 +170,8 @@ def everyday_english(words: bytes, hit: Hit[str]) -> bool:
         return True  # a nationality ('iris' + 'h'), and a mood of a thing ('not depressing')
     if token.startswith(b"conviction"):
         before = words[max(0, hit.start - 20) : hit.start].split()[-1:]
-        return (bool(before) and before[0] in _BELIEF) or after[:1] == [b"that"]
+        # ... or a Turkish possessive on it: 'en büyük conviction'ım şu'
+        return (bool(before) and before[0] in _BELIEF) or after[:1] in ([b"that"], [b"im"])
     if token in (b"of", b"member", b"joined"):
         return any(w in _NOT_PEOPLE for w in words[hit.start : hit.end].split())
     return False

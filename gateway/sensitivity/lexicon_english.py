@@ -158,6 +158,7 @@ _RELIGION = (
     "sunday service*", "sattvic", "ekadashi", "karva chauth", "puja", "gurdwara",
     "lds church", "lds member*", "lds mission*", "two-year mission",
     "kingdom hall",
+    "candles every friday", "touch a light switch", "surp",
 )
 
 _APPEARANCE = (
@@ -199,6 +200,7 @@ _ETHNICITY = (
     "back where you came from", "home to your country",
     "yolngu", "garifuna", "speaks hakka", "hakka chinese", "hakka family", "hakka heritage", "mhallami", "mhallemi", "northern sami", "sami reindeer*",
     "marae", "pepeha", "te reo",
+    "romanichal", "appleby fair", "mixtec*", "zapotec*", "tu un savi", "quechua", "aymara",
 )
 
 _POLITICAL = (
@@ -246,6 +248,7 @@ _PHILOSOPHY = (
     "eat any animal product*", "eats no animal product*",
     "theosoph*", "anthroposoph*", "objektivizm*", "ahimsa",
     "anything from animals",
+    "antroposof*", "waldorf pedagog*",
 )
 
 _MEMBERSHIP = (
@@ -270,6 +273,7 @@ _MEMBERSHIP = (
     "unite union", "unite the union", "ver di", "ig metall", "shop steward", "on the picket",
     "iww", "wobblies", "cwa dues", "cwa local", "dues to the union",
     "unite subscription*",
+    "unite office", "rep for our depot", "rep for our branch",
 )
 
 _SEXUAL = (
@@ -292,6 +296,7 @@ _SEXUAL = (
     "planetromeo", "planet romeo", "ashley madison", "dominatrix*", "swinger", "lifestyle club*", "leather scene", "folsom street", "on hornet",
     "two grooms", "two brides", "bi guy", "bi girl", "bi man", "bi woman", "bi dude",
     "non-monogam*", "nonmonogam*", "likes girls", "likes boys", "mr and mr", "mrs and mrs",
+    "open marrige", "ace spectrum",
 )
 
 _CRIMINAL = (
@@ -356,6 +361,7 @@ _BIOMETRIC = (
     "face map*", "facemap*", "palm scan*", "scanned my palm", "scanned his palm", "scanned her palm", "amazon one", "ten-print*", "tenprint*",
     "facial template*",
     "register our face*", "register my face*", "registered my face*", "registered our face*", "enrolled my face*", "enrol my face*",
+    "facial landmark*", "face landmark*", "landmark koordinat*",
 )
 
 _GENETIC = (
@@ -369,6 +375,7 @@ _GENETIC = (
     "thalassaemia trait", "thalassemia trait", "gene panel*",
     "paternity result*", "probability of paternity", "alleged father", "maternity test*",
     "sibship*", "sibling index", "paternity index", "kinship analys*",
+    "htt expansion", "cag repeat*", "predictive test*",
 )
 
 # A phrase is found from its first word, so a first word that fills every text ('the', 'his',

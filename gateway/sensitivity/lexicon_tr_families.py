@@ -66,6 +66,7 @@ _ETHNICITY = (
     "kendi ulkene don", "kendi ulkenize donun", "kendi ulkene git", "kendi ulkenize gidin",
     "ulkene geri don", "ulkenize geri donun", "ulkene defol*", "ulkenize defol*",
     "kendini roman olarak*", "kendisini roman olarak*",
+    "roman dugun*", "komple roman",
 )
 
 _RELIGION = (
@@ -93,6 +94,7 @@ _PHILOSOPHICAL = (
     "inanci geregi*", "inanclari geregi*", "etik gerekce*",
     # a world view named by its school
     "antimilitarist*", "marksist*", "marksizm*", "ummetci*", "avrasyaci*", "tanritanimaz*",
+    "et bile yemiyor*", "hayvanlarin da hakki*",
 )
 
 _SEXUAL = (
@@ -115,6 +117,7 @@ _SEXUAL = (
     # ('partnerim' as one word is listed)
     "partner im da kadin", "partner im da erkek", "partner im de kadin", "partner im de erkek",
     "kendisiyle yatm*", "benimle yatm*", "hornet te", "hornet ten", "hornet teki*",
+    "ilk gecemizi*",
 )
 
 _GENETIC = (
@@ -187,6 +190,7 @@ _CRIMINAL = (
     "yurt disi yasag*", "yurtdisi yasag*", "yurtdisina cikis yasag*",
     "kogus agasi*", "kogus agaligi*", "uzaklastirma tedbir*", "yaklasmama tedbir*",
     "yaklasmama karar*",
+    "sene yatmis", "sene yatti", "yil yatmis", "yil yatti",
 )
 
 _MEMBERSHIP = (
@@ -201,6 +205,7 @@ _MEMBERSHIP = (
     "teksif*", "toleyis*", "oleyis*", "cam keramik*", "tugva*", "turkiye genclik vakf*",
     "ensar vakf*", "ihh gonullu*", "egitimciler birlig*", "temsilci secil*", "temsilcisi secil*",
     "temsilciligine secil*", "aidati maasindan*", "aidatini maasindan*",
+    "tekris old*", "tekris edil*", "localik kardes*",
 )
 
 _POLITICAL = (

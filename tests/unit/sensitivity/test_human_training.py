@@ -44,3 +44,10 @@ def test_the_measuring_sets_stay_out_of_training() -> None:
         with human.set_path(name).open(encoding="utf-8") as f:
             measured = {json.loads(line)["text"] for line in f if line.strip()}
         assert not trained & measured, name
+
+
+def test_every_development_set_has_one_role() -> None:
+    roles = [*human.TRAINED, *human.MEASURED, *human.TUNED_ONLY]
+    assert len(roles) == len(set(roles))
+    on_disk = {p.name for p in human.DATA_DIR.glob("sensitivity_dev_*.jsonl")}
+    assert on_disk == {human.set_path(name).name for name in roles}
