@@ -57,17 +57,33 @@ PLACEHOLDER_DOMAINS: Final = frozenset(
 # is anyone's
 _RESERVED_TLDS: Final = frozenset({"example", "test", "invalid", "localhost"})
 _LOCAL_PARTS: Final = re.compile(r"[a-z]+")
+_STOCK_LOCALS: Final = ROLE_ACCOUNTS | frozenset(
+    "a b c x y z xyz abc foo bar baz qux john jane doe someone somebody name surname firstname "
+    "lastname ad soyad isim kullanici kisi".split()
+)
 
 
 def generic_address(local: str, domain: str) -> bool:
-    """A shared or made-up address: a role mailbox ('ir@', 'customer.service@') or any
-    mailbox at a domain reserved for examples ('ayse@example.com', 'ir@firma.example')."""
-    if domain in PLACEHOLDER_DOMAINS or domain.rsplit(".", 1)[-1] in _RESERVED_TLDS:
-        return True
-    if domain.endswith((".example.com", ".example.org", ".example.net")):
-        return True
+    """A shared or made-up address: a role mailbox ('ir@', 'customer.service@', 'test@') at any
+    domain. A domain reserved for examples ('example.com', 'firma.example') does not make a
+    person's name before it no one's: writers put real names there to show a real case, and
+    an example value is still treated as personal data (KVKK notes on test values)."""
     parts = _LOCAL_PARTS.findall(local)
-    return bool(parts) and all(p in ROLE_ACCOUNTS for p in parts)
+    if not parts:
+        return False
+    if all(p in ROLE_ACCOUNTS for p in parts):
+        return True
+    # at a domain for examples, a stock mailbox ('x@', 'john.doe@', 'ad.soyad@') is no one's too
+    return placeholder_domain(domain) and all(p in _STOCK_LOCALS for p in parts)
+
+
+def placeholder_domain(domain: str) -> bool:
+    """A domain reserved for documentation and tests (RFC 2606, RFC 6761) or a stock one."""
+    return (
+        domain in PLACEHOLDER_DOMAINS
+        or domain.rsplit(".", 1)[-1] in _RESERVED_TLDS
+        or domain.endswith((".example.com", ".example.org", ".example.net"))
+    )
 
 
 # addresses spelled out: 'name [at] domain [dot] com', 'name(at)domain.com', 'name [@] domain
@@ -108,13 +124,21 @@ def _spelled(text: str) -> bool:
     return " at " in text and any(d in text for d in _SPELLED_DOT)
 
 
+def _confidence(local: str, domain: str, full: float) -> float:
+    """Under the personal threshold for a role mailbox; over it, but less sure, for a person's
+    address at a domain reserved for examples."""
+    if generic_address(local, domain):
+        return 0.35
+    return 0.6 if placeholder_domain(domain) else full
+
+
 def emails(text: str) -> Iterator[Candidate]:
     if _spelled(text):
         for m in _SPELLED.finditer(text):
             local = _DOTS.sub(".", m.group("local").lower())
             domain = m.group("domain") or m.group("bare")
-            generic = generic_address(local, _DOTS.sub(".", domain.lower()))
-            yield Candidate("EPOSTA", m.start(), m.end(), 0.35 if generic else 0.85, "email")
+            domain = _DOTS.sub(".", domain.lower())
+            yield Candidate("EPOSTA", m.start(), m.end(), _confidence(local, domain, 0.85), "email")
     i = text.find("@")
     while i >= 0:
         left = _LOCAL.search(text, max(0, i - 64), i)
@@ -122,8 +146,9 @@ def emails(text: str) -> Iterator[Candidate]:
         if left is not None and right is not None:
             local = left.group(0).lower().strip(".")
             domain = right.group(0)[1:].lower()
-            generic = generic_address(local, domain)
-            yield Candidate("EPOSTA", left.start(), right.end(), 0.35 if generic else 0.9, "email")
+            yield Candidate(
+                "EPOSTA", left.start(), right.end(), _confidence(local, domain, 0.9), "email"
+            )
             i = text.find("@", right.end())
         else:
             i = text.find("@", i + 1)

@@ -94,7 +94,11 @@ _DE_MOBILE: Final = frozenset({"15", "16", "17"})
 # a number nobody is reachable at, written in code samples, forms and docs: the subscriber part
 # one digit over and over ('0527 000 00 00', '0532 555 55 55') or a run of six zeros
 _PLACEHOLDER_PHONE: Final = re.compile(r"(\d)\1{5}\d?$|0{6}")
-CARD_PREFIX: Final = re.compile(r"^(?:4|5[1-5]|2[2-7]|3[47]|6|9792|35|36|30)")
+# Visa, Mastercard (51-55 and the 2-series), Maestro (50, 56-58, 6), Amex, Troy, JCB, Diners
+CARD_PREFIX: Final = re.compile(r"^(?:4|5[0-8]|2[2-7]|3[47]|6|9792|35|36|30)")
+# a North American number as it is written there, '(415) 555-0148' or '415-555-0148': area code
+# and exchange start 2-9, and the brackets or the 3-3-4 dashes are a phone's shape, no other's
+_NANP: Final = re.compile(rb"(?:\([2-9][0-9]{2}\) ?|[2-9][0-9]{2}[\-.])[2-9][0-9]{2}[\-.][0-9]{4}")
 
 
 class _Around:
@@ -163,6 +167,8 @@ def _phone_shape(
 ) -> Candidate | None:
     national: str | None = None
     prefixed = False
+    if len(d) == 10 and not plus_before and _north_american(around):
+        return Candidate("TELEFON", start, end, 0.3 if around.lookalike else 0.8, "phone_intl")
     if d.startswith("00") and 10 <= len(d) <= 17 and d[2] != "0":
         # '0090 532 ...', '0049 30 ...': the international prefix dialled instead of '+'
         d, plus_before = d[2:], True
@@ -188,6 +194,13 @@ def _phone_shape(
     if plus_before and 8 <= len(d) <= 15 and not d.startswith("90"):
         return Candidate("TELEFON", start, end, 0.3 if around.lookalike else 0.75, "phone_intl")
     return _foreign_phone(d, start, end, around)
+
+
+def _north_american(around: _Around) -> bool:
+    folded, start, end = around.folded, around.start, around.end
+    if start and folded[start - 1 : start] == b"(":
+        start -= 1
+    return _NANP.fullmatch(folded, start, end) is not None
 
 
 def _foreign_phone(d: str, start: int, end: int, around: _Around) -> Candidate | None:

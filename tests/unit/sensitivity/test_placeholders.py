@@ -1,6 +1,8 @@
 """Contact details nobody owns stay public: phone numbers written as placeholders, shared
-role mailboxes, addresses at domains reserved for examples; and feasts whose first word is
-also a first name are not people. Real numbers and personal mailboxes next to them still count."""
+role mailboxes (at any domain, one reserved for examples included); and feasts whose first word
+is also a first name are not people. Real numbers and personal mailboxes next to them still
+count, and so does a person's name before a domain reserved for examples: writers put real
+names there, and an example value is still treated as personal data."""
 
 from __future__ import annotations
 
@@ -23,7 +25,8 @@ def clf() -> Classifier:
         "Placeholder in the sign-up form: +44 7000 000000",
         "Yatırımcı ilişkileri için: yatirimci.iliskileri@tekstil.com.tr",
         "Send the press kit to media@harbourline.io before Friday.",
-        "Docs: set SMTP_FROM=noreply@mail.test and ADMIN=deniz.kara@acme.example",
+        "Docs: set SMTP_FROM=noreply@mail.test and ADMIN=admin@acme.example",
+        '{"name": "John Doe", "email": "test@example.com"}',
         "Kurban Bayramı'nda kargo teslimatları iki gün gecikecek.",
         "Kadir Gecesi bu yıl hangi güne denk geliyor?",
         "Şeker Bayramı tatili için ofis 3 gün kapalı.",
@@ -40,6 +43,8 @@ def test_placeholders_and_roles_stay_public(clf: Classifier, text: str) -> None:
         "Yazışma için: tolga.sarac@tekstil.com.tr",
         "Ask for the invoice from ir.mehmetoz@gmail.com",
         "Ramazan Kocabaş bayram tatilinde nöbetçi.",
+        "Hesabım başka adrese bağlanmış, benim adresim tunc.karadag@example.com",
+        "Docs: set ADMIN=deniz.kara@acme.example",
     ],
 )
 def test_real_contacts_next_to_them_still_count(clf: Classifier, text: str) -> None:
@@ -51,8 +56,12 @@ def test_real_contacts_next_to_them_still_count(clf: Classifier, text: str) -> N
     [
         ("ir", "firma.com.tr", True),
         ("customer-service2", "shop.io", True),
-        ("selin.aras", "firma.example", True),
-        ("selin.aras", "example.org", True),
+        ("test", "example.com", True),
+        ("ornek", "ornek.com", True),
+        ("john.doe", "example.com", True),
+        ("john.doe", "gmail.com", False),
+        ("selin.aras", "firma.example", False),
+        ("selin.aras", "example.org", False),
         ("x", "mail.invalid", True),
         ("selin.aras", "firma.com.tr", False),
         ("sales.selin", "firma.com.tr", False),

@@ -1,0 +1,60 @@
+"""Identifiers in the shapes other countries write them: a Maestro card (50, 56-58) is a card,
+and a North American number written the way it is there ('(415) 555-0148', '212-555-0199') is
+a phone, while the same digits next to an order or invoice word are not."""
+
+from __future__ import annotations
+
+import pytest
+
+from gateway.sensitivity.classifier import Classifier
+from gateway.sensitivity.config import SensitivityConfig
+
+
+@pytest.fixture(scope="module")
+def clf() -> Classifier:
+    return Classifier(SensitivityConfig(judge={"enabled": False}), cache_entries=0)
+
+
+def _kinds(clf: Classifier, text: str) -> set[str]:
+    return {e.type for e in clf.classify([text]).entities}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "use my card for the tickets: 5628 5455 7273 6713, exp 11/27",
+        "airbnb'yi benim kartla ödedim (5800 6423 0192 3124), you each owe me 2100",
+        "Maestro kartım 5018 1234 5678 9014, son kullanma 04/28",
+    ],
+)
+def test_a_maestro_card_is_a_card(clf: Classifier, text: str) -> None:
+    assert "KART" in _kinds(clf, text)
+
+
+def test_the_same_digits_failing_the_check_digit_are_no_card(clf: Classifier) -> None:
+    assert "KART" not in _kinds(clf, "use my card for the tickets: 5628 5455 7273 6714")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "can u text my mom at (415) 555-0148 when the car is ready?",
+        "ring me 212-555-0199 tonight",
+        "Office line (646)555-0123, ask for Dana.",
+    ],
+)
+def test_a_north_american_number_in_its_own_shape_is_a_phone(clf: Classifier, text: str) -> None:
+    assert _kinds(clf, text) == {"TELEFON"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sipariş no 415-555-0148 kargoda",
+        "fatura tutarı 1.250,00 TL, 212.555.0199 referans",
+        "Ankara ofis: (312) 444 12 34",  # a Turkish landline, read as before
+        "build 2024-555-0148 failed",  # a four-digit first group is no area code
+    ],
+)
+def test_the_same_digits_as_a_reference_stay_public(clf: Classifier, text: str) -> None:
+    assert clf.classify([text]).data_class == "public"
