@@ -65,10 +65,12 @@ coverage: install-dev
 	$(BIN)/coverage report --include='gateway/service/*' --fail-under=$(COVERAGE_FLOOR_SERVICE)
 	$(BIN)/coverage report --include='gateway/usage/*' --fail-under=$(COVERAGE_FLOOR_USAGE)
 
-# rebuild the special-category second stage's model from gateway/sensitivity/training/, then
-# the language-model judge's head on top of it (needs the `local` extra; ~10 min on one core)
+# rebuild the special-category second stage's model from gateway/sensitivity/training/, the
+# wording net from the development records, then the language-model judge's head on top of the
+# first (needs the `local` extra; ~10 min on one core)
 classifier: install
 	$(BIN)/python -m gateway.sensitivity.train
+	$(BIN)/python -m gateway.sensitivity.train_wording
 	$(BIN)/python -m gateway.sensitivity.train_judge
 
 # vendor the policy editor (CodeMirror, pinned version and tarball hash) from npm into the package

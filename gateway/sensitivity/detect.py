@@ -50,6 +50,7 @@ from gateway.sensitivity.textnorm import (
     shape_view,
     word_view,
 )
+from gateway.sensitivity.wording import WordingModel, load_wording, wording_hit
 
 # entity kinds that name a person rather than identify one by a number or an address
 _NAME_KINDS = frozenset({"AD", "AD_SOYAD"})
@@ -72,11 +73,16 @@ class Detectors:
         config: SensitivityConfig,
         model: SubjectModel | None = None,
         judge: Judge | None = None,
+        wording: WordingModel | None = None,
     ) -> None:
         """`model`: the second stage's model; by default the one shipped in the package.
         `judge`: the language-model judge; by default the process's one for the configuration
-        (none when the configuration turns it off)."""
+        (none when the configuration turns it off). `wording`: the wording net; by default the
+        one shipped, when the configuration turns it on."""
         self.config = config
+        if wording is None and config.detectors.wording:
+            wording = load_wording()
+        self.wording = wording if config.detectors.wording else None
         th = config.thresholds
         if judge is None and config.judge.enabled:
             judge = shared_judge(config.judge)
@@ -198,6 +204,18 @@ class Detectors:
             spans = [(p.start, p.end) for p in people]
             cats.extend(in_log_records(fair, folded, tokens, spans))
             cats.extend(field_hits(folded, words, tokens, spans))
+            if not cats and self.wording is not None:
+                worded = wording_hit(
+                    self.wording,
+                    self.config.thresholds.wording,
+                    folded,
+                    words,
+                    len(people),
+                    len(text),
+                    lambda: bool(self.special.find(words, tokens)),
+                )
+                if worded is not None:
+                    cats.append(worded)
         cats.extend(self.custom_categories(text))
         n_tokens = count_encoded_tokens(encoded) if exact else estimate_text_tokens(text)
         return ents, cats, n_tokens

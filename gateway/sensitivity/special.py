@@ -135,7 +135,7 @@ def _self_predicate(folded: bytes, hit: Hit[str], category: str) -> bool:
 Band = Literal["confident", "uncertain"]
 # the stage that decided a hit: an admin term that needs no subject, the context rules, the
 # context model, or the language-model judge (judge.py) the context model was unsure for
-Stage = Literal["lexicon", "rules", "model", "judge"]
+Stage = Literal["lexicon", "rules", "model", "judge", "wording"]
 
 
 def _owned(folded: bytes, hit: Hit[str]) -> bool:

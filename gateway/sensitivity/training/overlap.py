@@ -15,7 +15,7 @@ from pathlib import Path
 
 from gateway.sensitivity.textnorm import fold
 from gateway.sensitivity.training.generate import examples, handwritten
-from gateway.sensitivity.training.human import human_examples
+from gateway.sensitivity.training.human import TRAINED, WORDING_ONLY, human_examples
 
 _SPLIT = re.compile(r"(?<=[.!?\n])\s*|\n+")
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
@@ -31,7 +31,10 @@ def sentences(text: str) -> Iterator[str]:
 
 def training_sentences() -> set[str]:
     out: set[str] = set()
-    for ex in [*examples(seed=13), *handwritten(), *human_examples()]:
+    # every record either model learns from: the context model's (short ones of TRAINED) and
+    # the wording net's (TRAINED and WORDING_ONLY, long ones too)
+    learned = human_examples(TRAINED + WORDING_ONLY, max_chars=None)
+    for ex in [*examples(seed=13), *handwritten(), *learned]:
         out.update(sentences(ex.text))
     return out
 

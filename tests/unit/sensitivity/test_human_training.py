@@ -36,10 +36,12 @@ def test_a_missing_set_is_an_error_not_an_empty_set(tmp_path: Path) -> None:
 
 
 def test_the_measuring_sets_stay_out_of_training() -> None:
-    assert not set(human.TRAINED) & set(human.MEASURED)
-    for name in (*human.TRAINED, *human.MEASURED):
+    assert not set(human.TRAINED + human.WORDING_ONLY) & set(human.MEASURED)
+    for name in (*human.TRAINED, *human.WORDING_ONLY, *human.MEASURED):
         assert human.set_path(name).exists(), name
-    trained = {e.text for e in human.human_examples()}
+    trained = {
+        e.text for e in human.human_examples(human.TRAINED + human.WORDING_ONLY, max_chars=None)
+    }
     for name in human.MEASURED:
         with human.set_path(name).open(encoding="utf-8") as f:
             measured = {json.loads(line)["text"] for line in f if line.strip()}
@@ -47,7 +49,7 @@ def test_the_measuring_sets_stay_out_of_training() -> None:
 
 
 def test_every_development_set_has_one_role() -> None:
-    roles = [*human.TRAINED, *human.MEASURED, *human.TUNED_ONLY]
+    roles = [*human.TRAINED, *human.MEASURED, *human.TUNED_ONLY, *human.WORDING_ONLY]
     assert len(roles) == len(set(roles))
     on_disk = {p.name for p in human.DATA_DIR.glob("sensitivity_dev_*.jsonl")}
     assert on_disk == {human.set_path(name).name for name in roles}
