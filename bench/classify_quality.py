@@ -237,12 +237,14 @@ def measure(path: Path, config: SensitivityConfig | None = None) -> Quality:
         q.overall.add(gold, pred, uncertain)
         for sl in slices_of(rec):
             q.slices[sl].add(gold, pred, uncertain)
+        cat = rec.get("category")
         if gold == "personal" and pred == "public":
-            q.misses["personal->public"] += 1
+            # which kind of personal data went unnoticed: a count per the set's own category
+            kind = cat if isinstance(cat, str) and cat else "uncategorised"
+            q.misses[f"personal->public, {kind[:24]}"] += 1
         elif gold == "special" and pred != "special":
             fired = "topic judged not about a person" if timed.calls else "no topic fired"
             q.misses[f"special->{pred}, {fired}"] += 1
-        cat = rec.get("category")
         if gold == "special" and isinstance(cat, str) and cat:
             q.category_total[cat] += 1
             q.category_found[cat] += pred == "special"

@@ -41,7 +41,18 @@ LONG_RUN: Final = re.compile(rb"0(?<!00)(?<!0[ .\-]0)(?<!0[ .\-]{2}0)(?:[ .\-]{0
 IBAN_HEAD: Final = re.compile(rb"aa00(?<![a0]aa00)(?=[ \-]?[a0])")
 # Detectors that only ever count with context run only when a context word is in the text.
 PASSPORT_TOKENS: Final = frozenset(
-    b"pasaport pasaportu pasaportun pasaportum pasaportunu passport passports".split()
+    b"pasaport pasaportu pasaportun pasaportum pasaportunu passport passports pasaportumu "
+    b"pasaportumun pasaportunuz pasaportunuzu pasaportunuzun pasaporta pasaportta pasaporttan "
+    b"pasaportla pasaportlar pasaportlari pasaportumla pasaportunda pasaportuna".split()
+)
+# a number word just before nine digits, a passport word further back: 'my passport got
+# renewed since i booked, the new number is 126447109'
+_NUMBER_WORD: Final = ctx.Words(rb"number|numara|numarasi|numaram|no|nr")
+# ... unless the number is another document's, named right before it: 'randevu no', 'başvuru
+# numarası', 'booking reference'
+_OTHER_NUMBER: Final = ctx.Words(
+    rb"randevu|basvuru|appointment|application|reference|ref|rezervasyon|booking|dosya|file"
+    rb"|case|kayit|ticket|bilet|takip|form|protokol"
 )
 DOB_TOKENS: Final = frozenset(
     b"dogum dogumlu dogumluyum dogumlusun dogumludur dogumlusunuz dogumlular born birth dob "
@@ -472,17 +483,41 @@ def _passport(text: str, folded: bytes, start: int, end: int) -> Candidate | Non
     # passport context below is required either way
     while i > 0 and text[i - 1].isascii() and text[i - 1].isalpha() and start - i < 2:
         i -= 1
+    if i == start and end - start == 8 and _letter_apart(text, start):
+        i = start - 2  # 'U 12345678': the letter typed apart from its digits
     if (i > 0 and text[i - 1].isalnum()) or (end < len(text) and text[end].isalnum()):
         return None
     if i == start:
         # nine digits alone are a passport number in many countries (the US, the UK, India),
         # but only where its number is asked for: 'passport number ... is it 285755453?'
-        if end - start != 9 or not ctx.near(folded, i, end, ctx.PASSPORT_NUMBER_CTX, before=80):
+        if end - start != 9:
             return None
-        return Candidate("PASAPORT", i, end, 0.8, "passport")
+        if ctx.near(folded, i, end, ctx.PASSPORT_NUMBER_CTX, before=80) or ctx.near(
+            folded, i, end, ctx.PASSPORT_CTX, before=16, after=0
+        ):
+            return Candidate("PASAPORT", i, end, 0.8, "passport")
+        if (
+            ctx.near(folded, i, end, ctx.PASSPORT_CTX, before=100, after=0)
+            and ctx.near(folded, i, end, _NUMBER_WORD, before=24, after=0)
+            and not ctx.near(folded, i, end, _OTHER_NUMBER, before=24, after=0)
+            and not ctx.near(folded, i, end, ctx.LOOKALIKE_CTX)
+        ):
+            return Candidate("PASAPORT", i, end, 0.7, "passport")
+        return None
     if not ctx.near(folded, i, end, ctx.PASSPORT_CTX, before=60, after=20):
         return None
     return Candidate("PASAPORT", i, end, 0.9, "passport")
+
+
+def _letter_apart(text: str, start: int) -> bool:
+    """One ASCII letter, a space, then the digits at `start`, the letter standing alone."""
+    return (
+        start >= 2
+        and text[start - 1] == " "
+        and text[start - 2].isascii()
+        and text[start - 2].isalpha()
+        and (start == 2 or not text[start - 3].isalnum())
+    )
 
 
 def _mixed_passports(folded: bytes) -> Iterator[Candidate]:

@@ -1,6 +1,8 @@
 """Identifiers in the shapes other countries write them: a Maestro card (50, 56-58) is a card,
 and a North American number written the way it is there ('(415) 555-0148', '212-555-0199') is
-a phone, while the same digits next to an order or invoice word are not."""
+a phone, while the same digits next to an order or invoice word are not. A passport number is
+one where the passport word and a number word come a little before it, not another document's
+number beside that word."""
 
 from __future__ import annotations
 
@@ -58,3 +60,31 @@ def test_a_north_american_number_in_its_own_shape_is_a_phone(clf: Classifier, te
 )
 def test_the_same_digits_as_a_reference_stay_public(clf: Classifier, text: str) -> None:
     assert clf.classify([text]).data_class == "public"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my passport got renewed since i booked, the new number is 126447109, can you update it",
+        "pasaportumu yeniledim, yeni numara u23456789",
+        "Passport: 549012783 (UK), expires 2031",
+        "Pasaport no: U 12345678, adı Ali Kaya",
+    ],
+)
+def test_a_passport_number_named_a_little_before_it_is_one(clf: Classifier, text: str) -> None:
+    assert "PASAPORT" in _kinds(clf, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "pasaport başvurusu için randevu no 123456789",
+        "pasaport başvuru numarası 123456789",
+        "my passport expired, the case number is 123456789",
+        "I need a passport photo for order number 123456789",
+    ],
+)
+def test_another_documents_number_beside_the_passport_word_is_none(
+    clf: Classifier, text: str
+) -> None:
+    assert "PASAPORT" not in _kinds(clf, text)
