@@ -22,7 +22,6 @@ from gateway.sensitivity.framed import FRAMED_TOKENS
 from gateway.sensitivity.handles import HANDLE_TOKENS
 from gateway.sensitivity.identifiers import (
     DOB_TOKENS,
-    PASSPORT_TOKENS,
     PHONE_TOKENS,
     digit_identifiers,
 )
@@ -31,6 +30,7 @@ from gateway.sensitivity.judge import Allowance, Judge, shared_judge
 from gateway.sensitivity.lexicon import Lexicon, Occurrences, TokenScanner
 from gateway.sensitivity.lone_name import used_as_name
 from gateway.sensitivity.names import ADDRESS_LEXICON, NAME_LEXICON, addresses, person_names
+from gateway.sensitivity.passports import PASSPORT_TOKENS
 from gateway.sensitivity.placeholder_names import without_stock_names
 from gateway.sensitivity.plates import PLATE_TOKENS
 from gateway.sensitivity.salary import SALARY_TOKENS, salaries

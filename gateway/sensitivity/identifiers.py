@@ -25,6 +25,7 @@ from gateway.sensitivity.checksums import (
 )
 from gateway.sensitivity.config import Detectors
 from gateway.sensitivity.digit_runs import Looks, numbers_in_run
+from gateway.sensitivity.passports import PASSPORT_TOKENS, mixed_passports, passport_at
 from gateway.sensitivity.plates import PLATE_HINT, PLATE_START, PLATE_TOKENS, plate_at
 
 # On the shape view ('0' digit, 'a' letter, '.' for . / ( ), ' ' and '-' kept). A run is a
@@ -40,20 +41,6 @@ LONG_RUN: Final = re.compile(rb"0(?<!00)(?<!0[ .\-]0)(?<!0[ .\-]{2}0)(?:[ .\-]{0
 # an IBAN's country code and check digits: two letters, not inside a word, two digits
 IBAN_HEAD: Final = re.compile(rb"aa00(?<![a0]aa00)(?=[ \-]?[a0])")
 # Detectors that only ever count with context run only when a context word is in the text.
-PASSPORT_TOKENS: Final = frozenset(
-    b"pasaport pasaportu pasaportun pasaportum pasaportunu passport passports pasaportumu "
-    b"pasaportumun pasaportunuz pasaportunuzu pasaportunuzun pasaporta pasaportta pasaporttan "
-    b"pasaportla pasaportlar pasaportlari pasaportumla pasaportunda pasaportuna".split()
-)
-# a number word just before nine digits, a passport word further back: 'my passport got
-# renewed since i booked, the new number is 126447109'
-_NUMBER_WORD: Final = ctx.Words(rb"number|numara|numarasi|numaram|no|nr")
-# ... unless the number is another document's, named right before it: 'randevu no', 'başvuru
-# numarası', 'booking reference'
-_OTHER_NUMBER: Final = ctx.Words(
-    rb"randevu|basvuru|appointment|application|reference|ref|rezervasyon|booking|dosya|file"
-    rb"|case|kayit|ticket|bilet|takip|form|protokol"
-)
 DOB_TOKENS: Final = frozenset(
     b"dogum dogumlu dogumluyum dogumlusun dogumludur dogumlusunuz dogumlular born birth dob "
     b"birthday birthdate dogdu dogdum dt yasinda".split()
@@ -72,13 +59,6 @@ WORD_DATE: Final = re.compile(
     + rb" (?:0?[1-9]|[12][0-9]|3[01])(?:st|nd|rd|th)?,? "
     rb"(?:19|20)[0-9]{2})(?![0-9])"
 )
-# a passport number of letters and digits mixed ('Dutch passport NXC7R4P13'), right after the
-# word; the forms with its letters in front ('U12345678') are found from their digit run
-MIXED_PASSPORT: Final = re.compile(
-    rb"(?:passport|pasaport)[a-z]{0,3}(?: (?:no|number|numarasi|numara|nr))?[ .:#]{1,3}"
-    rb"([a-z0-9]{8,9})(?![a-z0-9])"
-)
-_DIGIT_THEN_LETTER: Final = re.compile(rb"[0-9][a-z]")
 IBAN_TAIL: Final = re.compile(rb"[a-z]{2}\d{2}(?:[ \-]?[a-z0-9]){8,32}")
 DATE: Final = re.compile(
     rb"(?:(0?[1-9]|[12]\d|3[01])[./\-](0?[1-9]|1[0-2])[./\-]((?:19|20)\d\d)"
@@ -360,7 +340,7 @@ def digit_identifiers(
         64 if want_local else 0
     )  # seven-digit groups looked at: a handful in real text, bounded in hostile
     if want_passport:
-        yield from _mixed_passports(folded)
+        yield from mixed_passports(folded)
     want_dob = on.birth_date and not DOB_TOKENS.isdisjoint(tokens)
     if want_dob:
         yield from _word_dates(folded, tokens)
@@ -406,7 +386,7 @@ def digit_identifiers(
             yield Candidate("DOGUM_TARIHI", start, end, 0.8, "birth_date")
             continue
         if want_passport and 6 <= ndigits <= 9 and start >= 1 and looks.take():
-            pp = _passport(text, folded, start, end)
+            pp = passport_at(text, folded, start, end)
             if pp is not None:
                 yield pp
                 continue
@@ -475,57 +455,3 @@ def _plus_span(folded: bytes, cand: Candidate) -> Candidate:
     if plus_at < 0:
         return cand
     return Candidate(cand.kind, plus_at, cand.end, cand.confidence, cand.detector)
-
-
-def _passport(text: str, folded: bytes, start: int, end: int) -> Candidate | None:
-    i = start
-    # the letter is typed in lower case as often as not ('pasaport no a13197114'); the
-    # passport context below is required either way
-    while i > 0 and text[i - 1].isascii() and text[i - 1].isalpha() and start - i < 2:
-        i -= 1
-    if i == start and end - start == 8 and _letter_apart(text, start):
-        i = start - 2  # 'U 12345678': the letter typed apart from its digits
-    if (i > 0 and text[i - 1].isalnum()) or (end < len(text) and text[end].isalnum()):
-        return None
-    if i == start:
-        # nine digits alone are a passport number in many countries (the US, the UK, India),
-        # but only where its number is asked for: 'passport number ... is it 285755453?'
-        if end - start != 9:
-            return None
-        if ctx.near(folded, i, end, ctx.PASSPORT_NUMBER_CTX, before=80) or ctx.near(
-            folded, i, end, ctx.PASSPORT_CTX, before=16, after=0
-        ):
-            return Candidate("PASAPORT", i, end, 0.8, "passport")
-        if (
-            ctx.near(folded, i, end, ctx.PASSPORT_CTX, before=100, after=0)
-            and ctx.near(folded, i, end, _NUMBER_WORD, before=24, after=0)
-            and not ctx.near(folded, i, end, _OTHER_NUMBER, before=24, after=0)
-            and not ctx.near(folded, i, end, ctx.LOOKALIKE_CTX)
-        ):
-            return Candidate("PASAPORT", i, end, 0.7, "passport")
-        return None
-    if not ctx.near(folded, i, end, ctx.PASSPORT_CTX, before=60, after=20):
-        return None
-    return Candidate("PASAPORT", i, end, 0.9, "passport")
-
-
-def _letter_apart(text: str, start: int) -> bool:
-    """One ASCII letter, a space, then the digits at `start`, the letter standing alone."""
-    return (
-        start >= 2
-        and text[start - 1] == " "
-        and text[start - 2].isascii()
-        and text[start - 2].isalpha()
-        and (start == 2 or not text[start - 3].isalnum())
-    )
-
-
-def _mixed_passports(folded: bytes) -> Iterator[Candidate]:
-    """Passport numbers whose letters and digits alternate, as many countries issue them
-    (the Netherlands, Germany, France): only right after the passport word, with a letter
-    after a digit and at least two of each, so a word or a year after 'passport' is none."""
-    for m in MIXED_PASSPORT.finditer(folded):
-        token = m.group(1)
-        digits = sum(c in b"0123456789" for c in token)
-        if 2 <= digits <= len(token) - 2 and _DIGIT_THEN_LETTER.search(token):
-            yield Candidate("PASAPORT", m.start(1), m.end(1), 0.85, "passport")

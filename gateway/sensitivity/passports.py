@@ -1,0 +1,89 @@
+"""Passport numbers: a letter and eight digits ('U12345678', 'U 12345678'), nine digits where a
+passport number is asked for or labelled, and the letters-and-digits forms other countries
+issue, each only next to the passport word (no checksum exists without the MRZ line)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Final
+
+from gateway.sensitivity import context as ctx
+from gateway.sensitivity.candidate import Candidate
+
+# Detectors that only ever count with context run only when a context word is in the text.
+PASSPORT_TOKENS: Final = frozenset(
+    b"pasaport pasaportu pasaportun pasaportum pasaportunu passport passports pasaportumu "
+    b"pasaportumun pasaportunuz pasaportunuzu pasaportunuzun pasaporta pasaportta pasaporttan "
+    b"pasaportla pasaportlar pasaportlari pasaportumla pasaportunda pasaportuna".split()
+)
+# a number word just before nine digits, a passport word further back: 'my passport got
+# renewed since i booked, the new number is 126447109'
+_NUMBER_WORD: Final = ctx.Words(rb"number|numara|numarasi|numaram|no|nr")
+# ... unless the number is another document's, named right before it: 'randevu no', 'başvuru
+# numarası', 'booking reference'
+_OTHER_NUMBER: Final = ctx.Words(
+    rb"randevu|basvuru|appointment|application|reference|ref|rezervasyon|booking|dosya|file"
+    rb"|case|kayit|ticket|bilet|takip|form|protokol"
+)
+# a passport number of letters and digits mixed ('Dutch passport NXC7R4P13'), right after the
+# word; the forms with its letters in front ('U12345678') are found from their digit run
+MIXED_PASSPORT: Final = re.compile(
+    rb"(?:passport|pasaport)[a-z]{0,3}(?: (?:no|number|numarasi|numara|nr))?[ .:#]{1,3}"
+    rb"([a-z0-9]{8,9})(?![a-z0-9])"
+)
+_DIGIT_THEN_LETTER: Final = re.compile(rb"[0-9][a-z]")
+
+
+def passport_at(text: str, folded: bytes, start: int, end: int) -> Candidate | None:
+    i = start
+    # the letter is typed in lower case as often as not ('pasaport no a13197114'); the
+    # passport context below is required either way
+    while i > 0 and text[i - 1].isascii() and text[i - 1].isalpha() and start - i < 2:
+        i -= 1
+    if i == start and end - start == 8 and _letter_apart(text, start):
+        i = start - 2  # 'U 12345678': the letter typed apart from its digits
+    if (i > 0 and text[i - 1].isalnum()) or (end < len(text) and text[end].isalnum()):
+        return None
+    if i == start:
+        # nine digits alone are a passport number in many countries (the US, the UK, India),
+        # but only where its number is asked for: 'passport number ... is it 285755453?'
+        if end - start != 9:
+            return None
+        if ctx.near(folded, i, end, ctx.PASSPORT_NUMBER_CTX, before=80) or ctx.near(
+            folded, i, end, ctx.PASSPORT_CTX, before=16, after=0
+        ):
+            return Candidate("PASAPORT", i, end, 0.8, "passport")
+        if (
+            ctx.near(folded, i, end, ctx.PASSPORT_CTX, before=100, after=0)
+            and ctx.near(folded, i, end, _NUMBER_WORD, before=24, after=0)
+            and not ctx.near(folded, i, end, _OTHER_NUMBER, before=24, after=0)
+            and not ctx.near(folded, i, end, ctx.LOOKALIKE_CTX)
+        ):
+            return Candidate("PASAPORT", i, end, 0.7, "passport")
+        return None
+    if not ctx.near(folded, i, end, ctx.PASSPORT_CTX, before=60, after=20):
+        return None
+    return Candidate("PASAPORT", i, end, 0.9, "passport")
+
+
+def _letter_apart(text: str, start: int) -> bool:
+    """One ASCII letter, a space, then the digits at `start`, the letter standing alone."""
+    return (
+        start >= 2
+        and text[start - 1] == " "
+        and text[start - 2].isascii()
+        and text[start - 2].isalpha()
+        and (start == 2 or not text[start - 3].isalnum())
+    )
+
+
+def mixed_passports(folded: bytes) -> Iterator[Candidate]:
+    """Passport numbers whose letters and digits alternate, as many countries issue them
+    (the Netherlands, Germany, France): only right after the passport word, with a letter
+    after a digit and at least two of each, so a word or a year after 'passport' is none."""
+    for m in MIXED_PASSPORT.finditer(folded):
+        token = m.group(1)
+        digits = sum(c in b"0123456789" for c in token)
+        if 2 <= digits <= len(token) - 2 and _DIGIT_THEN_LETTER.search(token):
+            yield Candidate("PASAPORT", m.start(1), m.end(1), 0.85, "passport")
