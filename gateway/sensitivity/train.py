@@ -11,9 +11,7 @@ L2, a fixed seed and a fixed order: the same files give the same weights."""
 from __future__ import annotations
 
 import argparse
-import math
 import os
-import random
 import sys
 import time
 from collections.abc import Iterable
@@ -23,6 +21,7 @@ from gateway.sensitivity.config import SensitivityConfig
 from gateway.sensitivity.detect import _NAME_KINDS, Detectors
 from gateway.sensitivity.evaluate import DEFAULT_SET, evaluate
 from gateway.sensitivity.lone_name import used_as_name
+from gateway.sensitivity.sgd import sgd
 from gateway.sensitivity.special import Entity, People, topic_hits
 from gateway.sensitivity.subject import MODEL_PATH, SubjectModel, slot
 from gateway.sensitivity.textnorm import encode_text, fold_encoded, shape_view, word_view
@@ -92,24 +91,7 @@ def featurise(det: Detectors, data: Iterable[Example]) -> tuple[list[Row], int, 
 
 
 def fit(rows: list[Row], seed: int = 7) -> SubjectModel:
-    rng = random.Random(seed)
-    order = list(range(len(rows)))
-    w: dict[int, float] = {}
-    bias = 0.0
-    step = 0
-    for epoch in range(_EPOCHS):
-        rng.shuffle(order)
-        rate = _RATE / (1 + epoch)
-        for i in order:
-            feats, y, n_cues = rows[i]
-            z = bias + sum(w.get(f, 0.0) for f in feats)
-            p = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
-            g = p - y
-            bias -= rate * g
-            for k, f in enumerate(feats):
-                wf = w.get(f, 0.0)
-                w[f] = wf - rate * (g + (_L2 if k < n_cues else _WORD_L2) * wf)
-            step += 1
+    bias, w = sgd([(f, y, 1.0, n) for f, y, n in rows], _EPOCHS, _RATE, (_L2, _WORD_L2), seed)
     return SubjectModel({k: v for k, v in w.items() if abs(v) >= 1e-3}, bias)
 
 

@@ -12,8 +12,6 @@ floats: the same files give the same weights on any machine."""
 from __future__ import annotations
 
 import argparse
-import math
-import random
 import sys
 import time
 from collections.abc import Sequence
@@ -23,6 +21,7 @@ from gateway.sensitivity.config import Detectors as DetectorSwitches
 from gateway.sensitivity.config import Judge, SensitivityConfig
 from gateway.sensitivity.detect import Detectors
 from gateway.sensitivity.lone_name import used_as_name
+from gateway.sensitivity.sgd import sgd
 from gateway.sensitivity.textnorm import encode_text, fold_encoded, shape_view, word_view
 from gateway.sensitivity.train import write_replacing
 from gateway.sensitivity.training.human import TRAINED, WORDING_ONLY, human_examples
@@ -89,23 +88,8 @@ def row_of(det: Detectors, text: str, label: int) -> Row | None:
     return feats, float(label), scale(len(feats))
 
 
-def fit(rows: Sequence[Row], epochs: int, seed: int = 7) -> tuple[float, dict[bytes, float]]:
-    rng = random.Random(seed)
-    order = list(range(len(rows)))
-    w: dict[bytes, float] = {}
-    bias = 0.0
-    for epoch in range(epochs):
-        rng.shuffle(order)
-        rate = _RATE / (1 + epoch)
-        for i in order:
-            feats, y, v = rows[i]
-            z = bias + v * sum(w.get(f, 0.0) for f in feats)
-            p = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
-            g = p - y
-            bias -= rate * g
-            for f in feats:
-                wf = w.get(f, 0.0)
-                w[f] = wf - rate * (g * v + _L2 * wf)
+def fit(rows: Sequence[Row], epochs: int) -> tuple[float, dict[bytes, float]]:
+    bias, w = sgd([(f, y, v, 0) for f, y, v in rows], epochs, _RATE, (_L2, _L2))
     return bias, {k: x for k, x in w.items() if abs(x) >= _KEEP}
 
 
