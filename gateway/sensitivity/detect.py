@@ -30,7 +30,7 @@ from gateway.sensitivity.judge import Allowance, Judge, shared_judge
 from gateway.sensitivity.lexicon import Lexicon, Occurrences, TokenScanner
 from gateway.sensitivity.lone_name import used_as_name
 from gateway.sensitivity.names import ADDRESS_LEXICON, NAME_LEXICON, addresses, person_names
-from gateway.sensitivity.passports import PASSPORT_TOKENS
+from gateway.sensitivity.passports import PASSPORT_TOKENS, mrz_passports
 from gateway.sensitivity.placeholder_names import without_stock_names
 from gateway.sensitivity.plates import PLATE_TOKENS
 from gateway.sensitivity.salary import SALARY_TOKENS, salaries
@@ -132,6 +132,8 @@ class Detectors:
             found.extend(emails(text))
         if on.salary and not SALARY_TOKENS.isdisjoint(tokens):
             found.extend(salaries(folded, words, tokens))
+        if on.passport and "<<" in text:  # a machine-readable zone's filler
+            found.extend(mrz_passports(text))
         if on.person_name:
             found.extend(without_stock_names(text, person_names(text, words, tokens)))
             found.extend(initial_names(text, shape))

@@ -321,6 +321,9 @@ def _lower_full_name(text: str, start: int, end: int) -> Iterator[Candidate]:
     if m is None:
         return
     w = _fold_word(m.group(1))
+    if w not in SURNAMES and _compound_surname(w):
+        yield Candidate("AD_SOYAD", start, m.end(), 0.7, "name_lexicon")
+        return
     if w not in SURNAMES:
         # two first names and a case ending after an apostrophe: one double first name ('ali
         # rıza'nın', 'ayşe nur'a'), which only a person has
@@ -335,6 +338,29 @@ def _lower_full_name(text: str, start: int, end: int) -> Iterator[Candidate]:
     full = _fold_word(text[start : m.end()])
     if full not in PUBLIC_FIGURES:
         yield Candidate("AD_SOYAD", start, m.end(), 0.7, "name_lexicon")
+
+
+# endings a Turkish surname takes after another surname ('Özdemirci', 'Kayalar', 'Aslanoğlu')
+_SURNAME_SUFFIXES: Final = ("ci", "cu", "gil", "ler", "lar", "oglu")
+# the short first halves of Turkish compound surnames ('Öztekin', 'Akyürek', 'Uzkaya')
+_SURNAME_HEADS: Final = frozenset("oz ak uz gok ay er ilk bay cil kiz".split())
+
+
+def _compound_surname(w: str) -> bool:
+    """Turkish surnames are often two words joined ('Şahinkaya', 'Yeşilyurt', 'Öztekin') or a
+    surname with an ending ('Özdemirci'); a list holds only the commonest. Such a word after a
+    listed first name in lower case is a surname: a listed surname of at least four letters
+    ends it, after a listed name or a short head, or it is a listed surname and an ending."""
+    if len(w) < 6:
+        return False
+    for i in range(2, len(w) - 3):
+        head, tail = w[:i], w[i:]
+        if tail in SURNAMES and (head in _SURNAME_HEADS or head in SURNAMES or head in FIRST_NAMES):
+            return tail not in _COMMON_WORDS
+    return any(
+        w.endswith(end) and len(w) - len(end) >= 4 and w[: -len(end)] in SURNAMES
+        for end in _SURNAME_SUFFIXES
+    )
 
 
 def _lower_subject(text: str, start: int, end: int) -> Iterator[Candidate]:
@@ -360,8 +386,10 @@ def _from_first_name(text: str, start: int, end: int) -> Iterator[Candidate]:
         if m is None:
             break
         w = _fold_word(m.group(1))
-        if w in NOT_SURNAMES or (m.group(1)[-1] == "s" and w not in SURNAMES):
-            break  # 'Kelly Services', 'Taylor Series': a plural-looking word is no surname
+        if w in NOT_SURNAMES or (m.group(1)[-1] == "s" and w not in SURNAMES | FIRST_NAMES):
+            # 'Kelly Services', 'Taylor Series': a plural-looking word is no surname, but a
+            # listed name ending in s is one ('Defne Aras', 'Jamal Idris', 'Ali Enes')
+            break
         capital_next = True
         last_end = m.end()
         pos = m.end()
