@@ -52,6 +52,21 @@ INTRODUCERS: Final[tuple[Intro, ...]] = (
         ben adsoyad veli surucu name named dear customer recipient sender
         """,
     ),
+    # a job or a role said right before the name, in a note typed in lower case ('kasiyer
+    # derya yılmaz', 'vinç operatörü murat özdemirci', 'intern jack lee'): the surname after it
+    # must be listed or made of listed parts, as after any label
+    *_each(
+        How.LABEL,
+        """
+        kasiyer muhasebeci stajyer stajyerimiz sofor soforumuz garson operator operatoru
+        hemsire hemsiremiz teknisyen tekniker sekreter sekreterimiz asistan asistanimiz
+        temsilci temsilcisi temsilcimiz danisman danismani uzman uzmani mudur muduru
+        mudurumuz sefi sefimiz usta ustasi ustamiz elemani elemanimiz personel kurye kuryesi
+        bekci kapici avukat avukati ogretmen ogretmeni ogretmenimiz calisan calisanimiz
+        cashier driver nurse technician intern clerk supervisor receptionist mechanic cleaner
+        courier agent trainee
+        """,
+    ),
     *_each(How.OWN_NAME, "adim ismim"),
     Intro("ben", How.SELF),
     Intro("im", How.SELF),

@@ -257,7 +257,7 @@ def _after_label(words: bytes, start: int, end: int) -> Candidate | None:
     if end + 1 >= stop or words[end] != 32:
         return None
     surname = words[end + 1 : stop].decode("ascii")
-    if surname not in SURNAMES:
+    if surname not in SURNAMES and not _compound_surname(surname):
         return None
     full = words[start:stop].decode("ascii")
     if full in PUBLIC_FIGURES:

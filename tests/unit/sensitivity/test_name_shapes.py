@@ -105,3 +105,21 @@ def test_the_name_line_of_a_valid_zone_is_a_name(clf: Classifier) -> None:
 def test_filler_and_broken_check_digits_are_no_passport(clf: Classifier, text: str) -> None:
     assert "PASAPORT" not in _kinds(clf, text)
     assert clf.classify([text]).data_class == "public"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # everyday first names ('derya', 'can', 'deniz') after a job said right before them
+        "ik notu: kasiyer derya yılmaz bu hafta iki kez geç geldi",
+        "şoförümüz can demir yarın izinli, servis sabah gecikecek",
+        "stajyer deniz kayalar'ın sözleşmesi haziranda bitiyor",
+    ],
+)
+def test_a_job_before_a_lower_case_name_makes_it_one(clf: Classifier, text: str) -> None:
+    assert "AD_SOYAD" in _kinds(clf, text)
+
+
+def test_a_job_before_everyday_words_names_no_one(clf: Classifier) -> None:
+    text = "kasiyer derya gibi sakin olmalı, müşteri ne derse desin"
+    assert "AD_SOYAD" not in _kinds(clf, text)

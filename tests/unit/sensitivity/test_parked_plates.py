@@ -31,3 +31,26 @@ def test_parking_prices_stay_public(clf: Classifier) -> None:
 def test_an_owned_share_count_is_not_a_plate(clf: Classifier) -> None:
     # 'owns' reads a plate only in a plate's shape: a province, letters, digits
     assert clf.classify(["She owns 16 shares and 518 options."]).data_class == "public"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the vehicle word inflected: 'arabası', 'arabam', 'aracımı'
+        "babamın arabası 41 KM 307, sigortası bu hafta bitiyor",
+        "arabam 35 RT 2260, servisten ne zaman alabilirim",
+        "aracımı satıyorum, plakası 07.DF.419, ekspertizi yeni",
+        # the groups written apart by full stops
+        "07.DF.419 plakalı beyaz hatchback",
+    ],
+)
+def test_a_plate_beside_an_inflected_vehicle_word_or_dotted_is_personal(
+    clf: Classifier, text: str
+) -> None:
+    result = clf.classify([text])
+    assert any(e.type == "PLAKA" for e in result.entities), result.as_record()
+
+
+def test_a_dotted_code_written_half_apart_is_no_plate(clf: Classifier) -> None:
+    result = clf.classify(["aracın kaydı: form 07.DF 419 sayfada"])
+    assert not any(e.type == "PLAKA" for e in result.entities), result.as_record()
