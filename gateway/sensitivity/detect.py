@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gateway.core.tokens import count_encoded_tokens, estimate_text_tokens
+from gateway.sensitivity.birth_years import with_birth_years
 from gateway.sensitivity.candidate import Candidate
 from gateway.sensitivity.checksums import CHECKSUMS, strip_separators
 from gateway.sensitivity.config import SensitivityConfig
@@ -137,6 +138,8 @@ class Detectors:
         if on.person_name:
             found.extend(without_stock_names(text, person_names(text, words, tokens)))
             found.extend(initial_names(text, shape))
+            if on.birth_date:
+                found = with_birth_years(words, tokens, DOB_TOKENS, found)
         if on.address:
             found.extend(addresses(folded, words, tokens))
         for c in self.custom:

@@ -43,7 +43,7 @@ IBAN_HEAD: Final = re.compile(rb"aa00(?<![a0]aa00)(?=[ \-]?[a0])")
 # Detectors that only ever count with context run only when a context word is in the text.
 DOB_TOKENS: Final = frozenset(
     b"dogum dogumlu dogumluyum dogumlusun dogumludur dogumlusunuz dogumlular born birth dob "
-    b"birthday birthdate dogdu dogdum dt yasinda".split()
+    b"birthday birthdate dogdu dogdum dogmus dogumlusu dt yasinda".split()
 )
 # a date written with its month's name, Turkish or English: '17 mayıs 1970', '3 Nisan 1990',
 # '12 March 1987', 'March 12, 1987' (folded text)
@@ -57,7 +57,10 @@ WORD_DATE: Final = re.compile(
     + rb",? (?:19|20)[0-9]{2}|"
     + _MONTHS
     + rb" (?:0?[1-9]|[12][0-9]|3[01])(?:st|nd|rd|th)?,? "
-    rb"(?:19|20)[0-9]{2})(?![0-9])"
+    rb"(?:19|20)[0-9]{2}"
+    # the compact form of tickets and passenger lists: 'DOB 30MAR86'
+    rb"|(?:0[1-9]|[12][0-9]|3[01])(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[0-9]{2})"
+    rb"(?![0-9])"
 )
 IBAN_TAIL: Final = re.compile(rb"[a-z]{2}\d{2}(?:[ \-]?[a-z0-9]){8,32}")
 DATE: Final = re.compile(

@@ -348,7 +348,7 @@ _CRIMINAL = (
 )
 
 _BIOMETRIC = (
-    "face match*", "auth face", "face login", "face auth*", "face unlock", "face template*", "facial biometric*",
+    "face match*", "facematch*", "auth face", "face login", "face auth*", "face unlock", "face template*", "facial biometric*",
     "facial geometry", "face embedding*", "face vector*", "face encoding*", "faceid", "touch id", "touchid",
     "windows hello", "finger vein*", "speaker verification", "speaker recognition", "voice enrolment",
     "voice enrollment", "gait recognition", "signature dynamics", "biometric template*", "enrolled face",

@@ -11,6 +11,7 @@ from types import MappingProxyType
 from typing import Final
 
 _HEALTH = (
+    "ortez*", "knee brace", "anatomy scan", "anomaly scan", "20-week scan", "dating scan",
     # medicines people name instead of their condition (brand and generic)
     "keytruda*", "pembrolizumab*", "opdivo*", "nivolumab*", "imatinib*", "glivec*", "rituximab*",
     "avastin*", "bevacizumab*", "capecitabin*", "xeloda*", "zoladex*", "anastrozol*", "arimidex*",
@@ -164,6 +165,7 @@ _GENETIC = (
 )
 
 _PHILOSOPHY = (
+    "derin ekoloji*", "deep ecolog*",
     "dunya gorus*", "hayat felsefe*", "yasam felsefe*", "worldview*", "world view", "secular*",
     "sekuler*", "spiritualist*", "reenkarnasyon*", "reincarnation", "antinatalis*", "transhuman*",
     "varolusc*", "existential*", "ekolojist*", "ecologist*", "antispesis*", "freethinker*",
@@ -192,13 +194,18 @@ _BIOMETRIC = (
     "parmagini okut*", "parmak izimi*", "pdks", "yuz okut*", "yuzunu okut*", "imza ornek*",
     "ses ornek*", "biyometrik imza*", "palm-vein", "iris template*", "face template*",
     "fingerprint template*", "voice template*", "parmak izi sablon*", "yuz sablon*",
-    "yuz tanima kayd*", "ses kaydi ile dogrulama*",
+    "yuz tanima kayd*", "yuz eslesme*", "yuz eslesti*", "yuzu eslesti*", "ses kaydi ile dogrulama*",
 )
 
 _APPEARANCE = (
+    "covering my hair", "started covering", "cover her hair", "covers her hair",
     "sac orgu*", "rasta sac*", "nose ring*", "burun piercing*", "burun halka*", "hizma*",
     "makyajli*", "etek giy*", "crop top*", "mini skirt*", "kupe tak*", "cover my tattoo*",
-    "cover his tattoo*", "cover her tattoo*", "cuppe*", "sarik*", "salvar*", "fes", "kilt", "saree",
+    "cover his tattoo*", "cover her tattoo*", "cuppe*",
+    # a turban's forms spelt out: 'sarik*' and its 'sarig*' would take the surnames Sarıkaya
+    # and Sarıgül
+    "sarik", "sarikli*", "sarigi*", "sarigin*", "sariga", "sarikla", "salvar*", "fes", "kilt",
+    "saree",
     "abaya*", "jilbab*", "chador*", "cador*", "kaftan*", "hac kolye*", "wore a", "dressed in",
     "dresses like", "giyiyor*", "giyinir*", "giyindi*", "lipstick", "ruj*", "oje*", "nail polish",
     "hair colour", "hair color", "sac boya*", "sacini boya*", "mavi sac*", "pembe sac*", "mor sac*",

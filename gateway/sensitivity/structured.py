@@ -66,7 +66,8 @@ _FIELD_PARTS: Final[dict[bytes, str]] = {
     **dict.fromkeys(
         _words(
             "parmakizi fingerprint biometric biyometrik iris retina voiceprint yuzsablonu "
-            "face facevector faceembedding facetemplate palmvein"
+            "face facevector faceembedding facetemplate palmvein facematch yuzeslesme "
+            "yuzeslesmesi"
         ),
         "biometric",
     ),

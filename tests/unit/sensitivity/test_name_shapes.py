@@ -123,3 +123,38 @@ def test_a_job_before_a_lower_case_name_makes_it_one(clf: Classifier, text: str)
 def test_a_job_before_everyday_words_names_no_one(clf: Classifier) -> None:
     text = "kasiyer derya gibi sakin olmalı, müşteri ne derse desin"
     assert "AD_SOYAD" not in _kinds(clf, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Cv özeti yaz: Gülsüm, 1987 doğumlu, on yıldır lojistikte",
+        "A leaving card for Priya, born 1979, who retires on Friday",
+        "dedem 1938'de Sivas'ın bir köyünde doğmuş, adı Hüseyin",
+    ],
+)
+def test_a_first_name_with_a_birth_year_is_personal(clf: Classifier, text: str) -> None:
+    assert clf.classify([text]).data_class == "personal"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Priya wrote the report in 1979 style, very retro",
+        "1990 doğumlular için askerlik yoklaması ne zaman?",
+    ],
+)
+def test_a_year_without_a_birth_word_or_a_name_names_no_one(clf: Classifier, text: str) -> None:
+    assert clf.classify([text]).data_class == "public"
+
+
+def test_a_compact_ticket_birth_date_is_one(clf: Classifier) -> None:
+    assert "DOGUM_TARIHI" in _kinds(clf, "PAX KORKMAZ/EMREMR DOB 14FEB91 SEAT 12A")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Ticket for Mr Sarıgül, seat 14C", "Saha ekibinden Hasan Sarıkaya yarın izinli"],
+)
+def test_surnames_that_start_like_a_turban_are_no_dress(clf: Classifier, text: str) -> None:
+    assert clf.classify([text]).data_class == "personal"
