@@ -62,9 +62,17 @@ def passport_at(text: str, folded: bytes, start: int, end: int) -> Candidate | N
         ):
             return Candidate("PASAPORT", i, end, 0.7, "passport")
         return None
-    if not ctx.near(folded, i, end, ctx.PASSPORT_CTX, before=60, after=20):
-        return None
-    return Candidate("PASAPORT", i, end, 0.9, "passport")
+    if ctx.near(folded, i, end, ctx.PASSPORT_CTX, before=60, after=20):
+        return Candidate("PASAPORT", i, end, 0.9, "passport")
+    # a block about the passport whose number comes a few lines on: 'Passport details: Full
+    # name: ... / Nationality: TUR / Number: U12345678'
+    if (
+        ctx.near(folded, i, end, ctx.PASSPORT_CTX, before=200, after=0)
+        and ctx.near(folded, i, end, _NUMBER_WORD, before=16, after=0)
+        and not ctx.near(folded, i, end, _OTHER_NUMBER, before=24, after=0)
+    ):
+        return Candidate("PASAPORT", i, end, 0.8, "passport")
+    return None
 
 
 def _letter_apart(text: str, start: int) -> bool:

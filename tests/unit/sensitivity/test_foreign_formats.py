@@ -88,3 +88,19 @@ def test_another_documents_number_beside_the_passport_word_is_none(
     clf: Classifier, text: str
 ) -> None:
     assert "PASAPORT" not in _kinds(clf, text)
+
+
+def test_a_passport_block_with_its_number_a_few_fields_on_is_one(clf: Classifier) -> None:
+    text = (
+        "Passport details: Full name: Selin Aktaş / Nationality: TUR / Issued: 2022 / "
+        "Place of issue: Ankara / Number: U48213975 / Expiry: 2032"
+    )
+    assert "PASAPORT" in _kinds(clf, text)
+
+
+def test_another_number_far_after_the_passport_word_is_none(clf: Classifier) -> None:
+    text = (
+        "Passport office opening hours changed this month; the desk on the third floor now "
+        "closes at four. Your appointment ref no: U48213975, bring the printed form with you."
+    )
+    assert "PASAPORT" not in _kinds(clf, text)
