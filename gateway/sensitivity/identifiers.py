@@ -136,7 +136,10 @@ def _classify_digits(
         return Candidate("KART", start, end, around.conf(0.85, ctx.CARD_CTX, 1.0, 0.6), "card")
     if on.phone:
         phone = _phone(d, start, end, plus_before, around)
-        if phone is not None:
+        # ten digits after an area code may be a tax number as well: a weak phone that is a
+        # valid VKN labelled as one ('vergi no 4561237896') is the tax number
+        taxed = n == 10 and on.vkn and around.near(ctx.VKN_CTX) and vkn_valid(d)
+        if phone is not None and not (phone.confidence < 0.5 and taxed):
             return phone
     if n == 10 and on.vkn and vkn_valid(d):
         if around.near(ctx.SOLE_TRADER_CTX, before=80, after=80):

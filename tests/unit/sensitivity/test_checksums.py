@@ -103,3 +103,19 @@ def test_identifier_found_in_text(text: str, kind: str) -> None:
 )
 def test_lookalikes_are_not_personal(text: str) -> None:
     assert Classifier().classify([text]).data_class == "public", kinds(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # 456 is an area code (Gümüşhane): the digits also read as a landline without its 0
+        "Serbest çalışıyorum, faturayı 4561237896 vergi numarama kesin lütfen",
+        "Vergi kimlik no: 4561237896 (Hakan Sezer, şahıs şirketi)",
+    ],
+)
+def test_a_labelled_tax_number_that_looks_like_a_phone_is_a_vkn(text: str) -> None:
+    assert "VKN" in kinds(text)
+
+
+def test_a_phone_with_its_trunk_zero_beside_the_tax_office_stays_a_phone() -> None:
+    assert kinds("vergi dairesini arayın: 0456 123 78 96") == ["TELEFON"]
