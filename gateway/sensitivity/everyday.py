@@ -248,7 +248,30 @@ def identifier_part(encoded: bytes, hit: Hit[str]) -> bool:
         return False
     # a key with its value ('hiv_status=positive', '"is_pregnant": true') is a record
     m = _KEY_VALUE.match(encoded, end)
-    return m is None
+    return m is None and not _a_value(encoded, hit.start)
+
+
+# a field naming the record's person: 'employee=', 'user_id:', '"patient": '
+_PERSON_KEY: Final = re.compile(
+    rb"(?i)(?<![a-z])(?:employee|user|patient|member|customer|personel|calisan|hasta|uye"
+    rb"|musteri|name|ad_soyad|subject)[a-z_]{0,12}[\"']?[ \t]?[=:]"
+)
+
+
+def _a_value(encoded: bytes, start: int) -> bool:
+    """Whether the identifier holding `start` is a field's value ('code=UNION_DUES_SEIU',
+    'reason: "sick_leave_psych"') in a record whose line names its person ('employee=...'):
+    that person's entry, not a column's name."""
+    i = start
+    while i > 0 and start - i < 64 and (encoded[i - 1 : i].isalnum() or encoded[i - 1] == 95):
+        i -= 1
+    while i > 0 and encoded[i - 1] in b"\"' \t":
+        i -= 1
+    if i == 0 or encoded[i - 1] not in b"=:":
+        return False
+    lo = encoded.rfind(b"\n", max(0, start - 400), start) + 1
+    hi = encoded.find(b"\n", start, start + 400)
+    return _PERSON_KEY.search(encoded, lo, start + 400 if hi < 0 else hi) is not None
 
 
 def _with_suffix(words: bytes, hit: Hit[str]) -> bytes:

@@ -64,3 +64,24 @@ def test_indirect_terms_about_someone_are_special(clf: Classifier, text: str) ->
 )
 def test_the_same_terms_in_general_questions_stay_public(clf: Classifier, text: str) -> None:
     assert clf.classify([text]).data_class == "public"
+
+
+def test_a_coded_value_in_a_record_that_names_its_person_counts(clf: Classifier) -> None:
+    text = (
+        "2025-03-01 06:02:11 INFO payroll.deduction employee=MertAydin(5531) "
+        "code=UNION_DUES_TEKSIF amount=41.00 status=applied"
+    )
+    res = clf.classify([text])
+    assert res.data_class == "special"
+    assert "membership" in res.categories
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2025-03-01 06:02:11 INFO payroll.deduction code=UNION_DUES_TEKSIF total=8120.00 n=198",
+        "ALTER TABLE payroll ADD COLUMN union_dues_code varchar(32);",
+    ],
+)
+def test_the_same_code_in_a_total_or_a_schema_names_no_one(clf: Classifier, text: str) -> None:
+    assert clf.classify([text]).data_class == "public"
