@@ -210,9 +210,10 @@ class Detectors:
             cats.extend(in_log_records(fair, folded, tokens, spans))
             cats.extend(field_hits(folded, words, tokens, spans))
             if not cats and self.wording is not None:
+                limits = self.config.thresholds
                 worded = wording_hit(
                     self.wording,
-                    self.config.thresholds.wording,
+                    limits.wording_named if people else limits.wording,
                     folded,
                     words,
                     len(people),

@@ -91,7 +91,17 @@ def test_the_same_words_about_no_one_stay_public(text: str) -> None:
 def test_a_probability_under_the_threshold_counts_for_nothing() -> None:
     text = "Emre had a zorblat on Monday, cover his tickets"
     assert _run(text, _toy(weight=1.0)) == []
-    assert _run(text, _toy(), thresholds={"wording": 0.999}) == []
+    assert _run(text, _toy(), thresholds={"wording": 0.999, "wording_named": 0.999}) == []
+
+
+def test_a_person_the_detectors_found_needs_less_than_a_cue() -> None:
+    # weight 16 over a short text: p = 1 / (1 + e^-(-2 + 16/sqrt(20))) ≈ 0.83, between the
+    # named threshold (0.8) and the cue's (0.85)
+    named = "Emre Yılmaz had a zorblat on Monday, cover his tickets"
+    cue = "I had a zorblat on Monday, cover my tickets"
+    assert _run(named, _toy(weight=16.0)) == [("health", "wording")]
+    assert _run(cue, _toy(weight=16.0)) == []
+    assert _run(cue, _toy(weight=16.0), thresholds={"wording": 0.8}) == [("health", "wording")]
 
 
 def test_where_a_topic_fired_the_second_stage_decides_alone() -> None:
