@@ -323,7 +323,16 @@ PLATE_CTX: Final = _words(
     *CAR_MAKES.decode("ascii").split(),
 )
 PASSPORT_CTX: Final = _words(
-    "pasaport", "passport", "pass no", "seyahat belgesi", "travel document"
+    "pasaport",
+    "passport",
+    "pass no",
+    "seyahat belgesi",
+    "travel document",
+    "pp no",
+    "pp nr",
+    "pp #",
+    "pp#",
+    "pp number",
 )
 PASSPORT_NUMBER_CTX: Final = _words(
     "passport number",

@@ -15,7 +15,7 @@ from gateway.sensitivity.candidate import Candidate
 PASSPORT_TOKENS: Final = frozenset(
     b"pasaport pasaportu pasaportun pasaportum pasaportunu passport passports pasaportumu "
     b"pasaportumun pasaportunuz pasaportunuzu pasaportunuzun pasaporta pasaportta pasaporttan "
-    b"pasaportla pasaportlar pasaportlari pasaportumla pasaportunda pasaportuna".split()
+    b"pasaportla pasaportlar pasaportlari pasaportumla pasaportunda pasaportuna pp".split()
 )
 # a number word just before nine digits, a passport word further back: 'my passport got
 # renewed since i booked, the new number is 126447109'
@@ -41,14 +41,15 @@ def passport_at(text: str, folded: bytes, start: int, end: int) -> Candidate | N
     # passport context below is required either way
     while i > 0 and text[i - 1].isascii() and text[i - 1].isalpha() and start - i < 2:
         i -= 1
-    if i == start and end - start == 8 and _letter_apart(text, start):
-        i = start - 2  # 'U 12345678': the letter typed apart from its digits
+    digits = sum(c.isdigit() for c in text[start:end])
+    if i == start and digits == 8 and _letter_apart(text, start):
+        i = start - 2  # 'U 12345678', 'U-12345678': the letter typed apart from its digits
     if (i > 0 and text[i - 1].isalnum()) or (end < len(text) and text[end].isalnum()):
         return None
     if i == start:
         # nine digits alone are a passport number in many countries (the US, the UK, India),
         # but only where its number is asked for: 'passport number ... is it 285755453?'
-        if end - start != 9:
+        if digits != 9:
             return None
         if ctx.near(folded, i, end, ctx.PASSPORT_NUMBER_CTX, before=80) or ctx.near(
             folded, i, end, ctx.PASSPORT_CTX, before=16, after=0
@@ -76,10 +77,11 @@ def passport_at(text: str, folded: bytes, start: int, end: int) -> Candidate | N
 
 
 def _letter_apart(text: str, start: int) -> bool:
-    """One ASCII letter, a space, then the digits at `start`, the letter standing alone."""
+    """One ASCII letter, a space or a hyphen, then the digits at `start`, the letter standing
+    alone."""
     return (
         start >= 2
-        and text[start - 1] == " "
+        and text[start - 1] in " -"
         and text[start - 2].isascii()
         and text[start - 2].isalpha()
         and (start == 2 or not text[start - 3].isalnum())

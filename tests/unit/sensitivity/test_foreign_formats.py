@@ -104,3 +104,20 @@ def test_another_number_far_after_the_passport_word_is_none(clf: Classifier) -> 
         "closes at four. Your appointment ref no: U48213975, bring the printed form with you."
     )
     assert "PASAPORT" not in _kinds(clf, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "pasaport no: K-48213975, vize başvurusu için",
+        "Pasaport: K 482 139 75 (yeni çıktı)",
+        "PP No: K48213975 — please add it to the booking",
+    ],
+)
+def test_a_passport_number_hyphened_grouped_or_under_pp_is_one(clf: Classifier, text: str) -> None:
+    assert "PASAPORT" in _kinds(clf, text)
+
+
+@pytest.mark.parametrize("text", ["see pp. 48213975 for the tables", "order no K-48213975"])
+def test_pages_and_orders_are_no_passport(clf: Classifier, text: str) -> None:
+    assert "PASAPORT" not in _kinds(clf, text)
