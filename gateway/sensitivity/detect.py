@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gateway.core.tokens import count_encoded_tokens, estimate_text_tokens
-from gateway.sensitivity.birth_years import with_birth_years
 from gateway.sensitivity.candidate import Candidate
 from gateway.sensitivity.checksums import CHECKSUMS, strip_separators
 from gateway.sensitivity.config import SensitivityConfig
@@ -30,6 +29,7 @@ from gateway.sensitivity.initials import initial_names
 from gateway.sensitivity.judge import Allowance, Judge, shared_judge
 from gateway.sensitivity.lexicon import Lexicon, Occurrences, TokenScanner
 from gateway.sensitivity.lone_name import used_as_name
+from gateway.sensitivity.name_details import JOB_TOKENS, with_details
 from gateway.sensitivity.names import ADDRESS_LEXICON, NAME_LEXICON, addresses, person_names
 from gateway.sensitivity.passports import PASSPORT_TOKENS, mrz_passports
 from gateway.sensitivity.placeholder_names import without_stock_names
@@ -112,6 +112,7 @@ class Detectors:
                 *PHONE_TOKENS,
                 *PASSPORT_TOKENS,
                 *DOB_TOKENS,
+                *JOB_TOKENS,
                 *FRAMED_TOKENS,
                 *FIELD_TOKENS,
                 *HANDLE_TOKENS,
@@ -139,7 +140,7 @@ class Detectors:
             found.extend(without_stock_names(text, person_names(text, words, tokens)))
             found.extend(initial_names(text, shape))
             if on.birth_date:
-                found = with_birth_years(words, tokens, DOB_TOKENS, found)
+                found = with_details(words, tokens, DOB_TOKENS, found)
         if on.address:
             found.extend(addresses(folded, words, tokens))
         for c in self.custom:

@@ -158,3 +158,19 @@ def test_a_compact_ticket_birth_date_is_one(clf: Classifier) -> None:
 )
 def test_surnames_that_start_like_a_turban_are_no_dress(clf: Classifier, text: str) -> None:
     assert clf.classify([text]).data_class == "personal"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ask our receptionist Hilal for the spare key, she is in until six",
+        "depodaki forklift operatörü Yasin bu hafta gece vardiyasında",
+    ],
+)
+def test_a_first_name_with_a_job_is_personal(clf: Classifier, text: str) -> None:
+    assert clf.classify([text]).data_class == "personal"
+
+
+def test_a_job_without_a_name_names_no_one(clf: Classifier) -> None:
+    text = "Our receptionist is in until six; the spare key is at the front desk"
+    assert clf.classify([text]).data_class == "public"
