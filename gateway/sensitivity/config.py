@@ -63,11 +63,11 @@ class Thresholds(BaseModel):
     # special, when only a cue points at someone (I, my, a kin or role word): at 0.8 two
     # everyday first-person sentences of the unit tests reached it, at 0.85 none
     wording: float = Field(default=0.85, ge=0.0, le=1.0)
-    # the same when the detectors found the person (a name, an identifier): on the measuring
-    # sets (j k r v z1 z3 z4 z8 z10, judge off) 0.8 missed 59 special records of 1,321
-    # instead of 65 and raised no public record, and 8 more personal ones to special
-    # (0.75: 57 and 16 more; 0.7: 54 and 32 more)
-    wording_named: float = Field(default=0.8, ge=0.0, le=1.0)
+    # the same when the detectors found someone other than the writer (a name, an
+    # identifier): on the measuring sets (j k r v z1 z3 z4 z8 z10 z12, judge off) 0.8 missed
+    # 57 special records of 1,386 and 0.82 60, but at 0.8 an everyday line about a named
+    # colleague ('zeynep hanım yarın sabah faturaları getirecek', 0.818) was special
+    wording_named: float = Field(default=0.82, ge=0.0, le=1.0)
 
 
 class Judge(BaseModel):

@@ -325,6 +325,11 @@ PLATE_CTX: Final = _words(
 PASSPORT_CTX: Final = _words(
     "pasaport",
     "passport",
+    # as it is often mistyped, and as the other languages of a booking write it
+    "pasport",
+    "passeport",
+    "pasaporte",
+    "reisepass",
     "pass no",
     "seyahat belgesi",
     "travel document",
@@ -356,6 +361,10 @@ DOB_CTX: Final = _words(
     "yasinda",
     "dogdu",
     "dogdum",
+    # the abbreviation of forms and lists: 'Ege Kılınç, doğ. 07/09/2014'
+    "dog.",
+    "dog:",
+    "dateofbirth",
 )
 IBAN_CTX: Final = _words("iban", "hesap", "banka", "account", "bank", "havale", "eft")
 

@@ -187,11 +187,15 @@ class Detectors:
         if self.config.detectors.special_categories:
             # a person nearby makes a term about that person; a lone first name counts here when
             # the text uses it as a name (lone_name.py)
-            people: Sequence[Entity] = [
-                Entity(e.start, e.end, e.kind not in _NAME_KINDS, e.kind in _NAME_KINDS)
+            chosen = [
+                e
                 for e in ents
                 if e.confidence >= personal_threshold
                 or (e.kind == "AD" and used_as_name(text, e.start, e.end))
+            ]
+            people: Sequence[Entity] = [
+                Entity(e.start, e.end, e.kind not in _NAME_KINDS, e.kind in _NAME_KINDS)
+                for e in chosen
             ]
             judged = categories(
                 self.special,
@@ -214,7 +218,11 @@ class Detectors:
                 limits = self.config.thresholds
                 worded = wording_hit(
                     self.wording,
-                    limits.wording_named if people else limits.wording,
+                    # the writer's own name ('ben nazlı') or a relative's ('eşim selim')
+                    # points at someone as 'I' or 'my' do: the cue's threshold
+                    limits.wording_named
+                    if any(e.detector != "name_intro" for e in chosen)
+                    else limits.wording,
                     folded,
                     words,
                     len(people),

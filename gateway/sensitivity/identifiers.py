@@ -25,7 +25,7 @@ from gateway.sensitivity.checksums import (
 )
 from gateway.sensitivity.config import Detectors
 from gateway.sensitivity.digit_runs import Looks, numbers_in_run
-from gateway.sensitivity.passports import PASSPORT_TOKENS, mixed_passports, passport_at
+from gateway.sensitivity.passports import mixed_passports, passport_at, passport_context
 from gateway.sensitivity.plates import PLATE_HINT, PLATE_START, PLATE_TOKENS, plate_at
 
 # On the shape view ('0' digit, 'a' letter, '.' for . / ( ), ' ' and '-' kept). A run is a
@@ -43,7 +43,8 @@ IBAN_HEAD: Final = re.compile(rb"aa00(?<![a0]aa00)(?=[ \-]?[a0])")
 # Detectors that only ever count with context run only when a context word is in the text.
 DOB_TOKENS: Final = frozenset(
     b"dogum dogumlu dogumluyum dogumlusun dogumludur dogumlusunuz dogumlular born birth dob "
-    b"birthday birthdate dogdu dogdum dogmus dogumlusu dt yasinda".split()
+    b"birthday birthdate dogdu dogdum dogmus dogumlusu dt yasinda dog dogumtarihi dateofbirth"
+    b" dogumtarih".split()
 )
 # a date written with its month's name, Turkish or English: '17 mayıs 1970', '3 Nisan 1990',
 # '12 March 1987', 'March 12, 1987' (folded text)
@@ -63,8 +64,10 @@ WORD_DATE: Final = re.compile(
     rb"(?![0-9])"
 )
 IBAN_TAIL: Final = re.compile(rb"[a-z]{2}\d{2}(?:[ \-]?[a-z0-9]){8,32}")
+# a day, a month and a year, the year also in two digits as tickets and bookings write it
+# ('12/03/87'): only ever a birth date beside a birth-date word
 DATE: Final = re.compile(
-    rb"(?:(0?[1-9]|[12]\d|3[01])[./\-](0?[1-9]|1[0-2])[./\-]((?:19|20)\d\d)"
+    rb"(?:(0?[1-9]|[12]\d|3[01])[./\-](0?[1-9]|1[0-2])[./\-]((?:19|20)?\d\d)"
     rb"|((?:19|20)\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]))$"
 )
 LANDLINE_AREAS: Final = frozenset(
@@ -340,7 +343,7 @@ def digit_identifiers(
                 found = plate_at(text, folded, m.start())
                 if found is not None:
                     yield found
-    want_passport = on.passport and not PASSPORT_TOKENS.isdisjoint(tokens)
+    want_passport = on.passport and passport_context(folded, tokens)
     want_local = on.phone and not PHONE_TOKENS.isdisjoint(tokens)
     locals_left = (
         64 if want_local else 0

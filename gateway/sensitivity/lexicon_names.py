@@ -90,6 +90,16 @@ LISTED_FIRST_NAMES: Final[frozenset[str]] = frozenset(
     """.split()
 )
 FIRST_NAMES: Final[frozenset[str]] = LISTED_FIRST_NAMES | _WORLD["first"]
+# listed first names that are everyday words in lower case ('can', 'umut', 'deniz', 'mark')
+EVERYDAY_FIRST_NAMES: Final = frozenset(
+    """
+    can cem deniz baris umut onur emir efe alp mert eren ozgur yavuz yigit zafer dogan
+    sultan derya sevgi pinar dilek nur gul kader melek mine kiraz lale oya yildiz hilal
+    damla ipek saadet sena ece asli bayram kaan tarik selim veli sefa yasar kemal
+    mark will bill frank jack grace rose may june amber faith hope joy art ray gary
+    tom dan rob matt nick mike joe jim ian neil owen dean adam luke noah ava mia kate jane
+    """.split()
+)
 
 SURNAMES: Final[frozenset[str]] = _WORLD["surname"] | frozenset(
     """

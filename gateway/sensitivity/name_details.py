@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from typing import Final
 
 from gateway.sensitivity.candidate import Candidate
 from gateway.sensitivity.lexicon import Occurrences
+from gateway.sensitivity.lexicon_names import EVERYDAY_FIRST_NAMES, LISTED_FIRST_NAMES
 
 # jobs and workplace roles said of a person (the word view: folded, lower case); a generic
 # 'employee' or 'staff' singles no one out
@@ -37,6 +39,12 @@ _JOB_SPAN: Final = 40
 # a text has a few birth words and jobs; a hostile one made of them must not cost a search each
 _LOOKS: Final = 16
 _CONFIDENCE: Final = 0.6
+# first names that stand for someone even typed in lower case, where the name detectors find
+# no lone first name ('kübra taşdelen, depo şefi', 'adı nesrin, doğum 1991'): the hand-kept
+# list, without those that are everyday words ('umut', 'sevgi', 'can')
+_LOWER_NAMES: Final = frozenset(
+    n.encode("ascii") for n in LISTED_FIRST_NAMES - EVERYDAY_FIRST_NAMES
+)
 
 
 def with_details(
@@ -44,9 +52,10 @@ def with_details(
 ) -> list[Candidate]:
     """`found` with every lone first name near a birth word and a year, or near a job, raised
     to a name."""
-    if not isinstance(tokens, Mapping) or not any(
-        c.kind == "AD" and c.confidence < _CONFIDENCE for c in found
-    ):
+    if not isinstance(tokens, Mapping):
+        return found
+    lower = _LOWER_NAMES & tokens.keys()
+    if not lower and not any(c.kind == "AD" and c.confidence < _CONFIDENCE for c in found):
         return found
     births = sorted(o for t in birth_words & tokens.keys() for o in tokens[t])[:_LOOKS]
     spots = [
@@ -58,7 +67,7 @@ def with_details(
     spots += [(o, _JOB_SPAN) for o in jobs]
     if not spots:
         return found
-    return [
+    raised = [
         Candidate(c.kind, c.start, c.end, _CONFIDENCE, "name_detail")
         if c.kind == "AD"
         and c.confidence < _CONFIDENCE
@@ -66,3 +75,22 @@ def with_details(
         else c
         for c in found
     ]
+    return raised + _lower_names(lower, tokens, spots, found)
+
+
+def _lower_names(
+    lower: AbstractSet[bytes],
+    tokens: Mapping[bytes, list[int]],
+    spots: list[tuple[int, int]],
+    found: list[Candidate],
+) -> list[Candidate]:
+    """The listed first names near a spot that no candidate covers yet (a name the detectors
+    passed over in lower case)."""
+    out: list[Candidate] = []
+    for name in sorted(lower):
+        for o in tokens[name][:_LOOKS]:
+            if any(abs(o - s) <= span for s, span in spots) and not any(
+                c.start <= o < c.end for c in found
+            ):
+                out.append(Candidate("AD", o, o + len(name), _CONFIDENCE, "name_detail"))
+    return out

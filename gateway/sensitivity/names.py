@@ -11,6 +11,7 @@ from gateway.sensitivity.handles import name_handles
 from gateway.sensitivity.initials import aged
 from gateway.sensitivity.lexicon import Lexicon, Occurrences
 from gateway.sensitivity.lexicon_names import (
+    EVERYDAY_FIRST_NAMES,
     FIRST_NAMES,
     NEWBORN_TITLES,
     NOT_SURNAMES,
@@ -91,16 +92,6 @@ _COMMON_SURNAMES: Final = frozenset(
     """.split()
 )
 _APOSTROPHES: Final = frozenset("'’‘´")
-# listed first names that are everyday words in lower case ('can', 'umut', 'deniz', 'mark')
-_COMMON_WORDS: Final = frozenset(
-    """
-    can cem deniz baris umut onur emir efe alp mert eren ozgur yavuz yigit zafer dogan
-    sultan derya sevgi pinar dilek nur gul kader melek mine kiraz lale oya yildiz hilal
-    damla ipek saadet sena ece asli bayram kaan tarik selim veli sefa yasar kemal
-    mark will bill frank jack grace rose may june amber faith hope joy art ray gary
-    tom dan rob matt nick mike joe jim ian neil owen dean adam luke noah ava mia kate jane
-    """.split()
-)
 
 ADDRESS_LEXICON: Final[Lexicon[str]] = Lexicon(
     [
@@ -195,7 +186,7 @@ def person_names(text: str, words: bytes, found: Occurrences) -> Iterator[Candid
 
 def _listed_name(word: str) -> bool:
     w = _fold_word(word)
-    return (w in FIRST_NAMES or w in SURNAMES) and w not in _COMMON_WORDS
+    return (w in FIRST_NAMES or w in SURNAMES) and w not in EVERYDAY_FIRST_NAMES
 
 
 def _after_title(text: str, start: int, end: int) -> Iterator[Candidate]:
@@ -286,7 +277,7 @@ def _given_to_kin(text: str, words: bytes, start: int, end: int) -> bool:
     """A first name after a relative or a neighbour in a chat typed in lower case ('eşim
     selim'); the writer's own ('ben kerem, ...') is `_introduced`."""
     before = _word_before(words, start)
-    return before in KIN_WORDS and _fold_word(text[start:end]) not in _COMMON_WORDS
+    return before in KIN_WORDS and _fold_word(text[start:end]) not in EVERYDAY_FIRST_NAMES
 
 
 def _word_before(words: bytes, start: int) -> bytes:
@@ -331,7 +322,9 @@ def _lower_full_name(text: str, start: int, end: int) -> Iterator[Candidate]:
             yield Candidate("AD_SOYAD", start, m.end(), 0.7, "name_lexicon")
         return
     everyday = (
-        _fold_word(text[start:end]) in _COMMON_WORDS or w in _COMMON_WORDS or w in _COMMON_SURNAMES
+        _fold_word(text[start:end]) in EVERYDAY_FIRST_NAMES
+        or w in EVERYDAY_FIRST_NAMES
+        or w in _COMMON_SURNAMES
     )
     if everyday and text[m.end() : m.end() + 1] not in _APOSTROPHES:
         return
@@ -356,7 +349,7 @@ def _compound_surname(w: str) -> bool:
     for i in range(2, len(w) - 3):
         head, tail = w[:i], w[i:]
         if tail in SURNAMES and (head in _SURNAME_HEADS or head in SURNAMES or head in FIRST_NAMES):
-            return tail not in _COMMON_WORDS
+            return tail not in EVERYDAY_FIRST_NAMES
     return any(
         w.endswith(end) and len(w) - len(end) >= 4 and w[: -len(end)] in SURNAMES
         for end in _SURNAME_SUFFIXES
@@ -371,7 +364,7 @@ def _lower_subject(text: str, start: int, end: int) -> Iterator[Candidate]:
     m = _NEXT_LOWER.match(text, end)
     if m is None or _fold_word(m.group(1)) not in SUBJECT_VERBS:
         return
-    if _fold_word(text[start:end]) not in _COMMON_WORDS:
+    if _fold_word(text[start:end]) not in EVERYDAY_FIRST_NAMES:
         yield Candidate("AD", start, end, 0.3, "name_lexicon")
 
 

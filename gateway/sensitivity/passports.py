@@ -5,7 +5,7 @@ issue, each only next to the passport word (no checksum exists without the MRZ l
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from typing import Final
 
 from gateway.sensitivity import context as ctx
@@ -29,10 +29,30 @@ _OTHER_NUMBER: Final = ctx.Words(
 # a passport number of letters and digits mixed ('Dutch passport NXC7R4P13'), right after the
 # word; the forms with its letters in front ('U12345678') are found from their digit run
 MIXED_PASSPORT: Final = re.compile(
-    rb"(?:passport|pasaport)[a-z]{0,3}(?: (?:no|number|numarasi|numara|nr))?[ .:#]{1,3}"
+    rb"(?:passport|pasaport|pasport|passeport|reisepass)[a-z]{0,3}"
+    rb"(?: (?:no|number|numarasi|numara|nr))?[ .:#]{1,3}"
     rb"([a-z0-9]{8,9})(?![a-z0-9])"
 )
 _DIGIT_THEN_LETTER: Final = re.compile(rb"[0-9][a-z]")
+# the passport word inside a longer token, which the token scan does not list: a field name
+# ('passportNumber', 'passenger_passport_no' is split, 'passportno' is not) or a rarer case
+# ending ('pasaportundaki', 'pasaportumdaki'); mistyped ('pasport') or in another language
+# ('passeport', 'pasaporte' holds 'pasaport'); a travel document named in full
+_PASSPORT_STEMS: Final = (
+    b"pasaport",
+    b"passport",
+    b"pasport",
+    b"passeport",
+    b"reisepass",
+    b"travel document",
+    b"seyahat belgesi",
+)
+
+
+def passport_context(folded: bytes, tokens: Collection[bytes]) -> bool:
+    """Whether the text names a passport at all, so that its number detectors need to run:
+    a listed token, else the word anywhere in the folded text (a substring search, in C)."""
+    return not PASSPORT_TOKENS.isdisjoint(tokens) or any(s in folded for s in _PASSPORT_STEMS)
 
 
 def passport_at(text: str, folded: bytes, start: int, end: int) -> Candidate | None:
@@ -48,8 +68,11 @@ def passport_at(text: str, folded: bytes, start: int, end: int) -> Candidate | N
         return None
     if i == start:
         # nine digits alone are a passport number in many countries (the US, the UK, India),
-        # but only where its number is asked for: 'passport number ... is it 285755453?'
+        # but only where its number is asked for: 'passport number ... is it 285755453?'; seven
+        # or eight only right under that label ('Pasaport No: 12345678')
         if digits != 9:
+            if digits >= 7 and ctx.near(folded, i, end, ctx.PASSPORT_NUMBER_CTX, 24, 0):
+                return Candidate("PASAPORT", i, end, 0.8, "passport")
             return None
         if ctx.near(folded, i, end, ctx.PASSPORT_NUMBER_CTX, before=80) or ctx.near(
             folded, i, end, ctx.PASSPORT_CTX, before=16, after=0

@@ -119,7 +119,9 @@ _CLINICAL: Final = re.compile(
     rb"|(?:erkek|kadin) hasta|sikayet\w* (?:ile|yle) basvur\w*|basvurdu|oykus\w*|muayenesinde"
     rb"|kontrole geldi|taburcu edil\w*|yatirildi|servise yatir\w*|tedavisi duzenlendi"
     rb"|y/o|yo|year-old|years old|presented with|admitted|complains of|history of|pt|c/o"
-    rb"|hx|dx|rx|on examination|follow-up visit|discharged)(?![a-z0-9])"
+    rb"|hx|dx|rx|on examination|follow-up visit|discharged"
+    # the patient given by sex and age, as notes head him: '(M, 34)', '(K, 52)', '(34, F)'
+    rb"|\((?:m|f|e|k),? ?[0-9]{1,3}\)|\([0-9]{1,3},? ?(?:m|f|e|k)\))(?![a-z0-9])"
 )
 _GENERAL: Final = re.compile(
     rb"(?<![a-z0-9])(?:nedir|nelerdir|nasil|neden|nicin|hangi|hakkinda|genel(?:de|olarak)?"
