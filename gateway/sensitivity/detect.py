@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gateway.core.tokens import count_encoded_tokens, estimate_text_tokens
+from gateway.sensitivity.booking_names import booking_names
 from gateway.sensitivity.candidate import Candidate
 from gateway.sensitivity.checksums import CHECKSUMS, strip_separators
 from gateway.sensitivity.config import SensitivityConfig
@@ -139,6 +140,7 @@ class Detectors:
         if on.person_name:
             found.extend(without_stock_names(text, person_names(text, words, tokens)))
             found.extend(initial_names(text, shape))
+            found.extend(booking_names(text))
             if on.birth_date:
                 found = with_details(words, tokens, DOB_TOKENS, found)
         if on.address:

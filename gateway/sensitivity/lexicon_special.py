@@ -394,7 +394,7 @@ _POLITICAL = (
     "sosyalizm*", "komunizm*", "kemalizm*", "faşizm*", "liberalizm*", "gezici*",
     "eylemlere katil*", "eylemlerine katil*", "eyleme katil*", "eylemine katil*", "sol gorus*", "sag gorus*", "muhalif gorus*", "eylemci*", "gezi eylem*", "gezi olay*", "gezi park*", "partiye*", "partiden", "secimde*", "secimlerde*", "oy ver*", "oy kullan*",
     "oyumu*", "hukumeti elestir*", "hukum giy*", "ceza al*", "hukumet karsit*", "muhalefet*",
-    "tip uye*", "tip'li*", "zafer partisi*", "deva partisi*", "saadet*",
+    "tip uye*", "tip'li*", "zafer partisi*", "deva partisi*", "saadet parti*",
     "far right", "far left", "populis*", "protest*", "rally", "rallies", "election*",
     "vote*", "voting", "voter*", "liberal*", "conservative*", "labour", "labor", "anarchis*",
     "anarsi*", "darbe*", "imza kampanya*", "siyasi*", "ideoloji*", "ideolog*",

@@ -2,7 +2,8 @@
 number under a field name ('passportNumber'), a mistyped or foreign passport word, eight digits
 right under 'Pasaport No'; a birth date after 'doğ.' or with a two-digit year under a birth
 column; given names of the young and surnames the lists lacked; a first name typed in lower
-case beside a job or a birth year; and a clinical note that heads its patient by sex and age."""
+case beside a job or a birth year; a clinical note that heads its patient by sex and age; a
+passenger name as airlines write it; and Saadet, a woman's name before it is a party's."""
 
 from __future__ import annotations
 
@@ -120,3 +121,32 @@ def test_a_patient_headed_by_sex_and_age_is_a_clinical_note(header: str) -> None
     assert cues_of(sentence, False, False, False, False).clinical
     plain = fold_bytes("Follow-up, clinic ref 20931. Continues treatment.")
     assert not cues_of(plain, False, False, False, False).clinical
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2025-08-03 checkin pnr=KX4T9Q pax='OZTURK/ALPERMR' doc_type=P seat=23C",
+        "Passenger: SMITH/JANE MRS, seat 14A",
+        "bilet: YILMAZ/AYSE, TK2154, 14C",
+    ],
+)
+def test_a_passenger_name_in_the_airline_form_is_a_name(clf: Classifier, text: str) -> None:
+    assert "AD_SOYAD" in _kinds(clf, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The service speaks TCP/IP and reads INPUT/OUTPUT ports",
+        "Kullanım: AND/OR operatörleri, HTTP/HTTPS yönlendirmesi",
+        "Raporda ABC/DEFMR kodu geçiyor",
+    ],
+)
+def test_capitals_around_a_slash_without_a_listed_name_are_none(clf: Classifier, text: str) -> None:
+    assert "AD_SOYAD" not in _kinds(clf, text)
+
+
+def test_a_woman_named_saadet_says_nothing_of_a_party(clf: Classifier) -> None:
+    text = "Annem Saadet Erginer'in 14 Kasım 1956 doğumlu olduğunu biliyorum, davetiye yazar mısın"
+    assert clf.classify([text]).data_class == "personal"
