@@ -15,7 +15,8 @@ from gateway.sensitivity.candidate import Candidate
 PASSPORT_TOKENS: Final = frozenset(
     b"pasaport pasaportu pasaportun pasaportum pasaportunu passport passports pasaportumu "
     b"pasaportumun pasaportunuz pasaportunuzu pasaportunuzun pasaporta pasaportta pasaporttan "
-    b"pasaportla pasaportlar pasaportlari pasaportumla pasaportunda pasaportuna pp".split()
+    b"pasaportla pasaportlar pasaportlari pasaportumla pasaportunda pasaportuna pp reisepass "
+    b"travel seyahat".split()
 )
 # a number word just before nine digits, a passport word further back: 'my passport got
 # renewed since i booked, the new number is 126447109'
@@ -37,22 +38,21 @@ _DIGIT_THEN_LETTER: Final = re.compile(rb"[0-9][a-z]")
 # the passport word inside a longer token, which the token scan does not list: a field name
 # ('passportNumber', 'passenger_passport_no' is split, 'passportno' is not) or a rarer case
 # ending ('pasaportundaki', 'pasaportumdaki'); mistyped ('pasport') or in another language
-# ('passeport', 'pasaporte' holds 'pasaport'); a travel document named in full
-_PASSPORT_STEMS: Final = (
-    b"pasaport",
-    b"passport",
-    b"pasport",
-    b"passeport",
-    b"reisepass",
-    b"travel document",
-    b"seyahat belgesi",
-)
+# ('passeport', 'pasaporte' holds 'pasaport'); a travel document named in full has its tokens
 
 
 def passport_context(folded: bytes, tokens: Collection[bytes]) -> bool:
     """Whether the text names a passport at all, so that its number detectors need to run:
-    a listed token, else the word anywhere in the folded text (a substring search, in C)."""
-    return not PASSPORT_TOKENS.isdisjoint(tokens) or any(s in folded for s in _PASSPORT_STEMS)
+    a listed token, else the word anywhere in the folded text (substring searches in C)."""
+    if not PASSPORT_TOKENS.isdisjoint(tokens):
+        return True
+    # every form of the word holds 'port': one search on the text that has none
+    return b"port" in folded and (
+        b"pasaport" in folded
+        or b"passport" in folded
+        or b"pasport" in folded
+        or b"passeport" in folded
+    )
 
 
 def passport_at(text: str, folded: bytes, start: int, end: int) -> Candidate | None:
