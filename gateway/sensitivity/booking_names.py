@@ -17,9 +17,10 @@ from gateway.sensitivity.candidate import Candidate
 from gateway.sensitivity.lexicon_names import FIRST_NAMES, SURNAMES
 from gateway.sensitivity.name_cues import MAX_LOOKS
 
-# the slash and the given names after it, with the title glued on or a space apart
-_AFTER_SLASH: Final = re.compile(r"/([A-Z]{2,34})(?: ?(MRS|MR|MS|MISS|MSTR|DR))?(?![A-Za-z/])")
+# the longer titles first, so that 'MRS' is not read as 'MR' and a given name ending in S
 _TITLES: Final = ("MRS", "MSTR", "MISS", "MR", "MS", "DR")
+# the slash and the given names after it, with the title glued on or a space apart
+_AFTER_SLASH: Final = re.compile(r"/([A-Z]{2,34})(?: ?(" + "|".join(_TITLES) + r"))?(?![A-Za-z/])")
 _MAX_SURNAME: Final = 34
 
 

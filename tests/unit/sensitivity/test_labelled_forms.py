@@ -10,14 +10,8 @@ from __future__ import annotations
 import pytest
 
 from gateway.sensitivity.classifier import Classifier
-from gateway.sensitivity.config import SensitivityConfig
 from gateway.sensitivity.subject import cues_of
 from gateway.sensitivity.textnorm import fold_bytes
-
-
-@pytest.fixture(scope="module")
-def clf() -> Classifier:
-    return Classifier(SensitivityConfig(judge={"enabled": False}), cache_entries=0)
 
 
 def _kinds(clf: Classifier, text: str) -> set[str]:
