@@ -31,6 +31,11 @@ class CallOptions:
     connect_timeout: float = 5.0
     first_byte_timeout: float = 60.0  # time to first token / first byte
     total_timeout: float = 300.0
+    # once a stream has begun, the longest wait for its next piece; None: first_byte_timeout.
+    # A rule's TTFT deadline narrows only the first byte: under a burst an engine's decode
+    # steps share the GPU with other prompts' prefill, and a gap between tokens longer than
+    # the first-token deadline is a busy node, not a dead one
+    stall_timeout: float | None = None
     # an on-prem pool refuses (so the request can spill) when its predicted first token would
     # come later than this; None: the first-byte timeout is the only bound
     ttft_slo_s: float | None = None
@@ -39,6 +44,10 @@ class CallOptions:
     # refused at once
     queue_class: str | None = None
     queue_priority: tuple[int, int] = (0, 0)
+
+    @property
+    def between_chunks_timeout(self) -> float:
+        return self.first_byte_timeout if self.stall_timeout is None else self.stall_timeout
 
 
 @runtime_checkable

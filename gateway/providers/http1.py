@@ -461,10 +461,12 @@ class Http1Pool:
         connect_timeout: float | None = None,
         first_byte_timeout: float | None = None,
         first_data_timeout: float | None = None,
+        read_timeout: float | None = None,
     ) -> Http1Stream:
         """Open a streamed exchange (head received); read it with `chunks()`, then `aclose()`.
         `first_data_timeout` starts a deadline (`Http1Stream.deadline`) that bounds opening
-        and every read until the reader clears it (e.g. once it has its first event)."""
+        and every read until the reader clears it (e.g. once it has its first event);
+        `read_timeout` (default: `first_byte_timeout`) bounds each wait for a body piece."""
         deadline = None
         if first_data_timeout is not None:
             deadline = asyncio.get_running_loop().time() + first_data_timeout
@@ -476,7 +478,9 @@ class Http1Pool:
         except BaseException:
             self._slots.release()
             raise
-        return Http1Stream(self, conn, status, headers, first_byte_timeout, deadline)
+        if read_timeout is None:
+            read_timeout = first_byte_timeout
+        return Http1Stream(self, conn, status, headers, read_timeout, deadline)
 
     async def aclose(self) -> None:
         for conn in list(self._all):

@@ -60,10 +60,17 @@ class CallOptionsFor:
 
 
 def _derive(base: CallOptions, total: float, stream: bool, limits: Limits) -> CallOptions:
+    stall = min(base.between_chunks_timeout, total)
     first = min(base.first_byte_timeout, total)
     if stream and limits.ttft_deadline_s is not None:
         first = min(first, limits.ttft_deadline_s)
     slo = limits.ttft_slo_s
     if first == base.first_byte_timeout and total == base.total_timeout and slo is None:
         return base
-    return replace(base, first_byte_timeout=first, total_timeout=total, ttft_slo_s=slo)
+    return replace(
+        base,
+        first_byte_timeout=first,
+        total_timeout=total,
+        ttft_slo_s=slo,
+        stall_timeout=None if stall == first else stall,
+    )

@@ -93,8 +93,9 @@ def _prompt(rng: random.Random, special: bool) -> str:
     return f"{head}. {filler}"
 
 
-async def _one(client: httpx.AsyncClient, text: str) -> tuple[int, str | None, bool]:
-    """(status, Retry-After, whether the answer ended properly)."""
+async def _one(client: httpx.AsyncClient, text: str) -> tuple[int, str | None, bool, str]:
+    """(status, Retry-After, whether the answer ended properly, the answer's last event: what
+    a failure message shows of why an answer did not end properly)."""
     body = {
         "model": "chat",
         "stream": True,
@@ -104,10 +105,11 @@ async def _one(client: httpx.AsyncClient, text: str) -> tuple[int, str | None, b
     async with client.stream("POST", "/v1/chat/completions", json=body) as resp:
         raw = await resp.aread()
         done = resp.status_code == 200 and b"data: [DONE]" in raw
-        return resp.status_code, resp.headers.get("retry-after"), done
+        last = raw.rstrip().rsplit(b"\n", 1)[-1].decode("utf-8", "replace")
+        return resp.status_code, resp.headers.get("retry-after"), done, last
 
 
-Ended = tuple[bool, int, str | None, bool]  # (special, status, Retry-After, complete)
+Ended = tuple[bool, int, str | None, bool, str]  # (special, status, Retry-After, complete, last)
 
 
 async def _burst(url: str, n: int, rate: float, special_share: float) -> list[Ended]:
@@ -142,10 +144,10 @@ def test_special_never_reaches_the_cloud_and_is_answered_or_told_when_to_retry(
     decoded = "\n".join(orjson.dumps(r.json()).decode() for r in cloud.state.requests if r.body)
     for sentence in SPECIAL:
         assert sentence not in received and sentence not in decoded
-    for _, status, retry_after, done in special:
+    for _, status, retry_after, done, last in special:
         if status == 200:
-            assert done, "a special answer was cut off"
+            assert done, f"a special answer was cut off: {last}"
         else:
-            assert status == 503 and retry_after is not None and int(retry_after) >= 1
-    for _, status, _, done in public:
-        assert status == 200 and done
+            assert status == 503 and retry_after is not None and int(retry_after) >= 1, last
+    for _, status, _, done, last in public:
+        assert status == 200 and done, f"a public answer failed or was cut off: {last}"

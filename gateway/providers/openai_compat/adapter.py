@@ -154,6 +154,7 @@ class OpenAICompatProvider:
                 connect_timeout=options.connect_timeout,
                 first_byte_timeout=options.first_byte_timeout,
                 first_data_timeout=options.first_byte_timeout,
+                read_timeout=options.between_chunks_timeout,
             )
         except Exception as exc:
             raise classify_exception(name, exc) from None

@@ -99,3 +99,34 @@ async def test_a_whole_answer_dripping_past_total_timeout_times_out() -> None:
     assert 0.25 <= loop.time() - t0 < 2.0
     await provider.aclose()
     server.close()
+
+
+async def test_a_gap_between_tokens_longer_than_the_first_token_deadline_is_not_a_cut() -> None:
+    # a busy node: the first chunk comes at once, then each token 0.5 s apart (another
+    # prompt's prefill shares the step). The first-token deadline (0.3 s) is no bound on
+    # those gaps; the backend's own stall timeout (2 s) is
+    server, url = await _server([CHUNK] * 3 + [FINISH, b"data: [DONE]\n\n"], 0.5, sse=True)
+    provider = OpenAICompatProvider("up", url, "m")
+    opts = CallOptions(
+        connect_timeout=1.0, first_byte_timeout=0.3, total_timeout=30.0, stall_timeout=2.0
+    )
+    texts = [c.text async for c in provider.stream(REQ, opts)]
+    assert "".join(t or "" for t in texts) == "x" * 3
+    await provider.aclose()
+    server.close()
+
+
+async def test_a_gap_longer_than_the_stall_timeout_interrupts_the_stream() -> None:
+    server, url = await _server([CHUNK] * 3 + [FINISH, b"data: [DONE]\n\n"], 0.5, sse=True)
+    provider = OpenAICompatProvider("up", url, "m")
+    opts = CallOptions(
+        connect_timeout=1.0, first_byte_timeout=1.0, total_timeout=30.0, stall_timeout=0.2
+    )
+    got: list[str | None] = []
+    with pytest.raises(ProviderError) as err:
+        async for c in provider.stream(REQ, opts):
+            got.append(c.text)
+    assert err.value.kind == FailureKind.INTERRUPTED
+    assert got == ["x"]
+    await provider.aclose()
+    server.close()
