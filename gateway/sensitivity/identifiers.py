@@ -428,7 +428,7 @@ def _word_dates(folded: bytes, tokens: Collection[bytes]) -> Iterator[Candidate]
     """Birth dates written with the month's name, looked for only around the birth-date
     words of the text (`tokens` maps each to its offsets when it is a mapping)."""
     offsets = (
-        sorted(o for t in DOB_TOKENS & tokens.keys() for o in tokens[t])
+        sorted(o for t in DOB_TOKENS.intersection(tokens) for o in tokens[t])
         if isinstance(tokens, Mapping)
         else [0]
     )

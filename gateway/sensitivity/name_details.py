@@ -54,16 +54,16 @@ def with_details(
     to a name."""
     if not isinstance(tokens, Mapping):
         return found
-    lower = _LOWER_NAMES & tokens.keys()
+    lower = _LOWER_NAMES.intersection(tokens)
     if not lower and not any(c.kind == "AD" and c.confidence < _CONFIDENCE for c in found):
         return found
-    births = sorted(o for t in birth_words & tokens.keys() for o in tokens[t])[:_LOOKS]
+    births = sorted(o for t in birth_words.intersection(tokens) for o in tokens[t])[:_LOOKS]
     spots = [
         (o, _NAME_SPAN)
         for o in births
         if _YEAR.search(words, max(0, o - _YEAR_SPAN), o + _YEAR_SPAN) is not None
     ]
-    jobs = sorted(o for t in JOB_TOKENS & tokens.keys() for o in tokens[t])[:_LOOKS]
+    jobs = sorted(o for t in JOB_TOKENS.intersection(tokens) for o in tokens[t])[:_LOOKS]
     spots += [(o, _JOB_SPAN) for o in jobs]
     if not spots:
         return found

@@ -53,7 +53,7 @@ def _owned(words: bytes, start: int) -> bool:
 def salaries(folded: bytes, words: bytes, tokens: Occurrences) -> Iterator[Candidate]:
     """The amounts of pay that someone earns; `folded` and `words` are the text's folded bytes
     and word view (same offsets), `tokens` the scanner's occurrences."""
-    for token in SALARY_TOKENS & tokens.keys():
+    for token in SALARY_TOKENS.intersection(tokens):
         mine = token in _MINE
         for start in tokens[token]:
             if not mine and not _owned(words, start):

@@ -97,6 +97,46 @@ def test_scanner_finds_the_same_hits_as_token_by_token_matching(parts: list[str]
     assert got == sorted(want)
 
 
+def _plain_scan(words: bytes, exact: set[bytes], stems: set[bytes]) -> dict[bytes, list[int]]:
+    """Token by token: a token that equals a key or starts with a stem, at each offset, in the
+    order of first occurrence."""
+    found: dict[bytes, list[int]] = {}
+    for m in re.finditer(rb"[a-z0-9]+", words):
+        tok = m.group(0)
+        if tok in exact or any(tok.startswith(s) for s in stems):
+            found.setdefault(tok, []).append(m.start())
+    return found
+
+
+@settings(max_examples=300)
+@given(st.lists(st.lists(st.sampled_from([*WORDS, " ", ".", "\n", "  "]), max_size=60), max_size=4))
+def test_one_scanner_gives_every_text_the_offsets_a_plain_scan_does(texts: list[list[str]]) -> None:
+    # one scanner across several texts: what it learnt of one text's tokens must not change
+    # what it finds in the next; tokens side by side share the space between them
+    lex: Lexicon[str] = Lexicon(TERMS)
+    scanner = TokenScanner(lex.exact_keys, lex.stem_keys)
+    for parts in [*texts, *texts]:
+        words = word_view(fold_bytes("".join(parts)))
+        got = scanner.scan(words)
+        want = _plain_scan(words, set(lex.exact_keys), set(lex.stem_keys))
+        assert list(got.items()) == list(want.items())
+
+
+def test_a_token_repeated_side_by_side_is_found_at_every_offset() -> None:
+    scanner = TokenScanner([b"hiv"], [b"diyabet"])
+    words = b"hiv hiv hiv  x hiv diyabetim diyabetim diyabet"
+    assert scanner.scan(words) == {b"hiv": [0, 4, 8, 15], b"diyabetim": [19, 29], b"diyabet": [39]}
+    assert list(scanner.scan(b"diyabet hiv")) == [b"diyabet", b"hiv"]
+
+
+def test_the_tokens_a_scanner_remembers_are_bounded() -> None:
+    scanner = TokenScanner([b"hiv"], [b"diyabet"])
+    for i in range(3):
+        words = b" ".join(b"w%d" % n for n in range(i * 40_000, (i + 1) * 40_000)) + b" hiv"
+        assert scanner.scan(words) == {b"hiv": [len(words) - 3]}
+    assert len(scanner._unwanted) <= 32_768
+
+
 @pytest.mark.parametrize("sep", [" ", " . ", " .\n"])
 @pytest.mark.parametrize("repeat", [1, 80])
 def test_phrases_are_found_across_the_widest_separators(sep: str, repeat: int) -> None:
