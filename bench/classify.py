@@ -23,6 +23,9 @@ prompt or history re-sent every turn).
 
 Wall-clock medians swing with other work on the machine, so the load average is printed next to
 them, and so is the median CPU time of the classifying thread (what the code itself costs).
+The runs of each size are split into rounds taken in turn with the other sizes; `cold ms` is
+the median of the rounds' medians and `best rnd` the least disturbed round's (a virtual
+machine's clock can run a third slower for minutes, and only ever adds time).
 Pin to one core for stable figures:
 
     taskset -c 1 .venv/bin/python bench/classify.py
@@ -54,6 +57,9 @@ PARAS = [
     "Fatura 2024-118 için ödeme 12.03.2024 tarihinde alındı; toplam 14.250,00 TL, sipariş 88412.",
     "Müşteri memnuniyeti anketinde teslimat süresi en düşük puanı aldı; yeni plan hazırlanıyor.",
 ]
+
+
+ROUNDS = 5
 
 
 def make_text(size: int, seed: int) -> str:
@@ -202,14 +208,27 @@ def main() -> None:
     print(load())
     topic_requests(5)
     chat_prompt(clf, 5000)
-    print(f"{'size':>8} {'cold ms':>10} {'us/KB':>8} {'cpu ms':>8} {'warm ms':>10}")
-    for size, repeat in ((2 * 1024, 1000), (32 * 1024, 100), (512 * 1024, 25)):
-        text = make_text(size, size)
+    sizes = ((2 * 1024, 1000), (32 * 1024, 100), (512 * 1024, 25))
+    texts = {size: make_text(size, size) for size, _ in sizes}
+    for text in texts.values():
         clf.classify([text])  # warm up
-        ms, cpu_ms = measure(clf, distinct(text, repeat))
-        warm, _ = measure(clf, [text] * repeat)
+    # ROUNDS rounds, each measuring every size in turn: a slow spell of the machine (its
+    # clock, a neighbour) then slows one round of every size instead of all of one size
+    cold: dict[int, list[float]] = {size: [] for size, _ in sizes}
+    cpu: dict[int, list[float]] = {size: [] for size, _ in sizes}
+    for r in range(ROUNDS):
+        for size, repeat in sizes:
+            n = max(1, repeat // ROUNDS)
+            ms, cpu_ms = measure(clf, distinct(texts[size] + "x" * r, n))
+            cold[size].append(ms)
+            cpu[size].append(cpu_ms)
+    print(f"{'size':>8} {'cold ms':>10} {'best rnd':>9} {'us/KB':>8} {'cpu ms':>8} {'warm ms':>10}")
+    for size, repeat in sizes:
+        warm, _ = measure(clf, [texts[size]] * repeat)
+        ms = statistics.median(cold[size])
         print(
-            f"{size // 1024:>6}KB {ms:>10.3f} {ms * 1000 / (size / 1024):>8.1f} {cpu_ms:>8.3f}"
+            f"{size // 1024:>6}KB {ms:>10.3f} {min(cold[size]):>9.3f}"
+            f" {ms * 1000 / (size / 1024):>8.1f} {statistics.median(cpu[size]):>8.3f}"
             f" {warm:>10.3f}"
         )
     print(load())
