@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -80,10 +80,10 @@ class OpenAICompatProvider:
             ) from None
 
     @staticmethod
-    def _timeout(options: CallOptions) -> httpx.Timeout:
+    def _timeout(options: CallOptions, read: float | None = None) -> httpx.Timeout:
         return httpx.Timeout(
             connect=options.connect_timeout,
-            read=options.first_byte_timeout,
+            read=options.first_byte_timeout if read is None else read,
             write=options.connect_timeout,
             pool=options.connect_timeout,
         )
@@ -195,22 +195,38 @@ class OpenAICompatProvider:
     async def _stream_httpx(
         self, request: ChatRequest, options: CallOptions
     ) -> AsyncIterator[ChatChunk]:
+        """Each read waits at most the gap allowed between chunks; the first chunk, however
+        many reads it takes, at most `first_byte_timeout` (no `yield` inside that timer: it
+        would fire in the consumer's task)."""
         body = self.payload(request, True)
-        req = self._client.build_request(
-            "POST", self._url, content=body, timeout=self._timeout(options)
-        )
+        timeout = self._timeout(options, read=options.between_chunks_timeout)
+        req = self._client.build_request("POST", self._url, content=body, timeout=timeout)
+        resp: httpx.Response | None = None
+        chunks: AsyncGenerator[ChatChunk, None] | None = None
         try:
-            resp = await self._client.send(req, stream=True)
-        except Exception as exc:
-            raise classify_exception(self.name, exc) from None
-        try:
-            if resp.status_code != 200:
-                body = await resp.aread()
-                raise classify_status(self.name, resp.status_code, body, resp.headers)
-            async for chunk in _iter_sse(self.name, _sse_data_lines(resp.aiter_lines())):
+            try:
+                async with asyncio.timeout(options.first_byte_timeout):
+                    try:
+                        resp = await self._client.send(req, stream=True)
+                    except Exception as exc:
+                        raise classify_exception(self.name, exc) from None
+                    if resp.status_code != 200:
+                        content = await resp.aread()
+                        raise classify_status(self.name, resp.status_code, content, resp.headers)
+                    chunks = _iter_sse(self.name, _sse_data_lines(resp.aiter_lines()))
+                    first = await anext(chunks)
+            except TimeoutError:
+                raise ProviderError(
+                    FailureKind.TIMEOUT, f"backend '{self.name}' timed out", backend=self.name
+                ) from None
+            yield first
+            async for chunk in chunks:
                 yield chunk
         finally:
-            await resp.aclose()
+            if chunks is not None:
+                await chunks.aclose()
+            if resp is not None:
+                await resp.aclose()
 
     async def embed(self, inputs: list[str], options: CallOptions) -> tuple[list[list[float]], int]:
         """Vectors for `inputs` (`POST /v1/embeddings`, in input order) and the prompt tokens
@@ -272,7 +288,7 @@ async def _sse_data_lines(lines: AsyncIterator[str]) -> AsyncIterator[str]:
 
 async def _iter_sse(
     name: str, datas: AsyncIterator[str] | AsyncIterator[bytes]
-) -> AsyncIterator[ChatChunk]:
+) -> AsyncGenerator[ChatChunk, None]:
     started = finished = False
     try:
         async for data in datas:

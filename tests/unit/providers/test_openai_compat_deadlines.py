@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
+import httpx
 import pytest
 
 from gateway.core.errors import FailureKind, ProviderError
@@ -20,6 +21,17 @@ CHUNK = (
     b'"choices":[{"index":0,"delta":{"content":"x"},"finish_reason":null}]}\n\n'
 )
 FINISH = CHUNK.replace(b'"content":"x"},"finish_reason":null', b'},"finish_reason":"stop"')
+
+
+def _provider(url: str, path: str) -> OpenAICompatProvider:
+    """The adapter over its lean pool ("fast"), or over httpx, which it uses when given a
+    transport (a test's, or a proxy the pool cannot speak)."""
+    if path == "fast":
+        return OpenAICompatProvider("up", url, "m")
+    return OpenAICompatProvider("up", url, "m", transport=httpx.AsyncHTTPTransport())
+
+
+PATHS = pytest.mark.parametrize("path", ["fast", "httpx"])
 
 
 async def _drain_request(r: asyncio.StreamReader) -> None:
@@ -59,10 +71,13 @@ async def _server(body_pieces: list[bytes], gap: float, sse: bool) -> tuple[asyn
     return server, f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/v1"
 
 
-async def test_a_stream_whose_first_chunk_never_completes_times_out_on_first_byte_timeout() -> None:
+@PATHS
+async def test_a_stream_whose_first_chunk_never_completes_times_out_on_first_byte_timeout(
+    path: str,
+) -> None:
     # SSE comments every 50 ms: bytes keep coming (no read timeout) but no chunk is made
     server, url = await _server([b": keep-alive\n\n"] * 100, 0.05, sse=True)
-    provider = OpenAICompatProvider("up", url, "m")
+    provider = _provider(url, path)
     opts = CallOptions(connect_timeout=1.0, first_byte_timeout=0.3, total_timeout=30.0)
     loop = asyncio.get_running_loop()
     t0 = loop.time()
@@ -75,11 +90,12 @@ async def test_a_stream_whose_first_chunk_never_completes_times_out_on_first_byt
     server.close()
 
 
-async def test_after_the_first_chunk_only_the_read_timeout_applies() -> None:
+@PATHS
+async def test_after_the_first_chunk_only_the_read_timeout_applies(path: str) -> None:
     # 8 chunks 0.1 s apart: 0.8 s in all, longer than first_byte_timeout (0.3 s), each gap
     # shorter than it: the stream must not be cut once it has started
     server, url = await _server([CHUNK] * 8 + [FINISH, b"data: [DONE]\n\n"], 0.1, sse=True)
-    provider = OpenAICompatProvider("up", url, "m")
+    provider = _provider(url, path)
     opts = CallOptions(connect_timeout=1.0, first_byte_timeout=0.3, total_timeout=30.0)
     texts = [c.text async for c in provider.stream(REQ, opts)]
     assert "".join(t or "" for t in texts) == "x" * 8
@@ -101,12 +117,15 @@ async def test_a_whole_answer_dripping_past_total_timeout_times_out() -> None:
     server.close()
 
 
-async def test_a_gap_between_tokens_longer_than_the_first_token_deadline_is_not_a_cut() -> None:
+@PATHS
+async def test_a_gap_between_tokens_longer_than_the_first_token_deadline_is_not_a_cut(
+    path: str,
+) -> None:
     # a busy node: the first chunk comes at once, then each token 0.5 s apart (another
     # prompt's prefill shares the step). The first-token deadline (0.3 s) is no bound on
     # those gaps; the backend's own stall timeout (2 s) is
     server, url = await _server([CHUNK] * 3 + [FINISH, b"data: [DONE]\n\n"], 0.5, sse=True)
-    provider = OpenAICompatProvider("up", url, "m")
+    provider = _provider(url, path)
     opts = CallOptions(
         connect_timeout=1.0, first_byte_timeout=0.3, total_timeout=30.0, stall_timeout=2.0
     )
@@ -116,9 +135,10 @@ async def test_a_gap_between_tokens_longer_than_the_first_token_deadline_is_not_
     server.close()
 
 
-async def test_a_gap_longer_than_the_stall_timeout_interrupts_the_stream() -> None:
+@PATHS
+async def test_a_gap_longer_than_the_stall_timeout_interrupts_the_stream(path: str) -> None:
     server, url = await _server([CHUNK] * 3 + [FINISH, b"data: [DONE]\n\n"], 0.5, sse=True)
-    provider = OpenAICompatProvider("up", url, "m")
+    provider = _provider(url, path)
     opts = CallOptions(
         connect_timeout=1.0, first_byte_timeout=1.0, total_timeout=30.0, stall_timeout=0.2
     )
