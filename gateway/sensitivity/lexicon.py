@@ -207,7 +207,7 @@ class TokenScanner:
     operations in C); only a token never seen before is tested against the keys, and the few
     that matter are then found with `bytes.find`. Per token that is a hash, where one regex
     pass over the text (what this did before) walked the keys' trie at every word: ~25% less
-    time for a 16 KB window, and the same result (tests/unit/sensitivity/test_lexicon.py)."""
+    time for a 16 KB window, and the same result (tests/unit/sensitivity/test_views.py)."""
 
     def __init__(self, exact: Iterable[bytes], stems: Iterable[bytes]) -> None:
         # keys with characters a word view never holds can never match (hyphenated terms
@@ -217,8 +217,8 @@ class TokenScanner:
         self._empty = not ex and not st
         body = _trie_regex(ex, st) if not self._empty else b"(?!)"
         self._matches = re.compile(body).fullmatch
-        # tokens already tested, bounded (cleared when full: a text of made-up words cannot
-        # grow them without end); only ever added to, so sharing them between threads is safe
+        # tokens already tested, bounded (see _remember); a set is only ever added to or
+        # replaced, so a scan in another thread never sees one emptied under it
         self._wanted: set[bytes] = set()
         self._unwanted: set[bytes] = set()
 
@@ -227,12 +227,14 @@ class TokenScanner:
         if self._empty or not words:
             return {}
         distinct = set(words.split(b" "))
-        wanted, unwanted = self._wanted, self._unwanted
-        new = distinct - wanted - unwanted
+        # this text's answers come from these two sets as they are now plus what is learnt
+        # of its new tokens: a set that fills up is replaced, never emptied under a reader
+        wanted = self._wanted
+        new = distinct - wanted - self._unwanted
+        relevant = distinct & wanted
         if new:
             new.discard(b"")
-            self._learn(new)
-        relevant = distinct & wanted
+            relevant |= self._learn(new)
         if not relevant:
             return {}
         padded = b" " + words + b" "
@@ -249,14 +251,22 @@ class TokenScanner:
         found.sort(key=_first_start)
         return dict(found)
 
-    def _learn(self, tokens: set[bytes]) -> None:
+    def _learn(self, tokens: set[bytes]) -> set[bytes]:
+        """The wanted ones of `tokens`, tokens no set knows yet; both sets remember them."""
         matches = self._matches
-        wanted, unwanted = self._wanted, self._unwanted
-        for tok in tokens:
-            known = wanted if matches(tok) else unwanted
-            if len(known) >= _TOKENS_KNOWN:
-                known.clear()
-            known.add(tok)
+        wanted = {tok for tok in tokens if matches(tok)}
+        self._wanted = _remember(self._wanted, wanted)
+        self._unwanted = _remember(self._unwanted, tokens - wanted)
+        return wanted
+
+
+def _remember(known: set[bytes], more: set[bytes]) -> set[bytes]:
+    """`known` with `more` added, or a new set when that would pass the bound (a text of
+    made-up words cannot grow it without end)."""
+    if len(known) + len(more) <= _TOKENS_KNOWN:
+        known |= more
+        return known
+    return set(more) if len(more) <= _TOKENS_KNOWN else set()
 
 
 def _first_start(item: tuple[bytes, list[int]]) -> int:

@@ -129,6 +129,17 @@ def test_a_token_repeated_side_by_side_is_found_at_every_offset() -> None:
     assert list(scanner.scan(b"diyabet hiv")) == [b"diyabet", b"hiv"]
 
 
+def test_a_text_that_fills_the_remembered_tokens_still_finds_the_known_ones() -> None:
+    # 'hiv' is known before; the text brings more new wanted tokens than the bound holds:
+    # forgetting what was known must not drop it from this text's answer
+    scanner = TokenScanner([b"hiv"], [b"diyabet"])
+    assert scanner.scan(b"hiv") == {b"hiv": [0]}
+    words = b"hiv " + b" ".join(b"diyabet%d" % n for n in range(33_000))
+    found = scanner.scan(words)
+    assert found[b"hiv"] == [0] and len(found) == 33_001
+    assert scanner.scan(b"x hiv") == {b"hiv": [2]}
+
+
 def test_the_tokens_a_scanner_remembers_are_bounded() -> None:
     scanner = TokenScanner([b"hiv"], [b"diyabet"])
     for i in range(3):
