@@ -125,7 +125,8 @@ _RELIGION = (
     "break my fast", "break their fast", "keep the fast", "observing ramadan", "observes ramadan", "pilgrimage*",
     "makkah", "mosque*", "church", "churches", "churchgoer*", "church service*", "synagogue*", "mandir", "parish*",
     "congregation*", "jummah", "jumu ah", "friday prayer*", "salat", "wudu", "prayer mat*", "prayer break*",
-    "prayer room",
+    "prayer room", "fajr", "dhuhr", "zuhr", "maghrib", "asr prayer*", "isha prayer*", "tahajjud",
+    "qurbani", "udhiyah",
     # rites, study and giving
     "go to mass", "goes to mass", "went to mass", "attend mass", "attends mass", "sunday mass", "midnight mass",
     "first communion", "holy communion", "communion", "baptis*", "christening*", "bat mitzvah",
@@ -376,6 +377,9 @@ _GENETIC = (
     "paternity result*", "probability of paternity", "alleged father", "maternity test*",
     "sibship*", "sibling index", "paternity index", "kinship analys*",
     "htt expansion", "cag repeat*", "predictive test*",
+    # a person's response to drugs read from their genes
+    "pharmacogen*", "pgx", "cyp2c19", "cyp2d6", "cyp2c9", "slco1b1", "poor metaboliz*",
+    "ultrarapid metaboliz*",
 )
 
 # A phrase is found from its first word, so a first word that fills every text ('the', 'his',

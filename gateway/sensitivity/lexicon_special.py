@@ -244,6 +244,8 @@ _RELIGION = (
     "imam*", "rahip*", "papaz*", "haham*", "rabbi", "priest*", "pastor*", "bible*", "kuran*", "quran*",
     "koran*", "sabbath", "sabat*", "kipa*", "kippah*", "diwali", "paskalya*", "easter mass", "mass on sunday*",
     "bayram namaz*", "kandil*", "mevlit*", "mevlut*", "zekat*", "fitre*", "kurban kes*", "teravih*",
+    # a share of a sacrificial animal is bought for the feast, in one's own or a relative's name
+    "kurban hisse*", "kurbanlik hisse*", "buyukbas hisse*", "hisseli kurban*", "kurbanlik*",
     "sahur*", "iftar*", "abdest*", "hafizlik*", "medrese*", "ilahiyat*", "dinimiz*", "dinen",
     "inancim*", "inanci*", "inancli*", "inancsiz*", "believer*", "devout*",
     "convert to*", "converted to*", "born again", "hajj*", "umrah*", "tesbih*", "rosary*", "yarmulke*",
@@ -731,7 +733,7 @@ _GENETIC = (
     "hereditary*",
     "23andme",
     "carrier of",
-    "karyotip*", "babalik testi*", "paternity test*",
+    "karyotip*", "babalik testi*", "paternity test*", "farmakogenetik*", "farmakogenomik*",
 )
 
 _APPEARANCE = (

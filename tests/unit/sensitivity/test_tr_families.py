@@ -26,6 +26,8 @@ _ABOUT_SOMEONE = [
     ("Komşumuz Ahıska Türklerinden, Kazakistan'dan gelmişler.", "ethnicity"),
     ("Eşim Gagavuz, evde çocuklarla kendi dilini konuşuyor.", "ethnicity"),
     ("Oğlum domuz eti yemiyor, okul menüsüne not düşer misiniz?", "religion"),
+    ("Bayramda kayınpederimle büyükbaş hissesine girdik, kesime gideceğim.", "religion"),
+    ("Annem bu yıl kurbanlık koçu köyde kestirecek, ben de izin alıyorum.", "religion"),
     ("Yeğenim hayvansal ürün kullanmıyor, menüyü buna göre yapalım.", "philosophical_belief"),
     ("Ben tanrıya inanmıyorum ama annem bunu bilmiyor.", "philosophical_belief"),
     ("Sınıftaki Mert'in iki annesi var, veli toplantısına ikisi de geliyor.", "sexual_life"),
@@ -45,13 +47,16 @@ _EVERYDAY: list[tuple[str, str | None]] = [
     ("Stajyer kapalı otoparka park etti, anahtarı bıraktı.", "appearance"),
     ("Sekreter kapalı alandaki toplantıyı iptal etti.", "appearance"),
     ("Hesap kapandı mı, bankaya sorar mısın?", "appearance"),
+    # a victim ('kurbanı') and a property's shares ('hisseli tapu') are no feast
+    ("Dolandırıcılık kurbanı müşterilere iade yapıldı mı?", "religion"),
+    ("Hisseli tapuda satış için diğer hissedarların onayı gerekiyor.", "religion"),
 ]
 
 
 @pytest.mark.parametrize(("check", "text", "category"), family_cases(_ABOUT_SOMEONE, _EVERYDAY))
 def test_family_wording(check: str, text: str, category: str | None) -> None:
     """Each sentence fires its category, typed with Turkish letters or without; closed and
-    indoor are no dress."""
+    indoor are no dress, a victim and a shared deed no feast."""
     check_family(check, text, category)
 
 
