@@ -19,6 +19,7 @@ from gateway.sensitivity.checksums import CHECKSUMS, strip_separators
 from gateway.sensitivity.config import SensitivityConfig
 from gateway.sensitivity.document import corrected
 from gateway.sensitivity.emails import emails
+from gateway.sensitivity.enrolled import enrolled
 from gateway.sensitivity.framed import FRAMED_TOKENS
 from gateway.sensitivity.handles import HANDLE_TOKENS
 from gateway.sensitivity.identifiers import (
@@ -214,7 +215,7 @@ class Detectors:
             fair = corrected(list(judged), self.context.low, self.context.high, folded)
             # a record's fields have no sentence for the context model to read
             spans = [(p.start, p.end) for p in people]
-            cats.extend(in_log_records(fair, folded, tokens, spans))
+            cats.extend(enrolled(in_log_records(fair, folded, tokens, spans), folded))
             cats.extend(field_hits(folded, words, tokens, spans))
             if not cats and self.wording is not None:
                 limits = self.config.thresholds
