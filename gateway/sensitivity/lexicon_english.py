@@ -328,6 +328,8 @@ _CRIMINAL = (
     "got locked up", "been locked up", "police bail", "released under investigation", "jailed for",
     "probation officer*", "parole board", "parole officer*",
     "deferred prosecution", "in the cells", "police cells", "criminal background",
+    "questioned by police", "questioned by the police", "police questioned", "interviewed under caution",
+    "voluntary interview", "to the prosecutor", "prosecutor's office", "charging decision",
     "possession charge*", "charged with possession",
     # a drug offence named by its charge ('possession' alone is ownership: only with the
     # police step or the drug)

@@ -138,6 +138,8 @@ _BIOMETRIC = (
     "yuzunu tanit*", "yuzumu tanit*", "yuzunu telefonuna tanit*",
     "yuzumu telefonuma tanit*",
     "yuz esleme*", "yuzunu turnike*", "yuzunu sisteme kaydet*", "turnike sistemine kaydet*",
+    # an eye or a face a reader failed to match ('beni tanımadı')
+    "goz tarayici*", "iris tarayici*", "retina tarayici*", "yuzumu tanim*", "yuzumu taniy*",
 )
 
 _HEALTH = (
@@ -157,6 +159,9 @@ _HEALTH = (
     "analik izin*", "analik izn*", "sut izni*", "sut iznin*", "emzirme izn*",
     "adrenalin kalem*", "adrenalin oto enjektor*", "oto enjektor*", "progynova", "ovitrelle",
     "kreon", "mabthera",
+    # hearing told by the aid and the lip reading, voices nobody else hears
+    "dudaktan okum*", "dudak okuma*", "kulaginda cihaz*", "kulak cihaz*", "duymadigi sesler*",
+    "duymadigim sesler*", "kimsenin duymadigi*",
 )
 
 _CRIMINAL = (
@@ -219,7 +224,8 @@ _POLITICAL = (
     "bbp uye*", "bbpli*", "bbp'li*", "emep uye*", "emepli*", "esp uye*", "parti teskilat*",
     "teskilat baskan*", "teskilatta gorev*", "teskilatinda gorev*", "meclis uyesi aday*",
     "belediye baskan aday*", "temayul yoklama*", "parti kayd*", "partiye kayd*",
-    "secim bildiri*", "parti rozet*", "dhkp*", "mlkp*", "tkp ml", "isid*", "deas*", "el kaide*",
+    "secim bildiri*", "parti rozet*", "parti atki*", "parti bayrag*", "parti flama*",
+    "dhkp*", "mlkp*", "tkp ml", "isid*", "deas*", "el kaide*",
     "hizbullah*", "silahli orgut*", "silahli teror orgut*",
     # politicians whose names are no everyday words ('yavas' is: only the full name)
     "aksener*", "davutoglu*", "selahattin demirtas*", "ozgur ozel*", "umit ozdag*", "erbakan*",

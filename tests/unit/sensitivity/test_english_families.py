@@ -45,6 +45,7 @@ _NAMES_THE_TOPIC = [
     ("Our applicant has an unspent conviction on his DBS certificate.", "criminal_record"),
     ("Kevin got a suspended sentence and is on bail until the hearing.", "criminal_record"),
     ("His cousin was remanded and appears at the crown court next week.", "criminal_record"),
+    ("My brother was questioned by police and the file went to the prosecutor.", "criminal_record"),
     ("2025-06-01 gate-7 auth.face user=p.ng score=0.94", "biometric"),
     ("Delete Ravi's face embeddings from the door system.", "biometric"),
     ("The karyotype came back with trisomy 21 for the Jones baby.", "genetic"),
