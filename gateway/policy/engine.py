@@ -16,7 +16,7 @@ from typing import Any
 
 from gateway.policy.decision import Dropped, DropReason, RouteDecision
 from gateway.policy.inputs import NO_BUDGET_LIMITS, BackendLive, BudgetState, RequestInfo
-from gateway.policy.plan import Candidate, Effective, Plan, RulePlan, plan_of
+from gateway.policy.plan import Candidate, Effective, Plan, RulePlan
 from gateway.policy.schema import SLO, BackendSpec, CapabilitySpec, Policy
 
 MILLION = Decimal(1_000_000)
@@ -30,7 +30,7 @@ def decide(
     budget: BudgetState = NO_BUDGET_LIMITS,
     disabled: Mapping[str, str] | None = None,
 ) -> RouteDecision:
-    plan = plan_of(policy)
+    plan = policy.plan
     when_uncertain = policy.sensitivity.when_uncertain if req.band == "uncertain" else None
     if when_uncertain == "special" and req.data_class != "special":
         req = replace(req, data_class="special")

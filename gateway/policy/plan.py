@@ -1,6 +1,6 @@
 """The policy compiled for `decide`: what depends only on the policy (candidate lists with
 capabilities and prices, rule match sets, effective settings and limits per rule, tenant
-locks), worked out once per policy object and reused by every request under it."""
+locks), worked out once per policy object (`Policy.plan`) and reused by every request under it."""
 
 from __future__ import annotations
 
@@ -165,21 +165,6 @@ class Plan:
             if rp.matches(req):
                 return rp
         return self.default
-
-
-_PLANS: dict[int, Plan] = {}
-_MAX_PLANS = 8  # policies live for minutes; a few old ones may still finish requests
-
-
-def plan_of(policy: Policy) -> Plan:
-    plan = _PLANS.get(id(policy))
-    if plan is not None and plan.policy is policy:
-        return plan
-    plan = Plan(policy)
-    if len(_PLANS) >= _MAX_PLANS:
-        _PLANS.pop(next(iter(_PLANS)))
-    _PLANS[id(policy)] = plan
-    return plan
 
 
 def capabilities_of(spec: BackendSpec) -> CapabilitySpec:

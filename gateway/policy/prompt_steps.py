@@ -19,7 +19,7 @@ from itertools import combinations
 
 from gateway.policy.engine import MILLION, estimate_cost
 from gateway.policy.inputs import BackendLive, RequestInfo
-from gateway.policy.plan import Candidate, plan_of
+from gateway.policy.plan import Candidate
 from gateway.policy.schema import Policy
 
 Line = tuple[Decimal, Decimal]  # estimated USD x 1e6 = slope * prompt + intercept
@@ -27,7 +27,7 @@ Line = tuple[Decimal, Decimal]  # estimated USD x 1e6 = slope * prompt + interce
 
 def prompt_steps(policy: Policy, live: Mapping[str, BackendLive]) -> list[int]:
     """The sorted prompt sizes (0 first) where a decision may differ from the size before."""
-    plan = plan_of(policy)
+    plan = policy.plan
     out = plan.default_output
     steps = {0, 1}  # 0 tokens skips the per-Mtok cap
     lines: dict[str, Line | None] = {}

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
-from typing import Annotated, Literal, get_args
+from functools import cached_property
+from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -17,6 +18,9 @@ from gateway.policy.billing import Billing
 from gateway.policy.rate_limits import RateLimits
 from gateway.policy.tags import TagSpec
 from gateway.sensitivity.config import SensitivityConfig
+
+if TYPE_CHECKING:  # plan.py compiles this schema, so it is imported when first used
+    from gateway.policy.plan import Plan
 
 Zone = Literal["on_prem", "cloud"]
 DataClassName = Literal["public", "personal", "special"]
@@ -406,3 +410,17 @@ class Policy(Strict):
     defaults: Defaults = Defaults()
     responses: ResponsesRetention = ResponsesRetention()
     sensitivity: SensitivityConfig = SensitivityConfig()
+
+    @cached_property
+    def plan(self) -> Plan:
+        """What depends only on this policy, worked out on first use and kept as long as the
+        policy lives: a policy is immutable, so its plan never goes stale."""
+        from gateway.policy.plan import Plan
+
+        return Plan(self)
+
+    def model_copy(self, *, update: Any = None, deep: bool = False) -> Policy:
+        # a copy with other values is another policy: it must not carry this one's plan
+        copied = super().model_copy(update=update, deep=deep)
+        copied.__dict__.pop("plan", None)
+        return copied

@@ -24,15 +24,18 @@ from gateway.usage.jsoncodec import dumps as compact_dumps
 
 Processor = Callable[[Any], Any]
 Plan = tuple[str, tuple[tuple[int, Processor], ...]]
-_PLANS: dict[tuple[int, str, tuple[str, ...], bool], Plan] = {}
+# a table's plans live in its `info` (SQLAlchemy's place for a user's data on a schema item),
+# as long as the table: one per dialect, column set and JSON spelling
+_INFO_KEY = "gecit.bulk_plans"
 
 
 def _plan(
     conn: Connection, table: Table, cols: tuple[str, ...], compact_json: bool = False
 ) -> Plan:
     dialect = conn.dialect
-    key = (id(table), dialect.name, cols, compact_json)
-    plan = _PLANS.get(key)
+    plans: dict[tuple[str, tuple[str, ...], bool], Plan] = table.info.setdefault(_INFO_KEY, {})
+    key = (dialect.name, cols, compact_json)
+    plan = plans.get(key)
     if plan is None:
         quote = dialect.identifier_preparer.quote
         names = ", ".join(quote(c) for c in cols)
@@ -46,7 +49,7 @@ def _plan(
             proc = impl.bind_processor(dialect)
             if proc is not None:
                 procs.append((i, _quick(impl, proc, dialect, compact_json)))
-        plan = _PLANS[key] = (sql, tuple(procs))
+        plan = plans[key] = (sql, tuple(procs))
     return plan
 
 

@@ -48,7 +48,6 @@ from sqlalchemy.engine import Engine
 
 from gateway.policy.engine import decide
 from gateway.policy.inputs import RequestInfo
-from gateway.policy.plan import plan_of
 from gateway.policy.prompt_steps import prompt_steps
 from gateway.policy.schema import Policy
 from gateway.usage.pricing import SECONDS_PER_HOUR, Pricer, UnitPrice, cost_of, money
@@ -159,7 +158,7 @@ def shape_of(policy: Policy) -> tuple[str, ...]:
     the app only under a rule matching apps, the band only when `when_uncertain` acts on it,
     `streamed` only when a backend cannot stream. The fewer the keys, the fewer the groups
     the database sums and the engine decides."""
-    plan = plan_of(policy)
+    plan = policy.plan
     rules = [r.match for r in policy.rules]
     reads = {
         "alias": True,
@@ -288,7 +287,7 @@ class Replay:
     def __init__(self, policy: Policy, pricer: Pricer) -> None:
         self._policy = policy
         self._pricer = pricer
-        self._plan = plan_of(policy)
+        self._plan = policy.plan
         self._zones = {n: s.zone for n, s in policy.backends.items()}
         self._hourly = {
             n: s.hourly_cost_usd
@@ -436,7 +435,7 @@ def _tokens_matter(policy: Policy, objectives: set[str | None]) -> bool:
         return True
     if any(r.cost_cap is not None for r in policy.rules):
         return True
-    plan = plan_of(policy)
+    plan = policy.plan
     return any(c.caps.context_length is not None for cs in plan.aliases.values() for c in cs)
 
 
