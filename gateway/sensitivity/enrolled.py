@@ -16,22 +16,15 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from gateway.sensitivity.special import CategoryHit
+from gateway.sensitivity.special import SURE, CategoryHit, ruled
+from gateway.sensitivity.structured import PERSON_RECORD
 
 # what a machine keeps of a body to recognise it again, folded
 _TEMPLATE: Final = re.compile(
     rb"templat|embedding|enrol|sablon|vektor|vector|faceprint|voiceprint|minutia|imza orne"
 )
-# a person's record by its number: 'user_id 58213', 'employee 1187', 'musteri no: 4410',
-# 'loyalty id 7712045'
-_NUMBERED: Final = re.compile(
-    rb"\b(?:user|patient|employee|member|customer|subject|person|hasta|personel|calisan|uye"
-    rb"|musteri|kullanici|ogrenci)(?:[ _.-]?(?:id|no|num|number|kodu?))?[ _#:='\"]{1,4}\d{2,}"
-    rb"|\bid[ _#:='\"]{1,4}\d{4,}"
-)
 # how far from the topic word a record's number may stand: a call's arguments, a log line
 _REACH: Final = 300
-_HIT: Final = 0.95
 
 
 def enrolled(hits: Sequence[CategoryHit], folded: bytes) -> list[CategoryHit]:
@@ -42,17 +35,17 @@ def enrolled(hits: Sequence[CategoryHit], folded: bytes) -> list[CategoryHit]:
     out = []
     for h in hits:
         if _unsure_biometric(h) and _tied(folded, h):
-            h = CategoryHit(h.category, h.start, h.end, _HIT, "confident", "rules", True)
+            h = ruled(h.category, h.start, h.end)
         out.append(h)
     return out
 
 
 def _unsure_biometric(h: CategoryHit) -> bool:
-    return h.category == "biometric" and h.confidence < _HIT and h.stage in ("model", "judge")
+    return h.category == "biometric" and h.confidence < SURE and h.stage in ("model", "judge")
 
 
 def _tied(folded: bytes, h: CategoryHit) -> bool:
     lo, hi = max(0, h.start - _REACH), min(len(folded), h.end + _REACH)
     if _TEMPLATE.search(folded, lo, hi) is None:
         return False
-    return _NUMBERED.search(folded, lo, hi) is not None
+    return PERSON_RECORD.search(folded, lo, hi) is not None

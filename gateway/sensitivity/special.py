@@ -162,6 +162,16 @@ class CategoryHit:
     concrete: bool = True
 
 
+# the confidence of a statement a rule ties to a person (an identifier beside it, 'I have', a
+# record's field): above every band's limit, so nothing later weighs it again
+SURE: Final = 0.95
+
+
+def ruled(category: str, start: int, end: int) -> CategoryHit:
+    """A category hit a rule decided: about a person, confidently."""
+    return CategoryHit(category, start, end, SURE, "confident", "rules", True)
+
+
 @dataclass(frozen=True, slots=True)
 class Entity:
     """A personal-data entity found in the same text, as the second stage sees it."""
@@ -301,7 +311,7 @@ class ContextStage:
         cues, names = self.examine(folded, hit, people, category)
         stage: Stage
         if cues.first_person_suffix or cues.identifier or _self_predicate(folded, hit, category):
-            p, stage = 0.95, "rules"
+            p, stage = SURE, "rules"
         elif self.model is None:
             p, stage = rules_probability(cues), "rules"
         else:
@@ -415,7 +425,7 @@ def categories(
     people = People.of(entities, hits)
     for hit in hits:
         if hit.tag.endswith("!"):
-            yield CategoryHit(hit.tag.rstrip("!"), hit.start, hit.end, 0.95)
+            yield CategoryHit(hit.tag.rstrip("!"), hit.start, hit.end, SURE)
             continue
         if (
             encoded
@@ -426,7 +436,7 @@ def categories(
             continue
         key = (_sentence(folded, hit.start, hit.end)[0], hit.tag)
         prior = seen.get(key)
-        if prior is not None and (prior.confidence >= 0.95 or not hit.token[len(hit.stem) :]):
+        if prior is not None and (prior.confidence >= SURE or not hit.token[len(hit.stem) :]):
             continue
         judged = stage.judge(folded, hit, people, hit.tag, text, allowance)
         if prior is None or judged.confidence > prior.confidence:

@@ -24,7 +24,7 @@ from itertools import pairwise
 from typing import Final
 
 from gateway.sensitivity.lexicon import Occurrences
-from gateway.sensitivity.special import CategoryHit, SpanIndex
+from gateway.sensitivity.special import SURE, CategoryHit, SpanIndex, ruled
 
 
 def _words(spaced: str) -> frozenset[bytes]:
@@ -166,14 +166,15 @@ _LOG_LINE: Final = re.compile(
     rb"|fatal|audit)\b)|.{0,120}?[a-z]+(?:error|exception|fault)\b ?:"
     rb"|(?:.{0,200}?\b[a-z][a-z0-9_.]{0,30}=[^\s=]){2}"
 )
-# 'for user 7734', 'patient #4410': a record's person by number
-_USER_REF: Final = re.compile(
-    rb"\b(?:user|patient|employee|member|customer|hasta|personel|calisan|uye|musteri)"
-    rb"[ _#:]{1,3}(?:no[ :.]{1,2})?\d{2,}"
+# a person's record by its number: 'for user 7734', 'patient #4410', 'user_id 58213',
+# 'employee 1187', 'musteri no: 4410', 'loyalty id 7712045'
+PERSON_RECORD: Final = re.compile(
+    rb"\b(?:user|patient|employee|member|customer|subject|person|hasta|personel|calisan|uye"
+    rb"|musteri|kullanici|ogrenci)(?:[ _.-]?(?:id|no|num|number|kodu?))?[ _#:='\".]{1,4}\d{2,}"
+    rb"|\bid[ _#:='\"]{1,4}\d{4,}"
 )
 _MAX_LOOKS: Final = 256
 _RECORD_REACH: Final = 1200
-_HIT: Final = 0.95
 
 
 def _field_category(key: bytes) -> str | None:
@@ -333,7 +334,7 @@ def _assigned(folded: bytes, ks: int, ke: int, people: SpanIndex) -> CategoryHit
         return None
     if not _names_someone(folded, lo, hi, people, ks):
         return None
-    return CategoryHit(cat, vs, max(ve, vs + 1), _HIT, "confident", "rules", True)
+    return ruled(cat, vs, max(ve, vs + 1))
 
 
 def _in_table(folded: bytes, ks: int, ke: int, people: SpanIndex) -> CategoryHit | None:
@@ -359,7 +360,7 @@ def _in_table(folded: bytes, ks: int, ke: int, people: SpanIndex) -> CategoryHit
             for i in others
         )
         if by_field or people.overlaps(lo, hi):
-            return CategoryHit(cat, vs, max(ve, vs + 1), _HIT, "confident", "rules", True)
+            return ruled(cat, vs, max(ve, vs + 1))
     return None
 
 
@@ -445,19 +446,22 @@ def in_log_records(
     `BiometricTemplateError: fingerprint template for user 7734`, `user="Ayşe Kaya" ...
     value='başörtülü'`. A log line has no sentence frame to tell a person's record from talk
     about a topic; the record's own person is the frame. Other hits are returned as they are."""
-    if not any(h.confidence < _HIT and h.stage in ("model", "judge") for h in hits):
+    if not any(h.confidence < SURE and h.stage in ("model", "judge") for h in hits):
         return list(hits)
     index = SpanIndex(people)
     out = []
     for h in hits:
-        if h.confidence < _HIT and h.stage in ("model", "judge") and not _is_key(folded, h):
+        if h.confidence < SURE and h.stage in ("model", "judge") and not _is_key(folded, h):
             lo, hi = _line(folded, h.start, h.end)
             if (
                 _LOG_LINE.match(folded, lo, hi) is not None
                 and _DDL.search(folded, lo, hi) is None
-                and (_names_someone(folded, lo, hi, index, -1) or _USER_REF.search(folded, lo, hi))
+                and (
+                    _names_someone(folded, lo, hi, index, -1)
+                    or PERSON_RECORD.search(folded, lo, hi) is not None
+                )
             ):
-                h = CategoryHit(h.category, h.start, h.end, _HIT, "confident", "rules", True)
+                h = ruled(h.category, h.start, h.end)
         out.append(h)
     return out
 

@@ -9,8 +9,9 @@ import pytest
 
 from gateway.sensitivity.classifier import Classifier
 from gateway.sensitivity.config import SensitivityConfig
-from gateway.sensitivity.structured import field_hits
-from gateway.sensitivity.textnorm import encode_text, fold_encoded, word_view
+from gateway.sensitivity.special import CategoryHit
+from gateway.sensitivity.structured import field_hits, in_log_records
+from gateway.sensitivity.textnorm import encode_text, fold_bytes, fold_encoded, word_view
 
 
 @pytest.fixture(scope="module")
@@ -74,3 +75,30 @@ def test_the_hit_covers_the_value_not_the_field_name() -> None:
     words = word_view(folded)
     hits = field_hits(folded, words, {b"dx": [words.index(b" dx ") + 1]}, [])
     assert [(h.category, text[h.start : h.end]) for h in hits] == [("health", "F41.1")]
+
+
+def _unsure_at(folded: bytes, word: bytes) -> CategoryHit:
+    at = folded.index(word)
+    return CategoryHit("health", at, at + len(word), 0.2, "confident", "model", True)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "2025-03-02 10:14:55 INFO reminder sent to kullanici 44120 about dialysis",
+        "2025-03-02 10:14:55 INFO reminder sent to customer number 4410 about dialysis",
+        "2025-03-02 10:14:55 INFO reminder sent to user-id 58213 about dialysis",
+        "2025-03-02 10:14:55 INFO reminder sent to patient #4410 about dialysis",
+    ],
+)
+def test_a_log_line_of_a_numbered_person_ties_an_unsure_hit_to_them(line: str) -> None:
+    """A record's person by number, however the program spells it ('user-id', 'kullanici')."""
+    folded = fold_bytes(line)
+    raised = in_log_records([_unsure_at(folded, b"dialysis")], folded, {}, [])
+    assert [(h.confidence, h.stage) for h in raised] == [(0.95, "rules")]
+
+
+def test_a_log_line_numbering_something_else_leaves_an_unsure_hit_as_judged() -> None:
+    folded = fold_bytes("2025-03-02 10:14:55 INFO request 58213 served: article about dialysis")
+    hit = _unsure_at(folded, b"dialysis")
+    assert in_log_records([hit], folded, {}, []) == [hit]
