@@ -179,3 +179,12 @@ def test_training_rebuilds_the_shipped_wording_model(tmp_path: Path) -> None:
     assert json.loads(out.read_text()) == json.loads(MODEL_PATH.read_text()), (
         "the shipped wording net is stale: run python -m gateway.sensitivity.train_wording"
     )
+
+
+def test_a_listed_given_name_in_lower_case_points_at_someone() -> None:
+    """'burak' typed in a chat is no identified person to the detectors, but it says whom the
+    words are about; an everyday word that is also a name ('umut': hope) does not."""
+    assert _run("zorblat again for burak, lol, whole office knows", _toy()) == [
+        ("health", "wording")
+    ]
+    assert _run("zorblat again for umut, lol, whole office knows", _toy()) == []
