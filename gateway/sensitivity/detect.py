@@ -190,16 +190,8 @@ class Detectors:
         if self.config.detectors.special_categories:
             # a person nearby makes a term about that person; a lone first name counts here when
             # the text uses it as a name (lone_name.py)
-            chosen = [
-                e
-                for e in ents
-                if e.confidence >= personal_threshold
-                or (e.kind == "AD" and used_as_name(text, e.start, e.end))
-            ]
-            people: Sequence[Entity] = [
-                Entity(e.start, e.end, e.kind not in _NAME_KINDS, e.kind in _NAME_KINDS)
-                for e in chosen
-            ]
+            chosen = second_stage_people(text, ents, personal_threshold)
+            people = as_entities(chosen)
             judged = categories(
                 self.special,
                 self.context,
@@ -237,6 +229,26 @@ class Detectors:
         cats.extend(self.custom_categories(text))
         n_tokens = count_encoded_tokens(encoded) if exact else estimate_text_tokens(text)
         return ents, cats, n_tokens
+
+
+def second_stage_people(
+    text: str, ents: Sequence[Candidate], personal_threshold: float
+) -> list[Candidate]:
+    """The entities the special categories' second stage counts as people: those at or above
+    the personal threshold, and a lone first name where the text uses it as a name. The
+    training commands read people through here too, so they learn on what runs."""
+    return [
+        e
+        for e in ents
+        if e.confidence >= personal_threshold
+        or (e.kind == "AD" and used_as_name(text, e.start, e.end))
+    ]
+
+
+def as_entities(chosen: Sequence[Candidate]) -> list[Entity]:
+    return [
+        Entity(e.start, e.end, e.kind not in _NAME_KINDS, e.kind in _NAME_KINDS) for e in chosen
+    ]
 
 
 def _value(m: re.Match[str]) -> str:

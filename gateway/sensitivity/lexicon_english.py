@@ -63,6 +63,8 @@ _HEALTH = (
     "radiation therapy", "radiation treatment*", "proton beam*", "stem cell transplant*", "bone marrow transplant*",
     "picc line*", "hickman line*", "port-a-cath*", "macmillan nurse*", "lumpectomy*", "mastectomy*", "tumour*",
     "metasta*", "cancer*", "chemo ward", "oncology ward", "2ww referral*",
+    # oncology said short ('mom's onco appt'), and chemotherapy's side effect on the blood
+    "onco", "neutropeni*", "febrile neutropeni*",
     # heart, blood, brain
     "warfarin*", "apixaban*", "rivaroxaban*", "clopidogrel*", "plavix*", "statin", "statins", "atorvastatin*",
     "simvastatin*", "rosuvastatin*", "lipitor*", "crestor*", "bisoprolol*", "ramipril*", "lisinopril*", "amlodipine*",
@@ -275,6 +277,8 @@ _MEMBERSHIP = (
     "iww", "wobblies", "cwa dues", "cwa local", "dues to the union",
     "unite subscription*",
     "unite office", "rep for our depot", "rep for our branch",
+    # a union being organised, by the drive cards are signed for
+    "organizing drive*", "organising drive*", "union drive*",
 )
 
 _SEXUAL = (
@@ -298,6 +302,10 @@ _SEXUAL = (
     "two grooms", "two brides", "bi guy", "bi girl", "bi man", "bi woman", "bi dude",
     "non-monogam*", "nonmonogam*", "likes girls", "likes boys", "mr and mr", "mrs and mrs",
     "open marrige", "ace spectrum",
+    # a partner's orientation said short, the clinic's words for a sexual history and the
+    # pill taken against HIV ('prep' alone is preparing a meal)
+    "bf is bi", "gf is bi", "husband is bi", "wife is bi", "msm", "on prep", "prep prescription*",
+    "prep refill*", "started prep", "starting prep",
 )
 
 _CRIMINAL = (
@@ -365,6 +373,8 @@ _BIOMETRIC = (
     "facial template*",
     "register our face*", "register my face*", "registered my face*", "registered our face*", "enrolled my face*", "enrol my face*",
     "facial landmark*", "face landmark*", "landmark koordinat*",
+    # a face recogniser named short ('face rec')
+    "face rec", "facial rec",
 )
 
 _GENETIC = (
@@ -382,6 +392,8 @@ _GENETIC = (
     # a person's response to drugs read from their genes
     "pharmacogen*", "pgx", "cyp2c19", "cyp2d6", "cyp2c9", "slco1b1", "poor metaboliz*",
     "ultrarapid metaboliz*",
+    # the Lynch syndrome genes and a variant read from a genome
+    "mlh1", "msh2", "msh6", "pms2", "lynch syndrome", "clinvar", "pathogenic variant*",
 )
 
 # A phrase is found from its first word, so a first word that fills every text ('the', 'his',

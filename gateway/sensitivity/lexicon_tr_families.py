@@ -41,6 +41,9 @@ _APPEARANCE = (
     # covering, uncovering, and covering named by the head
     "kapandim", "kapanmaya karar*", "kapanmaya basla*", "basi acik*", "basi kapali*",
     "basimi actim", "ortunmus*",
+    # a head covered with a shawl or a scarf, said of someone ('başını şalla örtmek')
+    "basini orter*", "basini ortme*", "basini ortu*", "basini orttu*", "basini salla ort*",
+    "basini esarpla ort*", "basini ortmek ist*",
 )
 
 _ETHNICITY = (
@@ -112,6 +115,9 @@ _SEXUAL = (
     "ilk kez birlikte olduk", "ilk defa birlikte olduk", "ilk kez beraber olduk",
     "ilk defa beraber olduk", "onunla yattim", "onunla yattik", "onunla yatmis*",
     "straight degilim", "straight degilmisim", "straight degilsin", "straight degiliz",
+    # the clinic's words for a sexual history and the pill taken against HIV ('prep' alone
+    # is English for preparing)
+    "msm", "prep basla*", "prep kullan*", "prep tedavi*", "prep recete*",
     # a partner of the writer's own gender ('da': 'mine is a woman too') when the borrowed
     # word takes its ending after an apostrophe ("partner'ım"), which the word view splits off
     # ('partnerim' as one word is listed)
@@ -125,6 +131,8 @@ _GENETIC = (
     "str lokus*", "lokus*", "agiz ici surun*", "yanak ici surun*", "hla b*", "hla uyum*",
     "doku uyumu*", "doku tiplemesi*",
     "ata testi*", "soy testi*",
+    # the Lynch syndrome genes, and a variant a test found ('MLH1 varyantı pozitif')
+    "mlh1", "msh2", "msh6", "pms2", "varyanti pozitif*", "varyant tasiyici*", "clinvar",
 )
 
 _BIOMETRIC = (
@@ -140,6 +148,9 @@ _BIOMETRIC = (
     "yuz esleme*", "yuzunu turnike*", "yuzunu sisteme kaydet*", "turnike sistemine kaydet*",
     # an eye or a face a reader failed to match ('beni tanımadı')
     "goz tarayici*", "iris tarayici*", "retina tarayici*", "yuzumu tanim*", "yuzumu taniy*",
+    # a voice or a thumb a login or a lock was taught ('sesimle giriş', 'baş parmağımı okuttum')
+    "sesimle giris*", "sesle giris*", "sesimle oturum*", "yuzumle giris*", "parmagimi okut*",
+    "parmagini okut*", "parmagimi * kere okut*", "parmagimi * defa okut*",
 )
 
 _HEALTH = (
@@ -162,6 +173,8 @@ _HEALTH = (
     # hearing told by the aid and the lip reading, voices nobody else hears
     "dudaktan okum*", "dudak okuma*", "kulaginda cihaz*", "kulak cihaz*", "duymadigi sesler*",
     "duymadigim sesler*", "kimsenin duymadigi*",
+    # a cancer treatment by its side effect, its supportive drug and the port it goes through
+    "notropeni*", "neutropeni*", "febril notropeni*", "g csf", "port bakimi*",
 )
 
 _CRIMINAL = (
@@ -195,6 +208,7 @@ _CRIMINAL = (
     "yurt disi yasag*", "yurtdisi yasag*", "yurtdisina cikis yasag*",
     "kogus agasi*", "kogus agaligi*", "uzaklastirma tedbir*", "yaklasmama tedbir*",
     "yaklasmama karar*",
+    "hakkinda uzaklastirma*",
     "sene yatmis", "sene yatti", "yil yatmis", "yil yatti",
 )
 
@@ -242,6 +256,8 @@ _POLITICAL = (
     "mayis mitingine*", "mayis mitinginde*", "may day march*", "may day rally",
     "gezi deydim", "gezi deydik", "gezi direnisine katil*", "1 mayista taksim*",
     "1 mayis ta taksim*",
+    # the nationalist movement's emblems worn or put on a desk ('bozkurt' alone is a name)
+    "bozkurt rozet*", "bozkurt kolye*", "bozkurt yuzug*", "uc hilalli*",
 )
 
 TR_FAMILY_TERMS: Final = MappingProxyType(

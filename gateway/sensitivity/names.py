@@ -174,6 +174,7 @@ def person_names(text: str, words: bytes, found: Occurrences) -> Iterator[Candid
             else:
                 yield from _lower_full_name(text, hit.start, hit.end)
                 yield from _lower_subject(text, hit.start, hit.end)
+                yield from _lower_owned(text, hit.start, hit.end)
         elif hit.tag == "title_before":
             yield from _after_title(text, hit.start, hit.end)
         elif hit.tag in ("cue_after", "cue_before"):
@@ -366,6 +367,21 @@ def _lower_subject(text: str, start: int, end: int) -> Iterator[Candidate]:
         return
     if _fold_word(text[start:end]) not in EVERYDAY_FIRST_NAMES:
         yield Candidate("AD", start, end, 0.3, "name_lexicon")
+
+
+# the detector name of a lower-case first name known by its apostrophe (`_lower_owned`)
+OWNED_LOWER: Final = "name_owned"
+
+
+def _lower_owned(text: str, start: int, end: int) -> Iterator[Candidate]:
+    """'tuğba'nın aidatı', 'yusuf'un duruşması', "marco's court date": a listed first name typed
+    in lower case with an apostrophe and a case ending or a possessive is a proper noun, as
+    only names are written; like a capitalised one it stays a lone first name below the
+    personal threshold, and an everyday word ('umut'un') is left to `lone_name`."""
+    if text[end : end + 1] not in _APOSTROPHES or not text[end + 1 : end + 2].isalpha():
+        return
+    if _fold_word(text[start:end]) not in EVERYDAY_FIRST_NAMES:
+        yield Candidate("AD", start, end, 0.3, OWNED_LOWER)
 
 
 def _from_first_name(text: str, start: int, end: int) -> Iterator[Candidate]:

@@ -18,11 +18,10 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from gateway.sensitivity.config import SensitivityConfig
-from gateway.sensitivity.detect import _NAME_KINDS, Detectors
+from gateway.sensitivity.detect import Detectors, as_entities, second_stage_people
 from gateway.sensitivity.evaluate import DEFAULT_SET, evaluate
-from gateway.sensitivity.lone_name import used_as_name
 from gateway.sensitivity.sgd import sgd
-from gateway.sensitivity.special import Entity, People, topic_hits
+from gateway.sensitivity.special import People, topic_hits
 from gateway.sensitivity.subject import MODEL_PATH, SubjectModel, slot
 from gateway.sensitivity.textnorm import encode_text, fold_encoded, shape_view, word_view
 from gateway.sensitivity.training.generate import Example, examples, handwritten
@@ -51,12 +50,7 @@ def hit_features(det: Detectors, text: str) -> list[list[str]]:
     words = word_view(folded)
     tokens = det.scanner.scan(words)
     ents = det.entities(text, folded, words, shape_view(folded), tokens)
-    people = [
-        Entity(e.start, e.end, e.kind not in _NAME_KINDS, e.kind in _NAME_KINDS)
-        for e in ents
-        if e.confidence >= det.config.thresholds.personal
-        or (e.kind == "AD" and used_as_name(text, e.start, e.end))
-    ]
+    people = as_entities(second_stage_people(text, ents, det.config.thresholds.personal))
     hits = topic_hits(det.special, words, tokens, encoded)
     index = People.of(people, hits)
     out = []

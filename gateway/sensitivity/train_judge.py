@@ -28,12 +28,11 @@ import numpy.typing as npt
 
 from gateway.sensitivity.config import Judge as JudgeSettings
 from gateway.sensitivity.config import SensitivityConfig
-from gateway.sensitivity.detect import _NAME_KINDS, Detectors
+from gateway.sensitivity.detect import Detectors, as_entities, second_stage_people
 from gateway.sensitivity.judge import HEAD_PATH, Head
 from gateway.sensitivity.judge_file import default_cache_dir, model_file
 from gateway.sensitivity.judge_model import N_FEATURES, JudgeModel, prompt_digest
-from gateway.sensitivity.lone_name import used_as_name
-from gateway.sensitivity.special import Entity, People, _sentence, topic_hits
+from gateway.sensitivity.special import People, _sentence, topic_hits
 from gateway.sensitivity.subject import SubjectModel
 from gateway.sensitivity.textnorm import encode_text, fold_encoded, shape_view, word_view
 from gateway.sensitivity.train import _HAND_WEIGHT, featurise, fit, write_replacing
@@ -71,13 +70,7 @@ def judged_sentences(det: Detectors, text: str) -> list[tuple[str, float]]:
     # the people the classifier sees at run time (detect.py), so the rows are the sentences
     # it would put to the judge
     people = People.of(
-        [
-            Entity(e.start, e.end, e.kind not in _NAME_KINDS, e.kind in _NAME_KINDS)
-            for e in ents
-            if e.confidence >= det.config.thresholds.personal
-            or (e.kind == "AD" and used_as_name(text, e.start, e.end))
-        ],
-        hits,
+        as_entities(second_stage_people(text, ents, det.config.thresholds.personal)), hits
     )
     out = []
     for hit in hits:

@@ -60,6 +60,13 @@ _NAMES_THE_TOPIC = [
     ("Her grandmother is Torres Strait Islander.", "ethnicity"),
     ("Our accountant had a past relationship with a client of hers.", "sexual_life"),
     ("My son is a conscientious objector and a committed pacifist.", "philosophical_belief"),
+    ("My mom's onco appt moved to Friday.", "health"),
+    ("She was admitted with neutropenia last night.", "health"),
+    ("Her bf is bi and she is fine with it.", "sexual_life"),
+    ("My patient is MSM and wants to start PrEP.", "sexual_life"),
+    ("He signed a card in the organizing drive last week.", "membership"),
+    ("The face rec at the gate flagged our courier Sam.", "biometric"),
+    ("Tom carries an MLH1 change, says the lab.", "genetic"),
 ]
 
 _EVERYDAY: list[tuple[str, str | None]] = [
@@ -78,6 +85,7 @@ _EVERYDAY: list[tuple[str, str | None]] = [
     ("The hospitality team booked rooms for the offsite.", None),
     ("Please set the certificate thumbprint in the config.", None),
     ("I'm sleeping with the window open because of the heat.", None),
+    ("Meal prep on Sunday saves me an hour a day.", None),
 ]
 
 

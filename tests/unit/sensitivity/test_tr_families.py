@@ -44,6 +44,14 @@ _ABOUT_SOMEONE = [
     ("Teyzem Brilinta kullanıyor, diş çekimi öncesi ne yapmalı?", "health"),
     ("Müvekkil A.Y. hakkındaki HTS kayıtları dosyaya girdi.", "criminal_record"),
     ("Ustabaşımız Kenan Bey işyeri temsilcisi seçildi.", "membership"),
+    ("Hastamızda nötropeni gelişti, G-CSF başlandı.", "health"),
+    ("Kaan masasına bozkurt rozeti koymuş, müşteriler fark etmiş.", "political_opinion"),
+    ("Bankanın uygulamasında artık sesimle giriş yapıyorum.", "biometric"),
+    ("Kilide parmağımı iki kere okuttum, kapı açılmadı.", "biometric"),
+    ("Resepsiyondaki Elif başını şalla örtmek istediğini söyledi.", "appearance"),
+    ("Müvekkilimde MLH1 varyantı pozitif çıktı.", "genetic"),
+    ("Hastam MSM, PrEP başlamak istiyor.", "sexual_life"),
+    ("Eski eşim hakkında uzaklaştırma var, yine kapıya geldi.", "criminal_record"),
 ]
 
 # 'kapalı' and 'kapandı' said of a car park, a room or an account are no dress
@@ -54,6 +62,9 @@ _EVERYDAY: list[tuple[str, str | None]] = [
     # a victim ('kurbanı') and a property's shares ('hisseli tapu') are no feast
     ("Dolandırıcılık kurbanı müşterilere iade yapıldı mı?", "religion"),
     ("Hisseli tapuda satış için diğer hissedarların onayı gerekiyor.", "religion"),
+    # a school's suspension and a firm named after the wolf are no record and no party
+    ("Öğrenci okuldan uzaklaştırma cezası aldı mı?", "criminal_record"),
+    ("Bozkurt Lojistik'in faturası geldi, ödeyelim.", "political_opinion"),
 ]
 
 
