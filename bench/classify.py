@@ -6,6 +6,8 @@
     python bench/classify.py --quality-only [SET.jsonl ...]
     python bench/classify.py --quality-only --no-judge [SET.jsonl ...]   # the context model
                                         # alone, without the language-model judge
+    python bench/classify.py --quality-only --targets eval/holdout/*.jsonl   # exit 1 unless
+                # the sets taken together meet leak <= 2%, special leak <= 3%, over-block <= 8%
 
 Quality (bench/classify_quality.py): leak, special leak, over-block, special recall per
 category and the rates per slice, the share of records the second stage judged and its p50/p95
@@ -181,16 +183,29 @@ def load() -> str:
     return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def quality(paths: list[Path], judge: bool) -> None:
+def quality(paths: list[Path], judge: bool, targets: bool) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from classify_quality import measure
+    from classify_quality import combined, measure, missed_targets
 
     # the default settings (the judge on, with its own time on top of the detectors'), or
     # the context model alone
     off = SensitivityConfig(time_budget_ms=60_000, judge={"enabled": False})  # type: ignore[arg-type]
     config = None if judge else off
+    found = []
     for path in paths:
-        print(measure(path, config).render(str(path) + ("" if judge else " (judge off)")))
+        q = measure(path, config)
+        found.append(q.overall)
+        print(q.render(str(path) + ("" if judge else " (judge off)")))
+    if not targets:
+        return
+    together = combined(found)
+    print(f"== all {len(paths)} set(s) together\noverall   {together.line()}")
+    for path, rates in zip(paths, found, strict=True):
+        print(f"  {path.name}: " + ("; ".join(missed_targets(rates)) or "meets the targets"))
+    missed = missed_targets(together)
+    if missed:
+        raise SystemExit("targets missed: " + "; ".join(missed))
+    print("targets met: leak <= 2%, special leak <= 3%, over-block <= 8%")
 
 
 def main() -> None:
@@ -198,7 +213,7 @@ def main() -> None:
     sets = [Path(a) for a in args if not a.startswith("--")]
     if "--speed-only" not in args:
         dev = Path(__file__).resolve().parents[1] / "tests" / "data" / "sensitivity_eval.jsonl"
-        quality(sets or [dev], "--no-judge" not in args)
+        quality(sets or [dev], "--no-judge" not in args, "--targets" in args)
     if "--quality-only" in args:
         return
     clf = Classifier(SensitivityConfig(time_budget_ms=60_000))

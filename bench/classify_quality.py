@@ -61,6 +61,34 @@ class Rates:
         )
 
 
+# the holdout's targets (most of each rate allowed), checked by `bench/classify.py --targets`
+TARGETS: dict[str, float] = {"leak": 0.02, "special leak": 0.03, "over-block": 0.08}
+
+
+def combined(parts: Iterable[Rates]) -> Rates:
+    """The rates of several sets taken as one."""
+    out = Rates()
+    for r in parts:
+        for name in vars(out):
+            setattr(out, name, getattr(out, name) + getattr(r, name))
+    return out
+
+
+def missed_targets(r: Rates) -> list[str]:
+    """The targets `r` misses, each with its rate and limit; empty when it meets them all. A set
+    with no record of a kind meets that kind's target vacuously."""
+    rates = {
+        "leak": (r.leaked, r.sensitive),
+        "special leak": (r.special_leaked, r.special),
+        "over-block": (r.over, r.public),
+    }
+    return [
+        f"{name} {_pct(k, n).strip()} > {TARGETS[name]:.0%}"
+        for name, (k, n) in rates.items()
+        if n and k / n > TARGETS[name]
+    ]
+
+
 def _pct(a: int, b: int) -> str:
     return f"{100 * a / b:5.1f}% ({a}/{b})" if b else "    -  (0/0)"
 
