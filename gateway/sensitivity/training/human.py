@@ -22,7 +22,9 @@ from gateway.sensitivity.training.generate import Example
 
 DATA_DIR: Final = Path(__file__).resolve().parents[3] / "tests" / "data"
 TRAINED: Final = tuple("c d e1 e2 f g h i l m n o p q t u w x y".split())
-MEASURED: Final = ("j", "k", "r", "v", "z1", "z3", "z4", "z8", "z10", "z12", "z14")
+# z21 (300 records in three languages, 2026-12-04) was scored before anyone tuning read it and
+# is not read since
+MEASURED: Final = ("j", "k", "r", "v", "z1", "z3", "z4", "z8", "z10", "z12", "z14", "z21")
 # read while tuning the lexicons and detectors, neither trained on nor measuring: trained on,
 # z2 made the measuring sets worse (j two special records, k and v one over-block each), and
 # z7 (mostly people told by a name and a job, a birth date or an address) taught the wording
